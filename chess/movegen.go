@@ -1,0 +1,324 @@
+package chess
+
+// LegalMoves appends the orthodox legal moves of the side to move to buf and returns it.
+// It is the fast path (pins and check masks, no make/unmake except for en passant). A side
+// without a king has no king to keep safe: its pseudo-legal moves are legal.
+func (p *Position) LegalMoves(buf []Move) []Move {
+	us := p.Turn
+	king := p.King(us)
+	if king == NoSquare {
+		return p.Generate(buf, MoveRules{Color: us, Pseudo: true})
+	}
+	them := us.Other()
+	occ := p.Occupied()
+	ours := p.colors[us]
+	checkers := p.AttackersTo(king, them, occ)
+
+	// King moves: the king itself is removed from occupancy so it cannot hide behind itself.
+	occNoKing := occ &^ king.Bit()
+	for tb := kingAttacks[king] &^ ours; tb != 0; {
+		to := tb.pop()
+		if p.AttackersTo(to, them, occNoKing) == 0 {
+			buf = append(buf, Move{From: king, To: to})
+		}
+	}
+	if checkers.Count() > 1 {
+		return buf
+	}
+
+	target := ^ours
+	if checkers != 0 {
+		c := checkers.First()
+		target &= between[king][c] | checkers
+	} else {
+		buf = p.castlingMoves(buf, us, king, occ)
+	}
+
+	pinned := p.pinned(us, king, occ)
+
+	// Knights (a pinned knight can never move).
+	for fb := p.ByPiece(us, Knight) &^ pinned; fb != 0; {
+		from := fb.pop()
+		for tb := knightAttacks[from] & target; tb != 0; {
+			buf = append(buf, Move{From: from, To: tb.pop()})
+		}
+	}
+	// Sliders.
+	for fb := (p.ByPiece(us, Bishop) | p.ByPiece(us, Rook) | p.ByPiece(us, Queen)); fb != 0; {
+		from := fb.pop()
+		att := Attacks(p.squares[from], from, occ) & target
+		if pinned.Has(from) {
+			att &= line[king][from]
+		}
+		for ; att != 0; buf = append(buf, Move{From: from, To: att.pop()}) {
+		}
+	}
+	// Pawns.
+	pawns := p.ByPiece(us, Pawn)
+	theirs := p.colors[them]
+	for fb := pawns; fb != 0; {
+		from := fb.pop()
+		mask := target
+		if pinned.Has(from) {
+			mask &= line[king][from]
+		}
+		buf = p.pawnMoves(buf, us, from, occ, theirs, mask)
+	}
+	// En passant is rare and has the horizontal-pin trap: test it by playing it.
+	if ep := p.EnPassant; ep != NoSquare {
+		for fb := pawnAttacks[them][ep] & pawns; fb != 0; {
+			m := Move{From: fb.pop(), To: ep, Kind: EnPassant}
+			if p.epPlausible(us, ep) && p.leavesKingSafe(m, us) {
+				buf = append(buf, m)
+			}
+		}
+	}
+	return buf
+}
+
+// epPlausible checks that an enemy pawn stands where a double step would have put it.
+func (p *Position) epPlausible(us Color, ep Square) bool {
+	victim := ep - 8
+	if us == Black {
+		victim = ep + 8
+	}
+	return victim.Valid() && p.squares[victim] == MakePiece(us.Other(), Pawn) && p.squares[ep] == NoPiece
+}
+
+// pinned returns us's men pinned to the king on king.
+func (p *Position) pinned(us Color, king Square, occ Bitboard) Bitboard {
+	them := us.Other()
+	snipers := (RookAttacks(king, 0) & (p.ByPiece(them, Rook) | p.ByPiece(them, Queen))) |
+		(BishopAttacks(king, 0) & (p.ByPiece(them, Bishop) | p.ByPiece(them, Queen)))
+	var pinned Bitboard
+	for snipers != 0 {
+		s := snipers.pop()
+		b := between[king][s] & occ
+		if b != 0 && b&(b-1) == 0 {
+			pinned |= b & p.colors[us]
+		}
+	}
+	return pinned
+}
+
+// pawnMoves adds a pawn's pushes and captures whose destinations lie in mask.
+func (p *Position) pawnMoves(buf []Move, us Color, from Square, occ, theirs, mask Bitboard) []Move {
+	fwd, startRank, lastRank := Square(8), 1, 7
+	if us == Black {
+		fwd, startRank, lastRank = -8, 6, 0
+	}
+	add := func(to Square, kind MoveKind) {
+		if to.Rank() == lastRank {
+			for _, r := range [...]Role{Queen, Rook, Bishop, Knight} {
+				buf = append(buf, Move{From: from, To: to, Promotion: r})
+			}
+			return
+		}
+		buf = append(buf, Move{From: from, To: to, Kind: kind})
+	}
+	one := from + fwd
+	if one.Valid() && !occ.Has(one) {
+		if mask.Has(one) {
+			add(one, Normal)
+		}
+		two := one + fwd
+		if from.Rank() == startRank && !occ.Has(two) && mask.Has(two) {
+			add(two, DoublePush)
+		}
+	}
+	for tb := pawnAttacks[us][from] & theirs & mask; tb != 0; {
+		add(tb.pop(), Normal)
+	}
+	return buf
+}
+
+// castlingMoves adds orthodox castling for a king on its home square that is not in check.
+func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard) []Move {
+	short, long, home := WhiteShort, WhiteLong, E1
+	if us == Black {
+		short, long, home = BlackShort, BlackLong, E8
+	}
+	if king != home || p.Castling&(short|long) == 0 {
+		return buf
+	}
+	them := us.Other()
+	safe := func(squares ...Square) bool {
+		for _, s := range squares {
+			if p.AttackersTo(s, them, occ) != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	if p.Castling&short != 0 && occ&(between[home][home+3]) == 0 && safe(home+1, home+2) {
+		buf = append(buf, Move{From: home, To: home + 2, Kind: Castle})
+	}
+	if p.Castling&long != 0 && occ&(between[home][home-4]) == 0 && safe(home-1, home-2) {
+		buf = append(buf, Move{From: home, To: home - 2, Kind: Castle})
+	}
+	return buf
+}
+
+// leavesKingSafe plays m on a copy and reports whether c's king is unattacked afterwards
+// (true when c has no king).
+func (p *Position) leavesKingSafe(m Move, c Color) bool {
+	q := *p
+	q.Play(m)
+	k := q.King(c)
+	return k == NoSquare || q.AttackersTo(k, c.Other(), q.Occupied()) == 0
+}
+
+// MoveRules selects which moves Generate produces. The zero value plus a Color is orthodox
+// legality for that colour, whoever is to move.
+type MoveRules struct {
+	Color Color // whose men move
+
+	// Pseudo drops the king-safety test: moves may leave the mover's king attacked, and a
+	// capture of the enemy king is a move like any other (Korolev, Train Wreck).
+	Pseudo bool
+
+	// ForwardOnly limits non-capturing moves of pieces (not pawns) to squares farther from
+	// their owner's first rank; captures keep the full geometry (Train Wreck).
+	ForwardOnly bool
+
+	NoCastling  bool
+	NoEnPassant bool
+}
+
+// Generate appends the moves of r.Color's men allowed by r. It is the general, slower path
+// that variants use; LegalMoves is the orthodox fast path for the side to move.
+func (p *Position) Generate(buf []Move, r MoveRules) []Move {
+	us := r.Color
+	start := len(buf)
+	occ := p.Occupied()
+	ours, theirs := p.colors[us], p.colors[us.Other()]
+	for fb := ours &^ p.roles[Pawn]; fb != 0; {
+		from := fb.pop()
+		att := Attacks(p.squares[from], from, occ) &^ ours
+		quiet := att &^ theirs
+		if r.ForwardOnly {
+			quiet &= forwardOf(us, from)
+		}
+		for tb := (att & theirs) | quiet; tb != 0; {
+			buf = append(buf, Move{From: from, To: tb.pop()})
+		}
+	}
+	for fb := ours & p.roles[Pawn]; fb != 0; {
+		buf = p.pawnMoves(buf, us, fb.pop(), occ, theirs, ^Bitboard(0))
+	}
+	if !r.NoEnPassant && p.EnPassant != NoSquare && p.epPlausible(us, p.EnPassant) {
+		for fb := pawnAttacks[us.Other()][p.EnPassant] & ours & p.roles[Pawn]; fb != 0; {
+			buf = append(buf, Move{From: fb.pop(), To: p.EnPassant, Kind: EnPassant})
+		}
+	}
+	if !r.NoCastling {
+		if k := p.King(us); k != NoSquare && p.AttackersTo(k, us.Other(), occ) == 0 {
+			buf = p.castlingMoves(buf, us, k, occ)
+		}
+	}
+	if r.Pseudo {
+		return buf
+	}
+	out := buf[:start]
+	for _, m := range buf[start:] {
+		if p.leavesKingSafe(m, us) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// forwardOf returns the squares on ranks farther from c's first rank than s.
+func forwardOf(c Color, s Square) Bitboard {
+	if c == White {
+		return ^Bitboard(0) << (uint(s.Rank()+1) * 8)
+	}
+	return ^Bitboard(0) >> (uint(8-s.Rank()) * 8)
+}
+
+// Play makes m on the position without any legality test: the mover is the man on m.From,
+// and afterwards it is the other colour's turn. Castling moves the rook too; en passant
+// removes the passed pawn. It returns the man captured (NoPiece if none).
+func (p *Position) Play(m Move) Piece {
+	piece := p.squares[m.From]
+	mover := piece.Color()
+	if piece == NoPiece {
+		mover = p.Turn
+	}
+	captured := NoPiece
+	switch m.Kind {
+	case Castle:
+		p.Remove(m.From)
+		rookFrom, rookTo := m.From+3, m.From+1
+		if m.To < m.From {
+			rookFrom, rookTo = m.From-4, m.From-1
+		}
+		rook := p.Remove(rookFrom)
+		p.Put(m.To, piece)
+		p.Put(rookTo, rook)
+	case EnPassant:
+		victim := SquareAt(m.To.File(), m.From.Rank())
+		captured = p.Remove(victim)
+		p.Remove(m.From)
+		p.Put(m.To, piece)
+	default:
+		captured = p.Remove(m.To)
+		p.Remove(m.From)
+		if m.Promotion != NoRole {
+			piece = MakePiece(mover, m.Promotion)
+		}
+		p.Put(m.To, piece)
+	}
+	p.Castling &^= castlingLost[m.From] | castlingLost[m.To]
+	p.EnPassant = NoSquare
+	if piece.Role() == Pawn || m.Promotion != NoRole {
+		if d := int(m.To) - int(m.From); d == 16 || d == -16 {
+			p.EnPassant = (m.From + m.To) / 2
+		}
+	}
+	if captured != NoPiece || piece.Role() == Pawn || m.Promotion != NoRole {
+		p.Halfmove = 0
+	} else {
+		p.Halfmove++
+	}
+	if mover == Black {
+		p.Fullmove++
+	}
+	p.Turn = mover.Other()
+	return captured
+}
+
+var castlingLost [64]CastlingRights
+
+func init() {
+	castlingLost[E1] = WhiteShort | WhiteLong
+	castlingLost[H1] = WhiteShort
+	castlingLost[A1] = WhiteLong
+	castlingLost[E8] = BlackShort | BlackLong
+	castlingLost[H8] = BlackShort
+	castlingLost[A8] = BlackLong
+}
+
+// Checkers returns the enemy men attacking the side to move's king.
+func (p *Position) Checkers() Bitboard {
+	k := p.King(p.Turn)
+	if k == NoSquare {
+		return 0
+	}
+	return p.AttackersTo(k, p.Turn.Other(), p.Occupied())
+}
+
+// InCheck reports whether the side to move's king is attacked.
+func (p *Position) InCheck() bool { return p.Checkers() != 0 }
+
+// IsCapture reports whether m takes a man in this position.
+func (p *Position) IsCapture(m Move) bool {
+	return m.Kind == EnPassant || (m.Kind != Castle && p.squares[m.To] != NoPiece)
+}
+
+// GivesCheck reports whether playing m attacks the opposing king.
+func (p *Position) GivesCheck(m Move) bool {
+	q := *p
+	q.Play(m)
+	return q.InCheck()
+}

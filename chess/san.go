@@ -1,0 +1,412 @@
+package chess
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Notation is a move as written, before any position is consulted (shakmaty's San): SAN in
+// its tolerant forms (rules.md 0.3a) and coordinate notation. Resolve turns it into a Move
+// against the candidates a variant offers.
+type Notation struct {
+	Role      Role // NoRole: any man (coordinate notation without a letter)
+	FromFile  int8 // -1 when not given
+	FromRank  int8 // -1 when not given
+	To        Square
+	Capture   bool // written with x or :
+	Promotion Role
+	Castle    int8   // 0 none, 1 short (O-O), 2 long (O-O-O)
+	Check     int8   // marks written: 0 none, 1 "+", 2 "#" or "++"
+	Annotate  string // "!", "?", "!?", ... as written
+	RookT     bool   // the rook was written T (Portuguese torre): accepted with a warning
+}
+
+const (
+	CastleShort int8 = 1
+	CastleLong  int8 = 2
+)
+
+// ParseNotation reads one move written by a person. It accepts SAN (Nf3, exd5, Raxd1, O-O,
+// 0-0-0, e8=Q) with ':' for captures, promotion as =Q, (Q) or a bare Q, T for rook, optional
+// and possibly wrong check marks and annotations, and coordinate or long algebraic notation
+// (e2e4, e2-e4, Ng1-f3, e7e8q, e7-e8=N). It says what is wrong when it cannot read the move.
+func ParseNotation(text string) (Notation, error) {
+	n := Notation{FromFile: -1, FromRank: -1, To: NoSquare}
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return n, fmt.Errorf("empty move")
+	}
+	if len(s) > 16 {
+		return n, fmt.Errorf("%q is too long to be a move", clip(s))
+	}
+	// Marks and annotations at the end, in any order: + ++ # ! ? and "e.p.".
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "e.p."), "ep")
+	for len(s) > 0 {
+		c := s[len(s)-1]
+		if c == '+' {
+			if n.Check == 0 {
+				n.Check = 1
+			} else {
+				n.Check = 2
+			}
+		} else if c == '#' {
+			n.Check = 2
+		} else if c == '!' || c == '?' {
+			n.Annotate = string(c) + n.Annotate
+		} else if c != ' ' {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
+	case "O-O", "OO":
+		n.Castle, n.Role = CastleShort, King
+		return n, nil
+	case "O-O-O", "OOO":
+		n.Castle, n.Role = CastleLong, King
+		return n, nil
+	}
+	orig := s
+	// Promotion suffix: =Q, (Q), /Q, or a bare letter after the rank digit.
+	if k := len(s); k >= 3 {
+		if s[k-1] == ')' && k >= 4 && s[k-3] == '(' {
+			n.Promotion = promotionRole(s[k-2])
+			if n.Promotion == NoRole {
+				return n, fmt.Errorf("%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-2])
+			}
+			s = s[:k-3]
+		} else if s[k-2] == '=' || s[k-2] == '/' {
+			n.Promotion = promotionRole(s[k-1])
+			if n.Promotion == NoRole {
+				return n, fmt.Errorf("%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-1])
+			}
+			s = s[:k-2]
+		} else if s[k-2] >= '1' && s[k-2] <= '8' && promotionRole(s[k-1]) != NoRole {
+			n.Promotion = promotionRole(s[k-1])
+			s = s[:k-1]
+		}
+	}
+	// Piece letter.
+	if len(s) > 0 {
+		switch c := s[0]; {
+		case c == 'T':
+			n.Role, n.RookT = Rook, true
+			s = s[1:]
+		case c >= 'A' && c <= 'Z':
+			n.Role = roleFromLetter(c)
+			if n.Role == NoRole {
+				return n, fmt.Errorf("%q: %q is not a piece letter (K, Q, R, B, N)", orig, c)
+			}
+			s = s[1:]
+		case c == 'n' || c == 'r' || c == 'q' || c == 'k':
+			n.Role = roleFromLetter(c - ('a' - 'A'))
+			s = s[1:]
+		}
+	}
+	// Destination: the last two characters.
+	if len(s) < 2 {
+		return n, fmt.Errorf("%q has no destination square", orig)
+	}
+	to, err := ParseSquare(s[len(s)-2:])
+	if err != nil {
+		return n, fmt.Errorf("%q: the move must end on a square like e4", orig)
+	}
+	n.To = to
+	s = s[:len(s)-2]
+	// Optional separator: x or : for a capture, - for a plain move.
+	if k := len(s); k > 0 {
+		switch s[k-1] {
+		case 'x', 'X', ':':
+			n.Capture = true
+			s = s[:k-1]
+		case '-':
+			s = s[:k-1]
+		}
+	}
+	// Optional origin: file, rank or square.
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'h' && n.FromFile < 0 && n.FromRank < 0:
+			n.FromFile = int8(c - 'a')
+		case c >= '1' && c <= '8' && n.FromRank < 0:
+			n.FromRank = int8(c - '1')
+		default:
+			return n, fmt.Errorf("%q: cannot read %q before the destination", orig, s)
+		}
+	}
+	if n.Role == NoRole {
+		if n.FromFile >= 0 && n.FromRank >= 0 {
+			// Coordinate notation: the man on the from-square, whatever it is.
+		} else {
+			n.Role = Pawn
+		}
+	}
+	if n.Role == Pawn && n.Capture && n.FromFile < 0 {
+		return n, fmt.Errorf("%q: a pawn capture names the pawn's file, like exd5", orig)
+	}
+	if n.Promotion != NoRole && n.Role != Pawn && n.Role != NoRole {
+		return n, fmt.Errorf("%q: only a pawn can promote", orig)
+	}
+	return n, nil
+}
+
+func promotionRole(c byte) Role {
+	if c >= 'a' && c <= 'z' {
+		c -= 'a' - 'A'
+	}
+	switch r := roleFromLetter(c); r {
+	case Queen, Rook, Bishop, Knight:
+		return r
+	}
+	if c == 'T' {
+		return Rook
+	}
+	return NoRole
+}
+
+func clip(s string) string {
+	if len(s) > 20 {
+		return s[:20] + "..."
+	}
+	return s
+}
+
+// Warning codes for what Resolve accepted but a careful writer would not have written.
+type WarningCode uint8
+
+const (
+	WarnRookT         WarningCode = iota + 1 // T for rook
+	WarnCheckMark                            // +/# missing or wrong
+	WarnCaptureMark                          // x written, but nothing is captured
+	WarnFileCapture                          // f:d4 read as "the piece on the f-file" (0.3c)
+	WarnMissingSymbol                        // capture written without x
+)
+
+// Warning is a note on a move that was accepted.
+type Warning struct {
+	Code WarningCode
+	Text string
+}
+
+func (w Warning) String() string { return w.Text }
+
+// Resolve finds the one move among candidates that n describes, in position p (which
+// gives the men on the from-squares). Candidates are whatever the variant allows this
+// player; they need not be orthodox. A notation that fits none or several moves is an error
+// naming squares ("no knight can move to e5", "Nd7 is ambiguous: Nb8-d7 or Nf6-d7").
+// Check marks are not tested here: see CheckMarkWarning.
+func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error) {
+	var warns []Warning
+	if n.RookT {
+		warns = append(warns, Warning{WarnRookT, "T read as R (rook); write R"})
+	}
+	var found Move
+	count := 0
+	if n.Castle != 0 {
+		for _, m := range candidates {
+			if m.Kind == Castle && (m.To < m.From) == (n.Castle == CastleLong) {
+				found, count = m, count+1
+			}
+		}
+		if count == 0 {
+			side := "kingside"
+			if n.Castle == CastleLong {
+				side = "queenside"
+			}
+			return NullMove, warns, fmt.Errorf("castling %s is not possible now", side)
+		}
+		return found, warns, nil
+	}
+	var ambiguous []Move
+	match := func(m Move, role Role, needPawnFile bool) bool {
+		if m.To != n.To {
+			return false
+		}
+		pc := p.At(m.From)
+		if role != NoRole && pc.Role() != role {
+			return false
+		}
+		if n.FromFile >= 0 && m.From.File() != int(n.FromFile) {
+			return false
+		}
+		if !needPawnFile && n.FromRank >= 0 && m.From.Rank() != int(n.FromRank) {
+			return false
+		}
+		return true
+	}
+	promotionUnsaid := false
+	for _, m := range candidates {
+		if !match(m, n.Role, false) {
+			continue
+		}
+		if m.Promotion != n.Promotion {
+			promotionUnsaid = promotionUnsaid || n.Promotion == NoRole
+			continue
+		}
+		if count == 0 {
+			found = m
+		}
+		count++
+		ambiguous = append(ambiguous, m)
+	}
+	if count == 0 && promotionUnsaid {
+		return NullMove, warns, fmt.Errorf("%v: say which piece the pawn becomes, like %v=Q", n.To, n.To)
+	}
+	if count == 0 && n.Role == Pawn && n.FromFile >= 0 && n.FromRank < 0 {
+		// DECISION 0.3c: f:d4 with no pawn capture fitting means the only piece standing on
+		// that file that can capture on that square.
+		var byFile []Move
+		for _, m := range candidates {
+			if match(m, NoRole, true) && p.At(m.From).Role() != Pawn && p.At(m.To) != NoPiece && m.Promotion == NoRole {
+				byFile = append(byFile, m)
+			}
+		}
+		if len(byFile) == 1 {
+			warns = append(warns, Warning{WarnFileCapture, fmt.Sprintf("read as %s%v-%v; write standard SAN", p.At(byFile[0].From).Role().Letter(), byFile[0].From, byFile[0].To)})
+			return byFile[0], warns, nil
+		}
+	}
+	if count == 0 {
+		what := "no man"
+		if n.Role != NoRole {
+			what = "no " + n.Role.String()
+		}
+		if n.FromFile >= 0 && n.FromRank >= 0 {
+			if pc := p.At(SquareAt(int(n.FromFile), int(n.FromRank))); pc == NoPiece {
+				return NullMove, warns, fmt.Errorf("there is no man of yours on %v", SquareAt(int(n.FromFile), int(n.FromRank)))
+			}
+			return NullMove, warns, fmt.Errorf("the man on %v cannot move to %v", SquareAt(int(n.FromFile), int(n.FromRank)), n.To)
+		}
+		return NullMove, warns, fmt.Errorf("%s can move to %v", what, n.To)
+	}
+	if count > 1 {
+		names := make([]string, 0, len(ambiguous))
+		for _, m := range ambiguous {
+			names = append(names, fmt.Sprintf("%s%v-%v", strings.TrimSpace(p.At(m.From).Role().Letter()), m.From, m.To))
+		}
+		return NullMove, warns, fmt.Errorf("ambiguous: %s; name the man's square", strings.Join(names, " or "))
+	}
+	capture := p.IsCapture(found)
+	if n.Capture && !capture {
+		warns = append(warns, Warning{WarnCaptureMark, fmt.Sprintf("%v is empty: nothing is captured", n.To)})
+	}
+	if !n.Capture && capture && n.Role != NoRole {
+		warns = append(warns, Warning{WarnMissingSymbol, "a capture is written with x"})
+	}
+	return found, warns, nil
+}
+
+// CheckMarkWarning compares the check mark written in n with what the move m did: check
+// and mate as computed on the position after the move. It returns nil when they agree.
+func CheckMarkWarning(n Notation, check, mate bool) *Warning {
+	want := int8(0)
+	if mate {
+		want = 2
+	} else if check {
+		want = 1
+	}
+	if n.Check == want {
+		return nil
+	}
+	var text string
+	switch {
+	case want == 2:
+		text = "the move mates: write #"
+	case want == 1 && n.Check == 0:
+		text = "the move gives check: write +"
+	case want == 1:
+		text = "the move gives check, not mate: write +"
+	default:
+		text = "the move gives no check"
+	}
+	return &Warning{WarnCheckMark, text}
+}
+
+// SAN writes m, legal in p, in standard algebraic notation with + or #.
+func (p *Position) SAN(m Move) string {
+	var buf [256]Move
+	legal := p.LegalMoves(buf[:0])
+	return p.sanWith(m, legal) + p.checkSuffix(m)
+}
+
+// SANWithout writes m in SAN without a check suffix, disambiguating against candidates.
+func (p *Position) SANWithout(m Move, candidates []Move) string { return p.sanWith(m, candidates) }
+
+func (p *Position) sanWith(m Move, candidates []Move) string {
+	if m.Kind == Castle {
+		if m.To < m.From {
+			return "O-O-O"
+		}
+		return "O-O"
+	}
+	pc := p.At(m.From)
+	var sb strings.Builder
+	capture := p.IsCapture(m)
+	if pc.Role() == Pawn || pc == NoPiece {
+		if capture {
+			sb.WriteByte(byte('a' + m.From.File()))
+			sb.WriteByte('x')
+		}
+	} else {
+		sb.WriteString(pc.Role().Letter())
+		sameFile, sameRank, others := false, false, false
+		for _, o := range candidates {
+			if o.To != m.To || o.From == m.From || p.At(o.From) != pc || o.Promotion != m.Promotion {
+				continue
+			}
+			others = true
+			if o.From.File() == m.From.File() {
+				sameFile = true
+			}
+			if o.From.Rank() == m.From.Rank() {
+				sameRank = true
+			}
+		}
+		if others {
+			if !sameFile {
+				sb.WriteByte(byte('a' + m.From.File()))
+			} else if !sameRank {
+				sb.WriteByte(byte('1' + m.From.Rank()))
+			} else {
+				sb.WriteString(m.From.String())
+			}
+		}
+		if capture {
+			sb.WriteByte('x')
+		}
+	}
+	sb.WriteString(m.To.String())
+	if m.Promotion != NoRole {
+		sb.WriteByte('=')
+		sb.WriteString(m.Promotion.Letter())
+	}
+	return sb.String()
+}
+
+func (p *Position) checkSuffix(m Move) string {
+	q := *p
+	q.Play(m)
+	if !q.InCheck() {
+		return ""
+	}
+	if q.Status() == Checkmate {
+		return "#"
+	}
+	return "+"
+}
+
+// ParseMove reads text and resolves it against the orthodox legal moves of p, with the
+// warnings of Resolve and CheckMarkWarning. It is the one-call helper for orthodox chess.
+func (p *Position) ParseMove(text string) (Move, []Warning, error) {
+	n, err := ParseNotation(text)
+	if err != nil {
+		return NullMove, nil, err
+	}
+	var buf [256]Move
+	m, warns, err := Resolve(p, n, p.LegalMoves(buf[:0]))
+	if err != nil {
+		return m, warns, fmt.Errorf("%s: %w", strings.TrimSpace(text), err)
+	}
+	return m, warns, nil
+}

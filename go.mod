@@ -1,0 +1,3 @@
+module github.com/refereed/refereed
+
+go 1.26
