@@ -48,7 +48,7 @@ func (p *Position) AtMostOneMinorEach() bool {
 		return false
 	}
 	minors := p.roles[Knight] | p.roles[Bishop]
-	return (minors & p.colors[White]).Count() <= 1 && (minors & p.colors[Black]).Count() <= 1
+	return (minors&p.colors[White]).Count() <= 1 && (minors&p.colors[Black]).Count() <= 1
 }
 
 // Perft counts the leaf nodes of the legal move tree to the given depth.
