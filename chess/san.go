@@ -58,13 +58,15 @@ func ParseNotation(text string) (Notation, error) {
 		}
 		s = s[:len(s)-1]
 	}
-	switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
-	case "O-O", "OO":
-		n.Castle, n.Role = CastleShort, King
-		return n, nil
-	case "O-O-O", "OOO":
-		n.Castle, n.Role = CastleLong, King
-		return n, nil
+	if c := s[0]; c == 'O' || c == '0' || c == 'o' {
+		switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
+		case "O-O", "OO":
+			n.Castle, n.Role = CastleShort, King
+			return n, nil
+		case "O-O-O", "OOO":
+			n.Castle, n.Role = CastleLong, King
+			return n, nil
+		}
 	}
 	orig := s
 	// Promotion suffix: =Q, (Q), /Q, or a bare letter after the rank digit.

@@ -210,11 +210,41 @@ var NullMove = Move{From: NoSquare, To: NoSquare}
 
 // UCI writes the move in coordinate notation: e2e4, e7e8q, e1g1.
 func (m Move) UCI() string {
-	s := m.From.String() + m.To.String()
-	if m.Promotion != NoRole {
-		s += string("  nbrqk"[m.Promotion])
+	if !m.From.Valid() || !m.To.Valid() {
+		return "0000"
 	}
-	return s
+	b := [5]byte{byte('a' + m.From.File()), byte('1' + m.From.Rank()), byte('a' + m.To.File()), byte('1' + m.To.Rank())}
+	if m.Promotion != NoRole {
+		b[4] = " pnbrqk"[m.Promotion]
+		return string(b[:])
+	}
+	return string(b[:4])
+}
+
+// ParseUCI reads coordinate notation (e2e4, e7e8q) into a Move whose Kind is not yet known:
+// match it against generated moves with SameSquares.
+func ParseUCI(s string) (Move, error) {
+	if len(s) != 4 && len(s) != 5 {
+		return NullMove, fmt.Errorf("chess: %q is not a coordinate move like e2e4", s)
+	}
+	from, err1 := ParseSquare(s[:2])
+	to, err2 := ParseSquare(s[2:4])
+	if err1 != nil || err2 != nil {
+		return NullMove, fmt.Errorf("chess: %q is not a coordinate move like e2e4", s)
+	}
+	m := Move{From: from, To: to}
+	if len(s) == 5 {
+		if m.Promotion = promotionRole(s[4]); m.Promotion == NoRole {
+			return NullMove, fmt.Errorf("chess: %q: %q is not a piece to promote to", s, s[4])
+		}
+	}
+	return m, nil
+}
+
+// SameSquares reports whether m and o move from and to the same squares with the same
+// promotion, whatever their kinds.
+func (m Move) SameSquares(o Move) bool {
+	return m.From == o.From && m.To == o.To && m.Promotion == o.Promotion
 }
 
 func (m Move) String() string { return m.UCI() }

@@ -1,0 +1,76 @@
+// Command refereed is the play-by-email referee for chess variants: the daemon and its admin
+// and archive subcommands. This package is wiring only; each subcommand is one file.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	_ "github.com/refereed/refereed/variant/all"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	os.Exit(m.Run(ctx, os.Args[1:]))
+}
+
+// Main runs one invocation; tests start it in-process with their own writers.
+type Main struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Exit codes shared by the subcommands.
+const (
+	exitOK      = 0
+	exitInvalid = 1 // a record or game is invalid
+	exitUsage   = 2 // bad arguments or unreadable input
+)
+
+type subcommand struct {
+	name, summary string
+	run           func(m *Main, ctx context.Context, args []string) int
+}
+
+func (m *Main) subcommands() []subcommand {
+	return []subcommand{
+		{"verify", "replay every game of PGN files and report the invalid ones", (*Main).runVerify},
+		{"replay", "replay one game record and print its final position and result", (*Main).runReplay},
+		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},
+		{"variants", "list the games refereed plays", (*Main).runVariants},
+	}
+}
+
+// Run dispatches to a subcommand and returns the process exit code.
+func (m *Main) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		m.usage(m.Stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, sc := range m.subcommands() {
+		if sc.name == args[0] {
+			return sc.run(m, ctx, args[1:])
+		}
+	}
+	fmt.Fprintf(m.Stderr, "refereed: unknown command %q\n\n", args[0])
+	m.usage(m.Stderr)
+	return exitUsage
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintln(w, "refereed: a play-by-email referee for chess variants")
+	fmt.Fprintln(w, "\nUsage: refereed COMMAND [options]\n\nCommands:")
+	for _, sc := range m.subcommands() {
+		fmt.Fprintf(w, "  %-9s %s\n", sc.name, sc.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'refereed COMMAND -h' for a command's options.")
+}

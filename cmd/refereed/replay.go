@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// replayReport is the --json output of replay.
+type replayReport struct {
+	Variant     string   `json:"variant"`
+	Result      string   `json:"result"`
+	Termination string   `json:"termination"`
+	Reason      string   `json:"reason,omitempty"`
+	FEN         string   `json:"fen"`
+	Plies       int      `json:"plies"`
+	Warnings    []string `json:"warnings"`
+	Error       *struct {
+		Where  string `json:"where"`
+		Move   string `json:"move"`
+		Reason string `json:"reason"`
+	} `json:"error,omitempty"`
+}
+
+func (m *Main) runReplay(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	gameNo := fs.Int("game", 1, "which game of the file to replay")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed replay [--json] [--game N] FILE\n\nPrints the final position (diagram and FEN), the result and how the game ended.\nExit status: 0 replayed, 1 the record has an illegal move, 2 unreadable input.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	rec, err := readGame(fs.Arg(0), *gameNo)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed replay: %v\n", err)
+		return exitUsage
+	}
+	r, err := variant.ReplayRecord(rec)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed replay: %s: game %d: %v\n", fs.Arg(0), rec.Number, err)
+		return exitUsage
+	}
+	out := r.Game.Outcome()
+	pos := r.Game.Position()
+	rep := replayReport{Variant: r.Variant.Key, Result: out.Result, Termination: out.Termination, Reason: out.Reason,
+		FEN: pos.FEN(), Plies: r.Plies, Warnings: r.Warnings}
+	if rep.Warnings == nil {
+		rep.Warnings = []string{}
+	}
+	if f := r.Failure; f != nil {
+		rep.Error = &struct {
+			Where  string `json:"where"`
+			Move   string `json:"move"`
+			Reason string `json:"reason"`
+		}{f.Where, f.Text, f.Err.Error()}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	} else {
+		view := r.Game.View(variant.AsReferee)
+		fmt.Fprintf(m.Stdout, "%s, after %d plies\n\n", r.Variant.Name, r.Plies)
+		fmt.Fprint(m.Stdout, view.Diagram())
+		fmt.Fprintf(m.Stdout, "\nFEN: %s\n", rep.FEN)
+		if rep.Error != nil {
+			fmt.Fprintf(m.Stdout, "Illegal: %s %s: %s\n", rep.Error.Where, rep.Error.Move, rep.Error.Reason)
+		} else {
+			fmt.Fprintf(m.Stdout, "Result: %s (%s", rep.Result, rep.Termination)
+			if rep.Reason != "" && rep.Reason != rep.Termination {
+				fmt.Fprintf(m.Stdout, ": %s", rep.Reason)
+			}
+			fmt.Fprintln(m.Stdout, ")")
+		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(m.Stdout, "Warning: %s\n", w)
+		}
+	}
+	if rep.Error != nil {
+		if !*asJSON {
+			fmt.Fprintf(m.Stderr, "refereed replay: %s: %s %s: %s\n", fs.Arg(0), rep.Error.Where, rep.Error.Move, rep.Error.Reason)
+		}
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// readGame returns game n (1-based) of a PGN file.
+func readGame(name string, n int) (*record.Record, error) {
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	rd := record.NewReader(r)
+	for {
+		rec, err := rd.Next()
+		var syn *record.SyntaxError
+		switch {
+		case err == io.EOF:
+			return nil, fmt.Errorf("%s has no game %d", name, n)
+		case errors.As(err, &syn):
+			if syn.Number == n {
+				return nil, fmt.Errorf("%s: %v", name, syn)
+			}
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if rec.Number == n {
+			return rec, nil
+		}
+	}
+}

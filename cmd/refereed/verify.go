@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// verdict is the outcome of verifying one game.
+type verdict struct {
+	File   string            `json:"file"`
+	Game   int               `json:"game"`
+	Line   int               `json:"line"`
+	Tags   map[string]string `json:"tags,omitempty"`
+	Where  string            `json:"where,omitempty"` // "move 12...", "result"
+	Move   string            `json:"move,omitempty"`  // the text as written
+	Reason string            `json:"reason"`
+}
+
+func (m *Main) runVerify(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object per invalid game, then a summary object")
+	workers := fs.Int("j", runtime.GOMAXPROCS(0), "games replayed in parallel")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed verify [--json] [-j N] FILE...\n\nReplays every game; reports each invalid one with its number, tags, move and reason.\nExit status: 0 all valid, 1 some invalid, 2 unreadable input.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *workers < 1 {
+		*workers = 1
+	}
+	total, invalid, unreadable := 0, 0, false
+	enc := json.NewEncoder(m.Stdout)
+	for _, name := range fs.Args() {
+		n, bad, err := verifyFile(ctx, name, *workers, func(v verdict) {
+			if *asJSON {
+				enc.Encode(struct {
+					Type string `json:"type"`
+					verdict
+				}{"invalid", v})
+				return
+			}
+			fmt.Fprintf(m.Stdout, "%s: game %d (line %d)%s: %s%s\n", v.File, v.Game, v.Line, describeTags(v.Tags), where(v), v.Reason)
+		})
+		total += n
+		invalid += bad
+		if err != nil {
+			unreadable = true
+			fmt.Fprintf(m.Stderr, "refereed verify: %s: %v\n", name, err)
+		}
+	}
+	if *asJSON {
+		enc.Encode(map[string]any{"type": "summary", "games": total, "valid": total - invalid, "invalid": invalid, "unreadable": unreadable})
+	} else {
+		fmt.Fprintf(m.Stdout, "%d games, %d valid, %d invalid\n", total, total-invalid, invalid)
+	}
+	switch {
+	case unreadable:
+		return exitUsage
+	case invalid > 0:
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func where(v verdict) string {
+	if v.Where == "" {
+		return ""
+	}
+	if v.Move != "" {
+		return fmt.Sprintf("%s %s: ", v.Where, v.Move)
+	}
+	return v.Where + ": "
+}
+
+func describeTags(tags map[string]string) string {
+	var parts []string
+	for _, k := range []string{"White", "Black", "Event", "Date", "Variant"} {
+		if v := tags[k]; v != "" && v != "?" {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(parts, ", ") + "]"
+}
+
+// verifyFile streams one file's games through workers and reports invalid ones in file
+// order. It returns the number of games read and of invalid ones.
+func verifyFile(ctx context.Context, name string, workers int, report func(verdict)) (games, bad int, err error) {
+	var r io.Reader
+	if name == "-" {
+		r = os.Stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer f.Close()
+		r = f
+	}
+	rd := record.NewReader(r)
+	type job struct {
+		rec *record.Record
+		syn *record.SyntaxError
+		out chan *verdict
+	}
+	jobs := make(chan job, 4*workers)
+	order := make(chan chan *verdict, 64*workers)
+	var readErr error
+	go func() {
+		defer close(jobs)
+		defer close(order)
+		for ctx.Err() == nil {
+			rec, err := rd.Next()
+			var syn *record.SyntaxError
+			if err == io.EOF {
+				return
+			} else if errors.As(err, &syn) {
+			} else if err != nil {
+				readErr = err
+				return
+			}
+			j := job{rec: rec, syn: syn, out: make(chan *verdict, 1)}
+			order <- j.out
+			jobs <- j
+		}
+	}()
+	for i := 0; i < workers; i++ {
+		go func() {
+			var rp variant.Replayer
+			for j := range jobs {
+				if j.syn != nil {
+					j.out <- &verdict{File: name, Game: j.syn.Number, Line: j.syn.Line, Reason: j.syn.Msg}
+					continue
+				}
+				j.out <- verifyRecord(&rp, name, j.rec)
+			}
+		}()
+	}
+	for out := range order {
+		games++
+		if v := <-out; v != nil {
+			bad++
+			report(*v)
+		}
+	}
+	if readErr == nil && ctx.Err() != nil {
+		readErr = ctx.Err()
+	}
+	return games, bad, readErr
+}
+
+// verifyRecord replays one game; nil means valid.
+func verifyRecord(rp *variant.Replayer, file string, rec *record.Record) *verdict {
+	fail := func(where, move, reason string) *verdict {
+		tags := map[string]string{}
+		for _, t := range rec.Tags {
+			tags[t.Name] = t.Value
+		}
+		return &verdict{File: file, Game: rec.Number, Line: rec.Line, Tags: tags, Where: where, Move: move, Reason: reason}
+	}
+	r, err := rp.Replay(rec)
+	if err != nil {
+		return fail("", "", err.Error())
+	}
+	if f := r.Failure; f != nil {
+		move := f.Text
+		if f.Where == "result" {
+			move = ""
+		}
+		return fail(f.Where, move, f.Err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// bigBig is fixtures/pgns/big_big.pgn of github.com/corentings/chess/v2@v2.3.2: 10,000 real
+// games, read from the module cache (go mod download), never copied into this repository.
+func bigBig(tb testing.TB) string {
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/corentings/chess/v2@v2.3.2").Output()
+	if err != nil {
+		tb.Skipf("corentings/chess module not available: %v", err)
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		tb.Skipf("go mod download: %s", out)
+	}
+	return filepath.Join(info.Dir, "fixtures", "pgns", "big_big.pgn")
+}
+
+// BenchmarkVerifyBigBig is refereed verify on big_big.pgn; bench/ runs it beside
+// pgn-extract and corentings/chess's Scanner.
+func BenchmarkVerifyBigBig(b *testing.B) {
+	file := bigBig(b)
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "j1", 2: "j2"}[workers], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				n, bad, err := verifyFile(context.Background(), file, workers, func(verdict) {})
+				if err != nil || n != 10000 || bad != 0 {
+					b.Fatalf("games %d invalid %d err %v", n, bad, err)
+				}
+			}
+			b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}

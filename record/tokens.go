@@ -1,0 +1,164 @@
+package record
+
+import (
+	"fmt"
+	"strings"
+)
+
+// TokenKind classifies a movetext token.
+type TokenKind uint8
+
+const (
+	Symbol  TokenKind = iota + 1 // a move or label as written: e4, Nxc7+, T1:, 0-0, Kd8
+	Number                       // a move or series number: "12.", "12...", "4"
+	Comma                        // "," between the moves of a series
+	Paren                        // a one-word parenthesis kept as a token: "(C)", "(R)", "(Q)"
+	Comment                      // {text} or ; to end of line (Text holds the inside)
+	NAG                          // $12, or a free-standing !, ?, !!, ?!
+	Result                       // 1-0, 0-1, 1/2-1/2, *
+)
+
+// Token is one piece of movetext; Offset is its byte position in the movetext.
+type Token struct {
+	Kind   TokenKind
+	Text   string
+	Offset int
+}
+
+// Tokenize splits movetext into tokens, appending to buf. Variations (parenthesised move
+// sequences, nested) are skipped. A parenthesis holding a single word of at most three
+// letters, such as (C), (R) or (Q), is not a variation but a Paren token: the literature
+// writes Transactional commits and promotions that way.
+func Tokenize(movetext string, buf []Token) ([]Token, error) {
+	s := movetext
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return buf, fmt.Errorf("comment opened at byte %d is not closed with }", i)
+			}
+			buf = append(buf, Token{Comment, s[i+1 : i+end], i})
+			i += end + 1
+		case c == ';':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s) - i
+			}
+			buf = append(buf, Token{Comment, s[i+1 : i+end], i})
+			i += end
+		case c == '(':
+			if w := parenWord(s[i:]); w > 0 {
+				buf = append(buf, Token{Paren, s[i : i+w], i})
+				i += w
+				continue
+			}
+			depth, j := 0, i
+			for ; j < len(s); j++ {
+				switch s[j] {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				case '{':
+					if k := strings.IndexByte(s[j:], '}'); k >= 0 {
+						j += k
+					}
+				}
+				if depth == 0 {
+					break
+				}
+			}
+			if depth != 0 {
+				return buf, fmt.Errorf("variation opened at byte %d is not closed with )", i)
+			}
+			i = j + 1
+		case c == ')':
+			return buf, fmt.Errorf("unmatched ) at byte %d", i)
+		case c == ',':
+			buf = append(buf, Token{Comma, ",", i})
+			i++
+		case c == '$':
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			buf = append(buf, Token{NAG, s[i:j], i})
+			i = j
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t\r\n{};(),$", rune(s[j])) {
+				j++
+			}
+			if j == i { // a lone } or other stray byte
+				return buf, fmt.Errorf("unexpected %q at byte %d", s[i], i)
+			}
+			word := s[i:j]
+			buf = append(buf, Token{classify(word), word, i})
+			i = j
+		}
+	}
+	return buf, nil
+}
+
+// parenWord returns the length of "(X)" with X one to three letters, else 0.
+func parenWord(s string) int {
+	for j := 1; j < len(s) && j <= 4; j++ {
+		c := s[j]
+		if c == ')' {
+			if j == 1 {
+				return 0
+			}
+			return j + 1
+		}
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return 0
+		}
+	}
+	return 0
+}
+
+func classify(w string) TokenKind {
+	switch w {
+	case "1-0", "0-1", "1/2-1/2", "*", "½-½":
+		return Result
+	case "!", "?", "!!", "??", "!?", "?!":
+		return NAG
+	}
+	digits := 0
+	for digits < len(w) && w[digits] >= '0' && w[digits] <= '9' {
+		digits++
+	}
+	if digits > 0 && strings.Trim(w[digits:], ".") == "" {
+		return Number
+	}
+	return Symbol
+}
+
+// NumberAndSymbol splits a symbol like "12.e4" or "3...Nf6" that omits the space after
+// the move number. It returns ok=false when w does not start with a number and dots.
+func NumberAndSymbol(w string) (num, rest string, ok bool) {
+	d := 0
+	for d < len(w) && w[d] >= '0' && w[d] <= '9' {
+		d++
+	}
+	e := d
+	for e < len(w) && w[e] == '.' {
+		e++
+	}
+	if d == 0 || e == d || e == len(w) {
+		return "", w, false
+	}
+	return w[:e], w[e:], true
+}
+
+// NormalizeResult maps the result tokens to PGN's: "½-½" becomes "1/2-1/2".
+func NormalizeResult(r string) string {
+	if r == "½-½" {
+		return "1/2-1/2"
+	}
+	return r
+}

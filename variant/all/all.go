@@ -1,0 +1,7 @@
+// Package all registers every variant refereed plays. Import it for its side effect; a new
+// variant adds one line here and nothing elsewhere.
+package all
+
+import (
+	_ "github.com/refereed/refereed/variant/orthodox"
+)

@@ -1,0 +1,146 @@
+package variant
+
+import (
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+)
+
+// Common is the part of a game every variant shares: the log, the outcome, and the common
+// commands of rules.md 0.4 (resign, draw offer/accept/decline). Variants embed it and call
+// Accept for each command they apply.
+type Common struct {
+	log       []Command
+	outcome   Outcome
+	drawOffer int8 // -1 none, else the Side that offered
+	quiet     bool
+}
+
+// SetQuiet turns notice texts off (replay). Final.
+func (c *Common) SetQuiet(on bool) { c.quiet = on }
+
+// Quiet reports whether notices are off: a variant skips building their texts.
+func (c *Common) Quiet() bool { return c.quiet }
+
+// NewCommon returns a Common for a game that has just begun.
+func NewCommon() Common {
+	return Common{outcome: Outcome{Result: "*", Termination: "unterminated"}, drawOffer: -1}
+}
+
+// Outcome is how the game stands. Final.
+func (c *Common) Outcome() Outcome { return c.outcome }
+
+// Log is the accepted commands so far. Final.
+func (c *Common) Log() []Command { return c.log }
+
+// Reserve makes room in the log for n more commands.
+func (c *Common) Reserve(n int) {
+	if cap(c.log)-len(c.log) < n {
+		c.log = append(make([]Command, 0, len(c.log)+n), c.log...)
+	}
+}
+
+// Accept appends an applied command to the log.
+func (c *Common) Accept(cmd Command) { c.log = append(c.log, cmd) }
+
+// End ends the game. Result is "1-0", "0-1" or "1/2-1/2".
+func (c *Common) End(result, termination, reason string) {
+	c.outcome = Outcome{Result: result, Termination: termination, Reason: reason}
+	c.drawOffer = -1
+}
+
+// WinFor is the result string of a win by s.
+func WinFor(s Side) string {
+	if s == chess.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+// Canonical texts of the common commands.
+const (
+	CmdResign      = "resign"
+	CmdDrawOffer   = "draw offer"
+	CmdDrawAccept  = "draw accept"
+	CmdDrawDecline = "draw decline"
+	// CmdDrawAgreed ends a game drawn by agreement in a record ("1/2-1/2" with the position
+	// undecided). Players never send it: by mail a draw is an offer and an acceptance.
+	CmdDrawAgreed = "draw agreed"
+)
+
+// ResolveCommon reads the common commands; ok is false for anything else.
+func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
+	if len(text) < 4 || len(text) > 20 {
+		return Command{}, false // every common command is 4 to 20 bytes
+	}
+	t := text
+	if strings.ContainsAny(t, " \t") {
+		t = strings.Join(strings.Fields(t), " ")
+	}
+	t = strings.ToLower(t)
+	switch t {
+	case "resign", "resigns", "i resign":
+		return Command{By: by, Text: CmdResign}, true
+	case "draw offer", "offer draw", "draw?", "draw":
+		return Command{By: by, Text: CmdDrawOffer}, true
+	case "draw accept", "accept draw", "accept":
+		return Command{By: by, Text: CmdDrawAccept}, true
+	case "draw decline", "decline draw", "decline":
+		return Command{By: by, Text: CmdDrawDecline}, true
+	}
+	return Command{}, false
+}
+
+// SubmitCommon applies a common command; handled is false when cmd is not one.
+func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err error) {
+	switch cmd.Text {
+	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawAgreed:
+	default:
+		return nil, false, nil
+	}
+	if c.outcome.Over() {
+		return nil, true, Reject("the game is over (%s); there is nothing more to send", c.outcome.Result)
+	}
+	by := cmd.By
+	switch cmd.Text {
+	case CmdResign:
+		c.End(WinFor(by.Other()), "resignation", by.String()+" resigned")
+		notices = append(notices, Notice{ToBoth, "game-over", by.String() + " resigned. " + by.Other().String() + " wins."})
+	case CmdDrawOffer:
+		if c.drawOffer == int8(by) {
+			return nil, true, Reject("you have already offered a draw; wait for the answer")
+		}
+		if c.drawOffer == int8(by.Other()) {
+			// Both offered: that is agreement.
+			c.End("1/2-1/2", "draw", "draw agreed")
+			notices = append(notices, Notice{ToBoth, "game-over", "Draw agreed."})
+			break
+		}
+		c.drawOffer = int8(by)
+		notices = append(notices, Notice{ToBoth, "draw-offer", by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
+	case CmdDrawAccept:
+		if c.drawOffer != int8(by.Other()) {
+			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")
+		}
+		c.End("1/2-1/2", "draw", "draw agreed")
+		notices = append(notices, Notice{ToBoth, "game-over", "Draw agreed."})
+	case CmdDrawDecline:
+		if c.drawOffer != int8(by.Other()) {
+			return nil, true, Reject("there is no draw offer from your opponent to decline")
+		}
+		c.drawOffer = -1
+		notices = append(notices, Notice{ToBoth, "draw-declined", by.String() + " declines the draw offer."})
+	case CmdDrawAgreed:
+		c.End("1/2-1/2", "draw", "draw agreed")
+	}
+	c.Accept(cmd)
+	return notices, true, nil
+}
+
+// DrawOffered reports the side whose draw offer stands, if any.
+func (c *Common) DrawOffered() (Side, bool) {
+	if c.drawOffer < 0 {
+		return chess.White, false
+	}
+	return Side(c.drawOffer), true
+}

@@ -1,0 +1,366 @@
+// Package orthodox is orthodox chess under FIDE rules (rules.md 0.2), for correspondence
+// games by mail and for verifying and replaying PGN archives. It differs from the chess core
+// only in what a game adds: whose turn it is, the log, and the game's end.
+//
+// End of game: checkmate and stalemate; dead positions by material (FIDE 5.2.2) end the game
+// at once; so do the 75-move rule and fivefold repetition (FIDE 9.6). Threefold repetition and
+// the 50-move rule are claims: a record that ends 1/2-1/2 in such a position is terminated by
+// them; by mail a player claims with DRAW OFFER, which the referee grants at once when the
+// claim holds (DECISION, not in rules.md: correspondence rules let the claimant skip the
+// opponent's consent).
+//
+// Notation: full information, so a capture sign on a move that captures nothing is refused
+// as a probable mistake (rules.md 0.3b); wrong or missing check marks are accepted with a
+// warning (0.3a).
+package orthodox
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// Key is the registry key.
+const Key = "orthodox"
+
+func init() {
+	variant.Register(&variant.Variant{
+		Key:           Key,
+		Name:          "Orthodox chess",
+		Aliases:       []string{"standard", "chess", "normal", "from position", "orthodox chess"},
+		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
+		Steps:         Steps,
+		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+	})
+}
+
+// Game is an orthodox game.
+type Game struct {
+	variant.Common
+	start  chess.Position
+	pos    chess.Position
+	legal  []chess.Move // legal moves of pos, kept current
+	hashes []uint64     // Hash of every position reached, the start included
+	moves  []chess.Move // the moves played
+}
+
+// New starts a game from the initial position or from o.FEN.
+func New(o variant.Options) (*Game, error) {
+	pos := chess.Start()
+	if o.FEN != "" {
+		p, err := chess.ParseFEN(o.FEN)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		pos = p
+	}
+	g := &Game{Common: variant.NewCommon(), start: pos, pos: pos}
+	g.hashes = append(g.hashes, pos.Hash())
+	g.legal = pos.LegalMoves(make([]chess.Move, 0, 64))
+	g.judge()
+	return g, nil
+}
+
+func (g *Game) Key() string              { return Key }
+func (g *Game) Position() chess.Position { return g.pos }
+
+// ToAct is the side to move, or nobody once the game is over.
+func (g *Game) ToAct() []variant.Side {
+	if g.Outcome().Over() {
+		return nil
+	}
+	return []variant.Side{g.pos.Turn}
+}
+
+// Resolve reads a move ("Nf3", "MOVE g1f3") or a common command.
+func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, ok := variant.ResolveCommon(by, text); ok {
+		return cmd, nil, nil
+	}
+	if g.Outcome().Over() {
+		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	if by != g.pos.Turn {
+		return variant.Command{}, nil, variant.Reject("it is %s's move, not yours; wait for it", g.pos.Turn)
+	}
+	t := strings.TrimSpace(text)
+	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
+		t = strings.TrimSpace(t[5:])
+	}
+	n, err := chess.ParseNotation(t)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	m, warns, err := chess.Resolve(&g.pos, n, g.legal)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%s: %v", t, err)
+	}
+	for _, w := range warns {
+		if w.Code == chess.WarnCaptureMark {
+			return variant.Command{}, nil, variant.Reject("%s: %s; write the move without x", t, w.Text)
+		}
+	}
+	q := g.pos
+	q.Play(m)
+	check := q.InCheck()
+	if w := chess.CheckMarkWarning(n, check, check && q.Status() == chess.Checkmate); w != nil {
+		warns = append(warns, *w)
+	}
+	return variant.Command{By: by, Text: MoveCommand(m)}, warns, nil
+}
+
+// Submit applies a canonical command.
+func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	if cmd.Text == variant.CmdDrawAgreed || cmd.Text == variant.CmdDrawOffer {
+		if reason := g.claimableDraw(); reason != "" && !g.Outcome().Over() {
+			g.Accept(cmd)
+			g.End("1/2-1/2", reason, "draw by "+reason)
+			return []variant.Notice{{To: variant.ToBoth, Kind: "game-over", Text: "Draw by " + reason + "."}}, nil
+		}
+	}
+	if notices, ok, err := g.SubmitCommon(cmd); ok {
+		return notices, err
+	}
+	if g.Outcome().Over() {
+		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	uci, ok := strings.CutPrefix(cmd.Text, "move ")
+	if !ok {
+		return nil, variant.Reject("unknown command %q", cmd.Text)
+	}
+	if cmd.By != g.pos.Turn {
+		return nil, variant.Reject("it is %s's move", g.pos.Turn)
+	}
+	m, err := findUCI(g.legal, uci)
+	if err != nil {
+		return nil, variant.Reject("%s: %v", uci, err)
+	}
+	before := g.pos
+	g.pos.Play(m)
+	g.moves = append(g.moves, m)
+	g.hashes = append(g.hashes, g.pos.Hash())
+	g.legal = g.pos.LegalMoves(g.legal[:0])
+	g.Accept(cmd)
+	g.judge()
+	if g.Quiet() {
+		return nil, nil
+	}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m))}}
+	if out := g.Outcome(); out.Over() {
+		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + "."})
+	} else {
+		notices = append(notices, variant.Notice{To: variant.To(g.pos.Turn), Kind: "your-turn", Text: "Your move."})
+	}
+	return notices, nil
+}
+
+// MoveCommand is the canonical text of a move: "move e2e4", "move e7e8q". Texts of
+// moves without promotion are made once, so that replaying a log allocates none.
+func MoveCommand(m chess.Move) string {
+	if m.Promotion == chess.NoRole && m.From.Valid() && m.To.Valid() {
+		return moveTexts[m.From][m.To]
+	}
+	return "move " + m.UCI()
+}
+
+var moveTexts [64][64]string
+
+func init() {
+	for f := chess.Square(0); f < 64; f++ {
+		for t := chess.Square(0); t < 64; t++ {
+			moveTexts[f][t] = "move " + chess.Move{From: f, To: t}.UCI()
+		}
+	}
+}
+
+// Reserve makes room for n more moves (variant.Reserver).
+func (g *Game) Reserve(n int) {
+	g.Common.Reserve(n)
+	if cap(g.moves)-len(g.moves) < n {
+		g.moves = append(make([]chess.Move, 0, len(g.moves)+n), g.moves...)
+		g.hashes = append(make([]uint64, 0, len(g.hashes)+n), g.hashes...)
+	}
+}
+
+// findUCI finds the legal move written in coordinates.
+func findUCI(legal []chess.Move, uci string) (chess.Move, error) {
+	want, err := chess.ParseUCI(uci)
+	if err != nil {
+		return want, err
+	}
+	for _, m := range legal {
+		if m.SameSquares(want) {
+			return m, nil
+		}
+	}
+	return chess.NullMove, fmt.Errorf("not a legal move here")
+}
+
+// judge ends the game when the position decides it.
+func (g *Game) judge() {
+	if g.Outcome().Over() {
+		return
+	}
+	p := &g.pos
+	switch {
+	case len(g.legal) == 0 && p.InCheck():
+		g.End(variant.WinFor(p.Turn.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", p.Turn.Other(), p.Turn))
+	case len(g.legal) == 0:
+		g.End("1/2-1/2", "stalemate", p.Turn.String()+" is stalemated")
+	case p.InsufficientMaterial():
+		g.End("1/2-1/2", "insufficient material", "neither side can mate (dead position)")
+	case p.Halfmove >= 150:
+		g.End("1/2-1/2", "seventy-five-move rule", "75 moves by each side without a capture or pawn move")
+	case g.repetitions() >= 5:
+		g.End("1/2-1/2", "fivefold repetition", "the same position five times")
+	}
+}
+
+// repetitions counts how often the current position has occurred.
+func (g *Game) repetitions() int {
+	h := g.hashes[len(g.hashes)-1]
+	n := 0
+	// Only positions since the last capture or pawn move can repeat.
+	from := len(g.hashes) - 1 - g.pos.Halfmove
+	if from < 0 {
+		from = 0
+	}
+	for _, x := range g.hashes[from:] {
+		if x == h {
+			n++
+		}
+	}
+	return n
+}
+
+// claimableDraw names a draw the side to move may claim now, or "".
+func (g *Game) claimableDraw() string {
+	switch {
+	case g.repetitions() >= 3:
+		return "threefold repetition"
+	case g.pos.Halfmove >= 100:
+		return "fifty-move rule"
+	}
+	return ""
+}
+
+// View is the whole board: orthodox chess hides nothing.
+func (g *Game) View(v variant.Viewer) variant.View {
+	bottom := chess.White
+	if v == variant.AsBlack {
+		bottom = chess.Black
+	}
+	var lines []string
+	if out := g.Outcome(); out.Over() {
+		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+	} else {
+		s := fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
+		if g.pos.InCheck() {
+			s += " " + g.pos.Turn.String() + " is in check."
+		}
+		lines = append(lines, s)
+	}
+	return variant.View{Board: g.pos.Board, Bottom: bottom, Lines: lines, FEN: g.pos.FEN()}
+}
+
+// numbered writes m, about to be played in p, as "12. Nf3" or "12... Nf6".
+func numbered(p *chess.Position, m chess.Move) string {
+	dots := "."
+	if p.Turn == chess.Black {
+		dots = "..."
+	}
+	return fmt.Sprintf("%d%s %s", p.Fullmove, dots, p.SAN(m))
+}
+
+// Movetext writes the moves played in SAN with move numbers (no result).
+func (g *Game) Movetext() string {
+	var sb strings.Builder
+	p := g.start
+	for i, san := range g.SANs() {
+		if p.Turn == chess.White {
+			fmt.Fprintf(&sb, "%d. ", p.Fullmove)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d... ", p.Fullmove)
+		}
+		sb.WriteString(san)
+		sb.WriteByte(' ')
+		p.Play(g.moves[i])
+	}
+	return strings.TrimSpace(sb.String())
+}
+
+// SANs lists the moves played in SAN, with check marks.
+func (g *Game) SANs() []string {
+	out := make([]string, 0, len(g.moves))
+	p := g.start
+	for _, m := range g.moves {
+		out = append(out, p.SAN(m))
+		p.Play(m)
+	}
+	return out
+}
+
+// Steps reads orthodox PGN movetext: move numbers (also glued, "12.e4"), SAN or coordinate
+// moves, comments, NAGs and variations skipped, promotion pieces in parentheses.
+func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+	p := start.Position()
+	return AlternatingSteps(toks, p.Turn, p.Fullmove, buf)
+}
+
+// AlternatingSteps reads movetext of alternating single moves starting with first at move
+// number no (the FEN's). Variants whose records are orthodox-shaped reuse it. When the
+// record's own move numbers start elsewhere, the first number token wins.
+func AlternatingSteps(toks []record.Token, first chess.Color, no int, buf []variant.Step) ([]variant.Step, error) {
+	steps := buf
+	side := first
+	numbered := false
+	for _, t := range toks {
+		switch t.Kind {
+		case record.Number:
+			if !numbered {
+				fmt.Sscanf(t.Text, "%d", &no)
+				numbered = true
+				if strings.HasSuffix(t.Text, "...") {
+					side = chess.Black
+				}
+			}
+		case record.Symbol:
+			text := t.Text
+			if num, rest, ok := record.NumberAndSymbol(text); ok {
+				if !numbered {
+					fmt.Sscanf(num, "%d", &no)
+					numbered = true
+					if strings.HasSuffix(num, "...") {
+						side = chess.Black
+					}
+				}
+				text = rest
+			}
+			after := ""
+			if side == chess.Black {
+				after = "..."
+			}
+			steps = append(steps, variant.Step{By: side, Text: text, Where: "move ", Num: no, After: after})
+			if side == chess.Black {
+				no++
+			}
+			side = side.Other()
+		case record.Paren:
+			if len(steps) == 0 {
+				return nil, fmt.Errorf("%s before any move", t.Text)
+			}
+			steps[len(steps)-1].Text += t.Text
+		case record.Result:
+			return steps, nil
+		case record.Comma:
+			return nil, fmt.Errorf("unexpected comma at byte %d (is this a Progressive record? add [Variant \"Progressive\"])", t.Offset)
+		}
+	}
+	return steps, nil
+}

@@ -1,0 +1,161 @@
+package variant
+
+import (
+	"fmt"
+
+	"github.com/refereed/refereed/record"
+)
+
+// Failure is the first command of a log or record that could not be applied.
+type Failure struct {
+	Index int    // 0-based index in the log or the record's steps
+	Where string // how the record names it ("ply 14", "T5")
+	Text  string // the command as written
+	Err   error
+}
+
+func (f *Failure) Error() string {
+	if f.Where == "" {
+		return fmt.Sprintf("command %d (%s): %v", f.Index+1, f.Text, f.Err)
+	}
+	return fmt.Sprintf("%s (%s): %v", f.Where, f.Text, f.Err)
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// Replay rebuilds a game from its log: the state is a pure function of the log (scalachess
+// Replay). It returns the game reached so far and, if some entry failed, the first failure.
+func Replay(v *Variant, opts Options, log []Command) (Game, *Failure, error) {
+	g, err := v.New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	g.SetQuiet(true)
+	defer g.SetQuiet(false)
+	for i, cmd := range log {
+		if _, err := g.Submit(cmd); err != nil {
+			return g, &Failure{Index: i, Text: cmd.String(), Err: err}, nil
+		}
+	}
+	return g, nil, nil
+}
+
+// Replayed is a game record played through its variant.
+type Replayed struct {
+	Variant  *Variant
+	Game     Game
+	Plies    int      // steps applied
+	Result   string   // the record's result ("*" when it has none)
+	Warnings []string // notes on accepted but sloppy notation, each naming its step
+	Failure  *Failure // the first step that failed, or a result that contradicts the game
+}
+
+// ReplayRecord plays a record: the [Variant] tag selects the game (no tag is orthodox
+// chess), [FEN] gives a start position where the variant allows one. The error is for a
+// record that cannot be started at all (unknown variant, bad FEN, unreadable movetext); a
+// record that starts but goes wrong comes back with Failure set.
+func ReplayRecord(rec *record.Record) (*Replayed, error) {
+	var r Replayer
+	return r.Replay(rec)
+}
+
+// Replayer replays many records, reusing its buffers between them. The zero value is ready.
+// It is not safe for concurrent use: give each goroutine its own.
+type Replayer struct {
+	tokens []record.Token
+	steps  []Step
+}
+
+// Replay is ReplayRecord with the Replayer's buffers.
+func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
+	v, err := Lookup(rec.Tag("Variant"))
+	if err != nil {
+		return nil, err
+	}
+	g, err := v.New(Options{FEN: rec.Tag("FEN")})
+	if err != nil {
+		return nil, err
+	}
+	g.SetQuiet(true)
+	defer g.SetQuiet(false)
+	r := &Replayed{Variant: v, Game: g, Result: "*"}
+	if cap(rp.tokens) < len(rec.Movetext)/4 {
+		rp.tokens = make([]record.Token, 0, len(rec.Movetext)/4)
+	}
+	toks, err := record.Tokenize(rec.Movetext, rp.tokens[:0])
+	rp.tokens = toks[:0]
+	if err != nil {
+		return nil, fmt.Errorf("movetext: %w", err)
+	}
+	resultToken := ""
+	for i := len(toks) - 1; i >= 0; i-- {
+		if toks[i].Kind == record.Result {
+			resultToken = record.NormalizeResult(toks[i].Text)
+			break
+		}
+	}
+	tag := rec.Tag("Result")
+	switch {
+	case resultToken != "" && tag != "" && tag != "*" && tag != resultToken:
+		r.Result = resultToken
+		r.Failure = &Failure{Index: -1, Where: "result", Text: resultToken,
+			Err: fmt.Errorf("the Result tag says %s but the movetext ends %s", tag, resultToken)}
+		return r, nil
+	case resultToken != "":
+		r.Result = resultToken
+	case tag != "":
+		r.Result = tag
+	}
+	steps, err := v.Steps(g, toks, rp.steps[:0])
+	if err != nil {
+		return nil, fmt.Errorf("movetext: %w", err)
+	}
+	rp.steps = steps[:0]
+	if res, ok := g.(Reserver); ok {
+		res.Reserve(len(steps) + 1)
+	}
+	for i, st := range steps {
+		for _, w := range st.Warnings {
+			r.Warnings = append(r.Warnings, st.Place()+": "+w)
+		}
+		if g.Outcome().Over() {
+			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text,
+				Err: fmt.Errorf("the game was already over (%s)", g.Outcome().Reason)}
+			return r, nil
+		}
+		cmd, warns, err := g.Resolve(st.By, st.Text)
+		if err == nil {
+			_, err = g.Submit(cmd)
+		}
+		if err != nil {
+			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text, Err: err}
+			return r, nil
+		}
+		for _, w := range warns {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, w.Text))
+		}
+		r.Plies++
+	}
+	out := g.Outcome()
+	switch {
+	case out.Over() && r.Result == "*":
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the game is over (%s, %s) but the record gives no result", out.Reason, out.Result))
+	case out.Over() && r.Result != out.Result:
+		r.Failure = &Failure{Index: len(steps), Where: "result", Text: r.Result,
+			Err: fmt.Errorf("the record says %s but the final position says %s (%s)", r.Result, out.Result, out.Reason)}
+	case !out.Over() && (r.Result == "1-0" || r.Result == "0-1"):
+		// A decisive result on an undecided position means the loser resigned.
+		loser := Side(0)
+		if r.Result == "1-0" {
+			loser = 1
+		}
+		if _, err := g.Submit(Command{By: loser, Text: CmdResign}); err != nil {
+			return nil, fmt.Errorf("replay: resign: %w", err)
+		}
+	case !out.Over() && r.Result == "1/2-1/2":
+		if _, err := g.Submit(Command{By: 0, Text: CmdDrawAgreed}); err != nil {
+			return nil, fmt.Errorf("replay: draw: %w", err)
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,235 @@
+// Package variant defines the Game interface every game refereed implements, and the
+// registry that maps a stable lowercase key ("transactional", "progressive-italian") to a
+// game. The key, never a type name, is what the store keeps.
+//
+// A game's state is a pure function of its log of accepted commands: Resolve reads what a
+// player wrote into a canonical Command (coordinates, not the player's SAN) without changing
+// anything, and Submit applies a canonical Command. Replaying a log is calling Submit on
+// each entry; nothing in it depends on notation leniency.
+//
+// Hidden information lives here: Submit addresses each Notice to the players who may read
+// it, a rejection is private to its sender and says nothing the sender may not know, and View
+// renders one player's knowledge at a time.
+package variant
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+)
+
+// Side is a player's colour.
+type Side = chess.Color
+
+// Audience is the set of players a notice is meant for.
+type Audience uint8
+
+const (
+	ToWhite Audience = 1 << iota
+	ToBlack
+	ToBoth = ToWhite | ToBlack
+)
+
+// To is the audience of one player.
+func To(s Side) Audience {
+	if s == chess.White {
+		return ToWhite
+	}
+	return ToBlack
+}
+
+// Has reports whether s is in the audience.
+func (a Audience) Has(s Side) bool { return a&To(s) != 0 }
+
+// Command is one accepted action in canonical form: what the log stores.
+type Command struct {
+	By   Side
+	Text string // canonical: "move e2e4", "resign", "draw offer", ...
+}
+
+func (c Command) String() string { return c.By.String() + ": " + c.Text }
+
+// Notice is something the referee tells one or both players, in the same words to each.
+type Notice struct {
+	To   Audience
+	Kind string // what happened: "move", "your-turn", "commit", "game-over", ...; templates key on it
+	Text string
+}
+
+// Rejection is a command refused: private to its sender, revealing nothing hidden, saying
+// what was wrong and what to send instead. Nothing changed.
+type Rejection struct {
+	Reason string
+}
+
+func (r *Rejection) Error() string { return r.Reason }
+
+// Reject builds a Rejection.
+func Reject(format string, a ...any) error { return &Rejection{Reason: fmt.Sprintf(format, a...)} }
+
+// IsRejection reports whether err is a player's error rather than a fault.
+func IsRejection(err error) bool {
+	var r *Rejection
+	return errors.As(err, &r)
+}
+
+// Outcome is how a game stands.
+type Outcome struct {
+	Result      string // "1-0", "0-1", "1/2-1/2", or "*" while the game goes on
+	Termination string // "checkmate", "stalemate", "resignation", "draw", "unterminated", ...
+	Reason      string // a sentence for people: "White checkmated Black"
+}
+
+// Over reports whether the game has ended.
+func (o Outcome) Over() bool { return o.Result != "" && o.Result != "*" }
+
+// Viewer is whose view is wanted: a player, or the referee (who sees everything).
+type Viewer uint8
+
+const (
+	AsWhite Viewer = iota
+	AsBlack
+	AsReferee
+)
+
+// ViewerOf returns the viewer for a side.
+func ViewerOf(s Side) Viewer { return Viewer(s) }
+
+// View is what one viewer may know, ready for a template.
+type View struct {
+	Board      chess.Board
+	Bottom     Side
+	Marked     chess.Bitboard // e.g. the viewer's own locked squares
+	MarkLegend string
+	Lines      []string // status lines: whose move, transaction number, checks ...
+	FEN        string   // only where the viewer may know the whole position
+}
+
+// Diagram draws the view's board.
+func (v View) Diagram() string {
+	return v.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: v.Marked, MarkLegend: v.MarkLegend})
+}
+
+// Game is one game in progress. Methods are marked required (every variant writes them) or
+// final (provided by Common, which every variant embeds; do not override).
+type Game interface {
+	// Key is the registry key of the game's variant. Required.
+	Key() string
+	// Resolve reads one command line written by a player into a canonical command. It
+	// changes nothing. Common commands (resign, draw) are resolved by ResolveCommon first.
+	// Required.
+	Resolve(by Side, text string) (Command, []chess.Warning, error)
+	// Submit applies one canonical command and returns the notices it causes. A *Rejection
+	// means nothing changed. Required.
+	Submit(cmd Command) ([]Notice, error)
+	// View is what v may know now. Required.
+	View(v Viewer) View
+	// Outcome is how the game stands. Final (Common).
+	Outcome() Outcome
+	// ToAct lists the players whose action the game waits for. Required.
+	ToAct() []Side
+	// Position is the referee's full position. Required.
+	Position() chess.Position
+	// Log is the accepted commands so far. Final (Common).
+	Log() []Command
+	// SetQuiet turns notice texts off while replaying a log or record, where nobody reads
+	// them; Submit then returns no notices. Final (Common).
+	SetQuiet(on bool)
+}
+
+// Reserver is implemented by games that can make room for n more commands in advance;
+// replaying a long record calls it once instead of growing slices move by move.
+type Reserver interface {
+	Reserve(n int)
+}
+
+// Options configures a new game: a starting position and per-game options.
+type Options struct {
+	FEN   string            // start position, where the variant allows one
+	Flags map[string]string // variant options such as "strict-forfeit"
+}
+
+// Variant is one registered game.
+type Variant struct {
+	Key     string   // stable lowercase key: stored in bbolt, written in [Variant] tags
+	Name    string   // for people: "Transactional Chess"
+	Aliases []string // other [Variant] tag spellings accepted, lowercase
+	New     func(Options) (Game, error)
+	// Steps reads a record's movetext tokens (the record package's Tokenize) into the
+	// commands of the literature's notation, in order, appending to buf; start is the game as
+	// New made it. Required for verify and replay.
+	Steps func(start Game, tokens []record.Token, buf []Step) ([]Step, error)
+	// WriteMovetext writes a game's log in the literature's notation (without result).
+	WriteMovetext func(g Game) string
+}
+
+// Step is one command read from a record: who, what as written, and where (for errors).
+type Step struct {
+	By   Side
+	Text string // as written, given to Game.Resolve
+	// Where, Num and After name the step in errors: "move " 12 "..." reads "move 12...".
+	// The number is kept apart so that reading a record formats nothing until needed.
+	Where string
+	Num   int
+	After string
+	// Warnings found while reading the notation (e.g. a transaction number that disagrees).
+	Warnings []string
+}
+
+// Place is how errors name the step: "move 12...", "T5", "series 4".
+func (s Step) Place() string {
+	if s.Num == 0 {
+		return s.Where
+	}
+	return s.Where + strconv.Itoa(s.Num) + s.After
+}
+
+var registry = map[string]*Variant{}
+
+// Register adds a variant; it panics on a duplicate key (a programming error).
+func Register(v *Variant) {
+	for _, k := range append([]string{v.Key}, v.Aliases...) {
+		k = normalizeKey(k)
+		if _, dup := registry[k]; dup {
+			panic("variant: duplicate key " + k)
+		}
+		registry[k] = v
+	}
+}
+
+// Lookup finds a variant by key, alias or [Variant] tag value ("" means orthodox chess).
+func Lookup(name string) (*Variant, error) {
+	k := normalizeKey(name)
+	if k == "" {
+		k = "orthodox"
+	}
+	if v, ok := registry[k]; ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("unknown variant %q (known: %s)", name, strings.Join(Keys(), ", "))
+}
+
+// Keys lists the registered keys in order.
+func Keys() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range registry {
+		if !seen[v.Key] {
+			seen[v.Key] = true
+			out = append(out, v.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var keyReplacer = strings.NewReplacer(" ", "-", "_", "-")
+
+func normalizeKey(s string) string {
+	return keyReplacer.Replace(strings.ToLower(strings.TrimSpace(s)))
+}
