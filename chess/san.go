@@ -58,6 +58,9 @@ func ParseNotation(text string) (Notation, error) {
 		}
 		s = s[:len(s)-1]
 	}
+	if s == "" {
+		return n, fmt.Errorf("%q is not a move", clip(text))
+	}
 	if c := s[0]; c == 'O' || c == '0' || c == 'o' {
 		switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
 		case "O-O", "OO":

@@ -233,3 +233,12 @@ var keyReplacer = strings.NewReplacer(" ", "-", "_", "-")
 func normalizeKey(s string) string {
 	return keyReplacer.Replace(strings.ToLower(strings.TrimSpace(s)))
 }
+
+// MustLookup is Lookup for keys known to be registered (tests, constants).
+func MustLookup(key string) *Variant {
+	v, err := Lookup(key)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -99,11 +99,11 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	m, warns, err := chess.Resolve(&g.pos, n, g.legal)
 	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%s: %v", t, err)
+		return variant.Command{}, nil, variant.Reject("%v", err)
 	}
 	for _, w := range warns {
 		if w.Code == chess.WarnCaptureMark {
-			return variant.Command{}, nil, variant.Reject("%s: %s; write the move without x", t, w.Text)
+			return variant.Command{}, nil, variant.Reject("%s; write the move without x", w.Text)
 		}
 	}
 	q := g.pos

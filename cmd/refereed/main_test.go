@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	code := m.Run(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+func TestVerifyReportsInvalidGames(t *testing.T) {
+	code, out, _ := run(t, "verify", "testdata/mixed.pgn")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	for _, want := range []string{
+		"game 2 (line 8) [White Cid, Black Dee, Event Illegal]: move 2 Ke3: no king can move to e3",
+		"game 3 (line 15) [White Eve, Black Fay, Event Wrong result]: result: the record says 1-0 but the final position says 0-1 (Black checkmated White)",
+		"game 4 (line 22): tag Event: value not closed",
+		"4 games, 1 valid, 3 invalid",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "game 1 ") {
+		t.Errorf("valid game reported:\n%s", out)
+	}
+}
+
+func TestVerifyJSON(t *testing.T) {
+	code, out, _ := run(t, "verify", "--json", "testdata/mixed.pgn")
+	if code != exitInvalid {
+		t.Errorf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d JSON lines, want 3 invalid + summary:\n%s", len(lines), out)
+	}
+	var first struct {
+		Type, Where, Move, Reason string
+		Game                      int
+		Tags                      map[string]string
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.Type != "invalid" || first.Game != 2 || first.Where != "move 2" || first.Move != "Ke3" || first.Tags["White"] != "Cid" {
+		t.Errorf("first invalid game: %+v", first)
+	}
+	var sum struct {
+		Type                  string
+		Games, Valid, Invalid int
+	}
+	json.Unmarshal([]byte(lines[3]), &sum)
+	if sum.Type != "summary" || sum.Games != 4 || sum.Valid != 1 || sum.Invalid != 3 {
+		t.Errorf("summary %+v", sum)
+	}
+}
+
+func TestVerifyExitCodes(t *testing.T) {
+	if code, _, errs := run(t, "verify", "testdata/no-such-file.pgn"); code != exitUsage || !strings.Contains(errs, "no-such-file") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+	if code, out, _ := run(t, "verify", "../../../shared/examples/records/transactional-notation-example.pgn"); code == exitOK && strings.Contains(out, "invalid") {
+		t.Errorf("unexpected: %s", out)
+	}
+	if code, _, _ := run(t, "verify"); code != exitUsage {
+		t.Errorf("no files: exit %d", code)
+	}
+}
+
+func TestReplay(t *testing.T) {
+	code, out, _ := run(t, "replay", "--json", "testdata/mixed.pgn")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var rep replayReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Variant != "orthodox" || rep.Result != "0-1" || rep.Termination != "checkmate" || rep.Plies != 4 ||
+		rep.FEN != "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" || rep.Warnings == nil {
+		t.Errorf("report %+v", rep)
+	}
+	code, out, errs := run(t, "replay", "--game", "2", "testdata/mixed.pgn")
+	if code != exitInvalid || !strings.Contains(errs, "move 2 Ke3: no king can move to e3") || !strings.Contains(out, "a  b  c") {
+		t.Errorf("illegal record: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, "replay", "testdata/mixed.pgn")
+	if code != exitOK || !strings.Contains(out, "Result: 0-1 (checkmate: Black checkmated White)") || !strings.Contains(out, "FEN: rnb1kbnr") {
+		t.Errorf("text replay: exit %d\n%s", code, out)
+	}
+}
+
+func TestPerftCommand(t *testing.T) {
+	code, out, _ := run(t, "perft", "--divide", "2")
+	if code != exitOK || !strings.Contains(out, "e2e4: 20\n") || !strings.Contains(out, "nodes 400\n") {
+		t.Errorf("perft --divide 2: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "perft", "--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "3")
+	if code != exitOK || !strings.Contains(out, "nodes 97862\n") {
+		t.Errorf("kiwipete perft 3: %s", out)
+	}
+	if code, _, errs := run(t, "perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "1"); code != exitUsage || !strings.Contains(errs, "kings") {
+		t.Errorf("kingless FEN: exit %d %q", code, errs)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	if code, _, errs := run(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d %q", code, errs)
+	}
+}

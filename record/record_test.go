@@ -1,0 +1,163 @@
+package record
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func readAll(t *testing.T, s string) ([]*Record, []error) {
+	t.Helper()
+	rd := NewReader(strings.NewReader(s))
+	var recs []*Record
+	var errs []error
+	for i := 0; i < 100; i++ {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return recs, errs
+		}
+		var syn *SyntaxError
+		if errors.As(err, &syn) {
+			errs = append(errs, err)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	t.Fatal("reader does not end")
+	return nil, nil
+}
+
+func TestReaderGames(t *testing.T) {
+	in := "\xef\xbb\xbf[Event \"A \\\"quoted\\\" event\"]\n[White \"X\"] [Black \"Y\"]\n\n1. e4 {a comment\n[not a tag]} e5 2. Nf3 (2. f4 exf4) Nc6 1-0\n\n" +
+		"% escape line\n1. d4 d5 *\n\n" +
+		"[Event \"no blank line between games\"]\n1. c4 0-1\n[Event \"next\"]\n1. e4 *\n"
+	recs, errs := readAll(t, in)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d games, want 4", len(recs))
+	}
+	if got := recs[0].Tag("Event"); got != `A "quoted" event` {
+		t.Errorf("escaped tag value %q", got)
+	}
+	if recs[0].Tag("Black") != "Y" || recs[0].Line != 1 {
+		t.Errorf("two tags on one line: %+v", recs[0])
+	}
+	if !strings.Contains(recs[0].Movetext, "[not a tag]") {
+		t.Errorf("a [ inside a comment ended the game: %q", recs[0].Movetext)
+	}
+	if recs[1].Movetext != "1. d4 d5 *" || recs[1].Number != 2 {
+		t.Errorf("tagless game: %+v", recs[1])
+	}
+	if recs[3].Tag("Event") != "next" || recs[3].Number != 4 {
+		t.Errorf("game 4: %+v", recs[3])
+	}
+}
+
+func TestReaderSkipsBadGame(t *testing.T) {
+	in := "[Event \"ok\"]\n1. e4 *\n\n[Event unquoted]\n1. d4 *\n\n[Event \"after\"]\n1. c4 *\n"
+	recs, errs := readAll(t, in)
+	if len(errs) != 1 || len(recs) != 2 {
+		t.Fatalf("games %d, errors %v", len(recs), errs)
+	}
+	if !strings.Contains(errs[0].Error(), "game 2") || !strings.Contains(errs[0].Error(), "double quotes") {
+		t.Errorf("error does not name the game and the fault: %v", errs[0])
+	}
+	if recs[1].Tag("Event") != "after" {
+		t.Errorf("reader did not go on after the bad game")
+	}
+}
+
+func TestReaderBoundsGameSize(t *testing.T) {
+	rd := NewReader(strings.NewReader("[Event \"big\"]\n" + strings.Repeat("e4 e5 ", 2000) + "*\n\n[Event \"next\"]\n1. d4 *\n"))
+	rd.MaxGameBytes = 1000
+	_, err := rd.Next()
+	var syn *SyntaxError
+	if !errors.As(err, &syn) || !strings.Contains(syn.Msg, "longer than") {
+		t.Fatalf("oversized game: %v", err)
+	}
+	rec, err := rd.Next()
+	if err != nil || rec.Tag("Event") != "next" {
+		t.Fatalf("after an oversized game: %v %v", rec, err)
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	toks, err := Tokenize("1. e4 $1 e5!? {c} 2.Nf3 ; rest\n (2. f4 (2. d4)) 4 Kxd8, e5 Nxc7+(C) T2: Qxc7 (R) e8(Q) 1/2-1/2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tk := range toks {
+		got = append(got, map[TokenKind]string{Symbol: "S", Number: "N", Comma: ",", Paren: "P", Comment: "C", NAG: "$", Result: "R"}[tk.Kind]+":"+tk.Text)
+	}
+	want := "N:1. S:e4 $:$1 S:e5!? C:c S:2.Nf3 C: rest N:4 S:Kxd8 ,:, S:e5 S:Nxc7+ P:(C) S:T2: S:Qxc7 P:(R) S:e8 P:(Q) R:1/2-1/2"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("tokens\n got %s\nwant %s", g, want)
+	}
+	for _, bad := range []string{"{open", "(1. e4", "e4 )"} {
+		if _, err := Tokenize(bad, nil); err == nil {
+			t.Errorf("Tokenize(%q) accepted", bad)
+		}
+	}
+}
+
+func TestWrite(t *testing.T) {
+	var sb strings.Builder
+	if err := Write(&sb, []Tag{{"White", "A"}, {"Variant", "Progressive"}}, strings.Repeat("1. e4 e5 ", 20), "1-0"); err != nil {
+		t.Fatal(err)
+	}
+	out := sb.String()
+	if !strings.HasPrefix(out, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"?\"]\n[Result \"1-0\"]\n[Variant \"Progressive\"]\n\n") {
+		t.Errorf("tags:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len(l) > 79 {
+			t.Errorf("line over 79 columns: %q", l)
+		}
+	}
+	recs, errs := readAll(t, out)
+	if len(errs) != 0 || len(recs) != 1 || recs[0].Tag("Variant") != "Progressive" {
+		t.Errorf("written record does not read back: %v %v", recs, errs)
+	}
+}
+
+// FuzzReader: any input gives records or errors, never a panic or an endless loop.
+func FuzzReader(f *testing.F) {
+	f.Add("[Event \"x\"]\n1. e4 {c} e5 (1... c5) 1-0\n")
+	f.Add("[A \"\\\"]\n\n1.")
+	f.Add("{[\n[B \"c\"]\n}")
+	f.Fuzz(func(t *testing.T, s string) {
+		rd := NewReader(strings.NewReader(s))
+		for i := 0; i <= len(s)+1; i++ {
+			rec, err := rd.Next()
+			if err == io.EOF {
+				return
+			}
+			if rec != nil {
+				Tokenize(rec.Movetext, nil)
+			}
+		}
+		t.Fatalf("more games than bytes in %q", s)
+	})
+}
+
+func FuzzTokenize(f *testing.F) {
+	f.Add("1. e4 e5 2. Nf3 (2. f4 {x} exf4) Nc6 (C) $4 1-0")
+	f.Fuzz(func(t *testing.T, s string) {
+		toks, err := Tokenize(s, nil)
+		if err != nil {
+			return
+		}
+		for _, tk := range toks {
+			if tk.Offset < 0 || tk.Offset >= len(s) {
+				t.Fatalf("token %+v outside input", tk)
+			}
+		}
+	})
+}
