@@ -31,7 +31,7 @@ func replay(t *testing.T, pgn string) *variant.Replayed {
 func TestEndings(t *testing.T) {
 	cases := []struct {
 		name, pgn, result, termination string
-		failure                         bool
+		failure                        bool
 	}{
 		{"fool's mate", "1. f3 e5 2. g4 Qh4# 0-1", "0-1", "checkmate", false},
 		{"mate without mark", "1. f3 e5 2. g4 Qh4 0-1", "0-1", "checkmate", false},
