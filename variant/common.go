@@ -105,7 +105,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	switch cmd.Text {
 	case CmdResign:
 		c.End(WinFor(by.Other()), "resignation", by.String()+" resigned")
-		notices = append(notices, Notice{ToBoth, "game-over", by.String() + " resigned. " + by.Other().String() + " wins."})
+		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: by.String() + " resigned. " + by.Other().String() + " wins.", Show: ShowReveal})
 	case CmdDrawOffer:
 		if c.drawOffer == int8(by) {
 			return nil, true, Reject("you have already offered a draw; wait for the answer")
@@ -113,23 +113,23 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		if c.drawOffer == int8(by.Other()) {
 			// Both offered: that is agreement.
 			c.End("1/2-1/2", "draw", "draw agreed")
-			notices = append(notices, Notice{ToBoth, "game-over", "Draw agreed."})
+			notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: "Draw agreed.", Show: ShowReveal})
 			break
 		}
 		c.drawOffer = int8(by)
-		notices = append(notices, Notice{ToBoth, "draw-offer", by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
+		notices = append(notices, Notice{To: ToBoth, Kind: "draw-offer", Text: by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
 	case CmdDrawAccept:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")
 		}
 		c.End("1/2-1/2", "draw", "draw agreed")
-		notices = append(notices, Notice{ToBoth, "game-over", "Draw agreed."})
+		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: "Draw agreed.", Show: ShowReveal})
 	case CmdDrawDecline:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to decline")
 		}
 		c.drawOffer = -1
-		notices = append(notices, Notice{ToBoth, "draw-declined", by.String() + " declines the draw offer."})
+		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Text: by.String() + " declines the draw offer."})
 	case CmdDrawAgreed:
 		c.End("1/2-1/2", "draw", "draw agreed")
 	}

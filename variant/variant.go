@@ -59,7 +59,19 @@ type Notice struct {
 	To   Audience
 	Kind string // what happened: "move", "your-turn", "commit", "game-over", ...; templates key on it
 	Text string
+	// Show asks for a board under the text: each recipient's own view (ShowView), or the
+	// whole truth (ShowReveal, only once the game is over).
+	Show Show
 }
+
+// Show selects what is drawn under a notice.
+type Show uint8
+
+const (
+	ShowNothing Show = iota
+	ShowView         // the recipient's own view, View(ViewerOf(recipient))
+	ShowReveal       // the referee's view: only for the end-of-game reveal (rules.md 0.4b)
+)
 
 // Rejection is a command refused: private to its sender, revealing nothing hidden, saying
 // what was wrong and what to send instead. Nothing changed.
@@ -100,19 +112,44 @@ const (
 // ViewerOf returns the viewer for a side.
 func ViewerOf(s Side) Viewer { return Viewer(s) }
 
-// View is what one viewer may know, ready for a template.
+// View is what one viewer may know, ready for a template: one or more boards, each with a
+// title, and status lines.
 type View struct {
-	Board      chess.Board
-	Bottom     Side
-	Marked     chess.Bitboard // e.g. the viewer's own locked squares
-	MarkLegend string
-	Lines      []string // status lines: whose move, transaction number, checks ...
-	FEN        string   // only where the viewer may know the whole position
+	Bottom Side
+	Panels []Panel
+	Lines  []string // status lines: whose move, transaction number, checks ...
+	FEN    string   // only where the viewer may know the whole position
 }
 
-// Diagram draws the view's board.
+// Panel is one board of a view.
+type Panel struct {
+	Title      string // "Your transactional view"; may be empty for the only board
+	Board      chess.Board
+	Marked     chess.Bitboard // e.g. the viewer's own locked squares
+	MarkLegend string
+}
+
+// Diagram draws every board of the view, each under its title, then the status lines.
 func (v View) Diagram() string {
-	return v.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: v.Marked, MarkLegend: v.MarkLegend})
+	var sb strings.Builder
+	for i, p := range v.Panels {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if p.Title != "" {
+			sb.WriteString(p.Title)
+			sb.WriteString(":\n")
+		}
+		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend}))
+	}
+	if len(v.Lines) > 0 {
+		sb.WriteByte('\n')
+	}
+	for _, l := range v.Lines {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
 }
 
 // Game is one game in progress. Methods are marked required (every variant writes them) or

@@ -77,6 +77,9 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 		view := r.Game.View(variant.AsReferee)
 		fmt.Fprintf(m.Stdout, "%s, after %d plies\n\n", r.Variant.Name, r.Plies)
 		fmt.Fprint(m.Stdout, view.Diagram())
+		if len(r.Game.Log()) > 0 {
+			fmt.Fprintln(m.Stdout)
+		}
 		fmt.Fprintf(m.Stdout, "\nFEN: %s\n", rep.FEN)
 		if rep.Error != nil {
 			fmt.Fprintf(m.Stdout, "Illegal: %s %s: %s\n", rep.Error.Where, rep.Error.Move, rep.Error.Reason)

@@ -4,4 +4,5 @@ package all
 
 import (
 	_ "github.com/refereed/refereed/variant/orthodox"
+	_ "github.com/refereed/refereed/variant/transactional"
 )

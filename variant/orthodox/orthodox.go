@@ -151,7 +151,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if g.Quiet() {
 		return nil, nil
 	}
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m))}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m)), Show: variant.ShowView}}
 	if out := g.Outcome(); out.Over() {
 		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + "."})
 	} else {
@@ -266,7 +266,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		}
 		lines = append(lines, s)
 	}
-	return variant.View{Board: g.pos.Board, Bottom: bottom, Lines: lines, FEN: g.pos.FEN()}
+	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: g.pos.Board}}, Lines: lines, FEN: g.pos.FEN()}
 }
 
 // numbered writes m, about to be played in p, as "12. Nf3" or "12... Nf6".

@@ -1,0 +1,810 @@
+// Package transactional is Transactional Chess (Peter Aronson, 2001): rules.md §1, decisions
+// TX-D1 to TX-D16.
+//
+// How it differs from orthodox chess:
+//   - Each player's moves stay pending in an open transaction (at most five moves) until he
+//     commits them; a rollback silently returns his men to their committed squares.
+//   - Every move locks its from- and to-squares (castling: four squares) until its player
+//     commits or rolls back; a player may not end a move on a square the opponent has locked.
+//   - A player moves in his transactional view: his current men and the opponent's committed
+//     men. Nothing of the opponent's pending moves, locks, lock encounters or rollbacks ever
+//     reaches him before the game ends.
+//   - Commits are mandatory after a capture, a promotion, an apparent check (TX-D4), or when the
+//     player started the turn in check (TX-D5); the referee commits automatically when the
+//     player did not write (C) (TX-D6).
+//   - A commit that leaves the committer's king attacked by the opponent's pending men loses
+//     ("mated by commit", TX-D10). No dead-position rule; the 50-move rule runs on the potential
+//     view (TX-D14).
+//
+// Decisions this package adds where rules.md is silent (each also in the issue note):
+//   - TX-D16 in practice: a rollback is illegal only when the player's committed view shows
+//     check, which is exactly when he started the turn in check and must commit anyway (the
+//     opponent cannot commit during his turn). So "(R)" then is refused before the move is made,
+//     with a message saying that the move must be committed; nothing changes.
+//   - TX-D14's "turns without a capture or a pawn move" counts a turn whose move was a pawn move
+//     even if that move is rolled back later: the counter never depends on hidden information
+//     the opponent could infer from its reset.
+//   - A move that completes a fifth pending move without (C) or (R) is refused before anything
+//     changes (TX-D6), also when written as the last line of a batch.
+//   - Batches (TX-D12): lines for later turns are resolved when they are played, each against
+//     the player's view at that time, and the batch stops at the first line that fails or when
+//     the opponent commits; what is left is returned to the player.
+package transactional
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// Key is the registry key.
+const Key = "transactional"
+
+// MaxPending is the largest open transaction (rules.md §1.1 rule 1).
+const MaxPending = 5
+
+func init() {
+	variant.Register(&variant.Variant{
+		Key:           Key,
+		Name:          "Transactional Chess",
+		Aliases:       []string{"transactional chess"},
+		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
+		Steps:         Steps,
+		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+	})
+}
+
+// pending is one move of an open transaction.
+type pending struct {
+	move chess.Move
+	san  string // as it reads in the mover's transactional view, for his own records
+}
+
+// player is one side's state.
+type player struct {
+	committed       chess.Board // this side's men as last committed
+	current         chess.Board // this side's men with the pending moves made
+	rights          chess.CastlingRights
+	committedRights chess.CastlingRights
+	tx              int // the open transaction's number: White 1, 3, 5 ...; Black 2, 4, 6 ...
+	pending         []pending
+	locks           chess.Bitboard
+	origin          [64]chess.Square // for a square holding a man moved this transaction: its committed square
+	moved           [64]uint8        // by committed square: moves of that man this transaction
+	double          [64]bool         // by committed square: the man's first move was a pawn's double step
+	captured        bool             // a capture this transaction (TX-D7: only as its last move)
+	captureTo       chess.Square     // where the capturing man landed
+	victimSq        chess.Square     // where the victim stood (differs from captureTo for e.p.)
+	victim          chess.Piece
+	promoted        [64]chess.Role // by committed square: promoted to
+	inCheck         bool           // started the current turn in check, committed view (TX-D5)
+	epSquares       chess.Bitboard // squares passed over by this side's pawns, capturable e.p. next turn
+}
+
+// turnRecord is one turn for records and the end-of-game reveal.
+type turnRecord struct {
+	by   chess.Color
+	tx   int
+	san  string
+	disp string // "C", "R" or ""
+	auto bool   // the commit was mandatory and not written
+}
+
+// Game is a Transactional Chess game.
+type Game struct {
+	variant.Common
+	pl      [2]player
+	turn    chess.Color
+	quiet50 int // turns without a capture or pawn move (TX-D14)
+	turns   []turnRecord
+	start   chess.Position
+}
+
+// New starts a game from the initial position (a FEN, if given, must have untouched
+// castling rights the way the position allows; it is for tests and composed problems).
+func New(o variant.Options) (*Game, error) {
+	pos := chess.Start()
+	if o.FEN != "" {
+		p, err := chess.ParseFEN(o.FEN)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		pos = p
+	}
+	g := &Game{Common: variant.NewCommon(), turn: pos.Turn, start: pos}
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		p := &g.pl[c]
+		p.committed = pos.Only(c)
+		p.current = p.committed
+		mask := chess.WhiteShort | chess.WhiteLong
+		if c == chess.Black {
+			mask = chess.BlackShort | chess.BlackLong
+		}
+		p.rights = pos.Castling & mask
+		p.committedRights = p.rights
+		p.tx = 1 + int(c)
+		p.resetOrigins()
+	}
+	g.beginTurn()
+	return g, nil
+}
+
+func (p *player) resetOrigins() {
+	for i := range p.origin {
+		p.origin[i] = chess.NoSquare
+		p.moved[i] = 0
+		p.double[i] = false
+		p.promoted[i] = chess.NoRole
+	}
+	p.pending = p.pending[:0]
+	p.locks = 0
+	p.captured = false
+	p.captureTo, p.victimSq, p.victim = chess.NoSquare, chess.NoSquare, chess.NoPiece
+}
+
+func (g *Game) Key() string { return Key }
+
+// ToAct is the player whose turn it is.
+func (g *Game) ToAct() []variant.Side {
+	if g.Outcome().Over() {
+		return nil
+	}
+	return []variant.Side{g.turn}
+}
+
+// Position is the referee's potential view: both players' current men.
+func (g *Game) Position() chess.Position {
+	b := chess.Merge(chess.White, &g.pl[chess.White].current, &g.pl[chess.Black].current)
+	return chess.Position{Board: b, Turn: g.turn, Castling: g.pl[0].rights | g.pl[1].rights,
+		EnPassant: chess.NoSquare, Halfmove: g.quiet50, Fullmove: len(g.turns)/2 + 1}
+}
+
+// tview is side c's transactional view: c's current men and the opponent's committed men,
+// with c to move and c's own castling rights.
+func (g *Game) tview(c chess.Color) chess.Position {
+	b := chess.Merge(c, &g.pl[c].current, &g.pl[c.Other()].committed)
+	return chess.Position{Board: b, Turn: c, Castling: g.pl[c].rights, EnPassant: chess.NoSquare, Fullmove: 1}
+}
+
+// cview is side c's committed view: both sides' committed men.
+func (g *Game) cview(c chess.Color) chess.Position {
+	b := chess.Merge(c, &g.pl[c].committed, &g.pl[c.Other()].committed)
+	return chess.Position{Board: b, Turn: c, Castling: g.pl[c].committedRights, EnPassant: chess.NoSquare, Fullmove: 1}
+}
+
+// legal lists c's legal moves in his transactional view, e.p. captures of the opponent's
+// eligible pawns included (TX-D2, TX-D9). Locks are not applied here.
+func (g *Game) legal(c chess.Color) (chess.Position, []chess.Move) {
+	pos := g.tview(c)
+	moves := pos.LegalMoves(nil)
+	for eps := g.pl[c.Other()].epSquares; eps != 0; eps &= eps - 1 {
+		q := pos
+		q.EnPassant = eps.First()
+		for _, m := range q.LegalMoves(nil) {
+			if m.Kind == chess.EnPassant {
+				moves = append(moves, m)
+			}
+		}
+	}
+	return pos, moves
+}
+
+// destinations are the squares the lock rule tests for m (TX-D3; e.p. also the victim's
+// square, which is locked when the victim has moved, TX-D13).
+func destinations(m chess.Move) chess.Bitboard {
+	switch m.Kind {
+	case chess.Castle:
+		rookTo := m.From + 1
+		if m.To < m.From {
+			rookTo = m.From - 1
+		}
+		return m.To.Bit() | rookTo.Bit()
+	case chess.EnPassant:
+		return m.To.Bit() | chess.SquareAt(m.To.File(), m.From.Rank()).Bit()
+	}
+	return m.To.Bit()
+}
+
+// lockSquares are the squares m locks for its mover (TX-D3).
+func lockSquares(m chess.Move) chess.Bitboard {
+	b := m.From.Bit() | m.To.Bit()
+	if m.Kind == chess.Castle {
+		rookFrom, rookTo := m.From+3, m.From+1
+		if m.To < m.From {
+			rookFrom, rookTo = m.From-4, m.From-1
+		}
+		b |= rookFrom.Bit() | rookTo.Bit()
+	}
+	return b
+}
+
+// lockBlocked reports whether every legal move of c ends on an opponent-locked square.
+func (g *Game) lockBlocked(c chess.Color, moves []chess.Move) bool {
+	for _, m := range moves {
+		if destinations(m)&g.pl[c.Other()].locks == 0 {
+			return false
+		}
+	}
+	return len(moves) > 0
+}
+
+// beginTurn starts g.turn's turn: TX-D5's check in the committed view, and TX-D11's end test.
+func (g *Game) beginTurn() {
+	c := g.turn
+	cv := g.cview(c)
+	g.pl[c].inCheck = cv.InCheck()
+	if g.Outcome().Over() {
+		return
+	}
+	_, moves := g.legal(c)
+	switch {
+	case len(moves) == 0 && g.pl[c].inCheck:
+		g.End(variant.WinFor(c.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", c.Other(), c))
+	case len(moves) == 0:
+		g.End("1/2-1/2", "stalemate", c.String()+" has no legal move")
+	case g.lockBlocked(c, moves):
+		g.End("1/2-1/2", "stalemate", c.String()+" has no legal move: every one ends on a locked square")
+	case g.quiet50 >= 100:
+		g.End("1/2-1/2", "fifty-move rule", "100 turns without a capture or a pawn move")
+	}
+}
+
+// Disposition written after a move.
+const (
+	dispNone     = ""
+	dispCommit   = "C"
+	dispRollback = "R"
+)
+
+// parsed is a move command as written.
+type parsed struct {
+	tx   int    // the T-number written, 0 if none
+	move string // the move text
+	disp string
+}
+
+// parseLine reads "T5: Nc6 (C)", "Nc6(C)", "Nc6 COMMIT", "MOVE Nc6 rollback", "Nc6".
+func parseLine(text string) (parsed, error) {
+	var p parsed
+	s := strings.TrimSpace(text)
+	if len(s) > 5 && strings.EqualFold(s[:5], "move ") {
+		s = strings.TrimSpace(s[5:])
+	}
+	if len(s) > 1 && (s[0] == 'T' || s[0] == 't') && s[1] >= '0' && s[1] <= '9' {
+		i := 1
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i < len(s) && (s[i] == ':' || s[i] == '.') {
+			n, err := strconv.Atoi(s[1:i])
+			if err != nil || n > 100000 {
+				return p, fmt.Errorf("%q: the transaction number is not a number", s[:i])
+			}
+			p.tx = n
+			s = strings.TrimSpace(s[i+1:])
+		}
+	}
+	upper := strings.ToUpper(s)
+	for _, suf := range []struct{ text, disp string }{
+		{"(C)", dispCommit}, {"(R)", dispRollback}, {"COMMIT", dispCommit}, {"ROLLBACK", dispRollback},
+	} {
+		if strings.HasSuffix(upper, suf.text) {
+			p.disp = suf.disp
+			s = strings.TrimSpace(s[:len(s)-len(suf.text)])
+			break
+		}
+	}
+	if s == "" {
+		return p, fmt.Errorf("no move: a commit or rollback goes with a move, like Nc6 (C) (TX-D1)")
+	}
+	p.move = s
+	return p, nil
+}
+
+// Resolve reads a player's command: a move with optional T-number and disposition, "EP? e4",
+// "VIEW COMMITTED", "VIEW TRANSACTIONAL", or a common command.
+func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, ok := variant.ResolveCommon(by, text); ok {
+		return cmd, nil, nil
+	}
+	t := strings.Join(strings.Fields(strings.ToLower(text)), " ")
+	switch {
+	case t == "view committed" || t == "view transactional" || t == "view" || t == "board":
+		return variant.Command{By: by, Text: "view"}, nil, nil
+	case strings.HasPrefix(t, "ep?") || strings.HasPrefix(t, "ep "):
+		sq, err := chess.ParseSquare(strings.TrimSpace(strings.TrimLeft(t[2:], "? ")))
+		if err != nil {
+			return variant.Command{}, nil, variant.Reject("EP? takes the pawn's square, like EP? e4")
+		}
+		return variant.Command{By: by, Text: "ep " + sq.String()}, nil, nil
+	}
+	if g.Outcome().Over() {
+		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	if by != g.turn {
+		return variant.Command{}, nil, variant.Reject("it is not your turn; wait for your opponent's move")
+	}
+	p, err := parseLine(text)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	var warns []chess.Warning
+	if p.tx != 0 && p.tx != g.pl[by].tx {
+		warns = append(warns, chess.Warning{Text: fmt.Sprintf("you wrote T%d, but this is transaction T%d (TX-D15)", p.tx, g.pl[by].tx)})
+	}
+	m, mwarns, err := g.resolveMove(by, p.move)
+	if err != nil {
+		return variant.Command{}, warns, err
+	}
+	warns = append(warns, mwarns...)
+	if err := g.checkDisposition(by, m, p.disp); err != nil {
+		return variant.Command{}, warns, err
+	}
+	return variant.Command{By: by, Text: strings.TrimSpace("move " + m.UCI() + " " + p.disp)}, warns, nil
+}
+
+// resolveMove finds the move in by's transactional view and applies the lock rule.
+func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.Warning, error) {
+	n, err := chess.ParseNotation(text)
+	if err != nil {
+		return chess.NullMove, nil, variant.Reject("%v", err)
+	}
+	pos, moves := g.legal(by)
+	m, warns, err := chess.Resolve(&pos, n, moves)
+	if err != nil {
+		return chess.NullMove, warns, variant.Reject("illegal in your view: %v", err)
+	}
+	var kept []chess.Warning
+	for _, w := range warns {
+		switch w.Code {
+		case chess.WarnCaptureMark: // DECISION 0.3b: x is checked against the mover's view
+			return chess.NullMove, warns, variant.Reject("illegal in your view: %s", w.Text)
+		case chess.WarnMissingSymbol:
+		default:
+			kept = append(kept, w)
+		}
+	}
+	if destinations(m)&g.pl[by.Other()].locks != 0 {
+		if m.Kind == chess.Castle {
+			return chess.NullMove, kept, variant.Reject("locked: one of the castling squares is locked; try another move")
+		}
+		return chess.NullMove, kept, variant.Reject("locked: %v is locked; try another move", m.To)
+	}
+	return m, kept, nil
+}
+
+// mandatory says why m must be committed, or "" (rules.md §1.1 rule 9, TX-D4, TX-D5).
+func (g *Game) mandatory(by chess.Color, m chess.Move) string {
+	pos := g.tview(by)
+	switch {
+	case pos.IsCapture(m):
+		return "it captures"
+	case m.Promotion != chess.NoRole:
+		return "it promotes"
+	case g.pl[by].inCheck:
+		return "you started the turn in check"
+	}
+	pos.Play(m)
+	if k := pos.King(by.Other()); k != chess.NoSquare && pos.AttackersTo(k, by, pos.Occupied()) != 0 {
+		return "it gives check"
+	}
+	return ""
+}
+
+// checkDisposition refuses, before anything changes, what the rules do not allow (TX-D6).
+func (g *Game) checkDisposition(by chess.Color, m chess.Move, disp string) error {
+	why := g.mandatory(by, m)
+	if why != "" && disp == dispRollback {
+		return variant.Reject("this move must be committed (%s); send it with (C) or without a mark", why)
+	}
+	if why == "" && disp == dispNone && len(g.pl[by].pending)+1 >= MaxPending {
+		return variant.Reject("this is the fifth move of your transaction: add (C) to commit or (R) to roll back")
+	}
+	return nil
+}
+
+// Submit applies a canonical command.
+func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	if notices, ok, err := g.SubmitCommon(cmd); ok {
+		if err == nil && g.Outcome().Over() && !g.Quiet() {
+			notices = append(notices, g.reveal()...)
+		}
+		return notices, err
+	}
+	by := cmd.By
+	fields := strings.Fields(cmd.Text)
+	if len(fields) == 0 {
+		return nil, variant.Reject("empty command")
+	}
+	switch fields[0] {
+	case "view":
+		g.Accept(cmd)
+		return []variant.Notice{{To: variant.To(by), Kind: "view", Text: "Your views, as you asked.", Show: variant.ShowView}}, nil
+	case "ep":
+		return g.submitEPQuestion(cmd, fields)
+	case "move":
+	default:
+		return nil, variant.Reject("unknown command %q", cmd.Text)
+	}
+	if g.Outcome().Over() {
+		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	if by != g.turn {
+		return nil, variant.Reject("it is not your turn")
+	}
+	if len(fields) < 2 || len(fields) > 3 {
+		return nil, variant.Reject("malformed move command %q", cmd.Text)
+	}
+	want, err := chess.ParseUCI(fields[1])
+	if err != nil {
+		return nil, variant.Reject("%v", err)
+	}
+	disp := ""
+	if len(fields) == 3 {
+		disp = fields[2]
+	}
+	pos, moves := g.legal(by)
+	m := chess.NullMove
+	for _, c := range moves {
+		if c.SameSquares(want) {
+			m = c
+		}
+	}
+	if m == chess.NullMove {
+		return nil, variant.Reject("illegal in your view")
+	}
+	if destinations(m)&g.pl[by.Other()].locks != 0 {
+		return nil, variant.Reject("locked")
+	}
+	if err := g.checkDisposition(by, m, disp); err != nil {
+		return nil, err
+	}
+	why := g.mandatory(by, m)
+	auto := why != "" && disp == dispNone
+	if why != "" {
+		disp = dispCommit
+	}
+	san := pos.SAN(m)
+	g.play(by, m, san)
+	g.Accept(cmd)
+	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
+
+	var notices []variant.Notice
+	say := func(to variant.Audience, kind, text string, show variant.Show) {
+		if !g.Quiet() {
+			notices = append(notices, variant.Notice{To: to, Kind: kind, Text: text, Show: show})
+		}
+	}
+	me, opp := variant.To(by), variant.To(by.Other())
+	switch disp {
+	case dispCommit:
+		tx := g.pl[by].tx
+		announcement, captured := g.commit(by)
+		note := ""
+		if auto {
+			note = fmt.Sprintf(" The commit was mandatory (%s), so the referee made it.", why)
+		}
+		say(me, "commit", fmt.Sprintf("Accepted T%d: %s, committed.%s", tx, san, note), variant.ShowView)
+		text := announcement
+		if captured != "" {
+			text += "\nYou lost: " + captured + "."
+		}
+		say(opp, "commit", text, variant.ShowNothing)
+		g.judgeCommit(by)
+	case dispRollback:
+		tx := g.pl[by].tx
+		g.rollback(by)
+		say(me, "rollback", fmt.Sprintf("Accepted T%d: %s, then rolled back: your men are back where they were committed.", tx, san), variant.ShowView)
+	default:
+		p := &g.pl[by]
+		say(me, "move", fmt.Sprintf("Accepted T%d: %s. %d of %d moves pending; your locked squares: %s.",
+			p.tx, san, len(p.pending), MaxPending, squares(p.locks)), variant.ShowView)
+	}
+	if pos.IsCapture(m) || pos.At(m.From).Role() == chess.Pawn {
+		g.quiet50 = 0
+	} else {
+		g.quiet50++
+	}
+	if !g.Outcome().Over() {
+		g.turn = by.Other()
+		g.beginTurn()
+	}
+	if g.Outcome().Over() {
+		if !g.Quiet() {
+			notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: g.Outcome().Reason + ". Result " + g.Outcome().Result + ".", Show: variant.ShowReveal})
+			notices = append(notices, g.reveal()...)
+		}
+		return notices, nil
+	}
+	// The turn prompt says only whose turn it is: never what the mover did (rules.md §1.4).
+	p := &g.pl[g.turn]
+	prompt := fmt.Sprintf("Your turn: transaction T%d, %d move(s) pending.", p.tx, len(p.pending))
+	if p.inCheck {
+		prompt += " You are in check in your committed view: this turn must end with a commit."
+	}
+	say(opp, "your-turn", prompt, variant.ShowView)
+	return notices, nil
+}
+
+// play makes m for by in his current men, capturing from the opponent, and updates locks,
+// origins and castling rights.
+func (g *Game) play(by chess.Color, m chess.Move, san string) {
+	p, o := &g.pl[by], &g.pl[by.Other()]
+	pos := g.tview(by)
+	if pos.IsCapture(m) {
+		victim := m.To
+		if m.Kind == chess.EnPassant {
+			victim = chess.SquareAt(m.To.File(), m.From.Rank())
+		}
+		// TX-D7: the victim has not moved in its owner's transaction, so committed and current
+		// agree on it; it is gone from both, and no rollback brings it back.
+		p.victim = o.committed.Remove(victim)
+		o.current.Remove(victim)
+		p.captureTo, p.victimSq = m.To, victim
+		o.rights &^= rightsOf(victim)
+		o.committedRights &^= rightsOf(victim)
+		p.captured = true
+	}
+	// Follow each man to its committed square (for the TX-D8 announcement).
+	follow := func(from, to chess.Square) chess.Square {
+		orig := p.origin[from]
+		if orig == chess.NoSquare {
+			orig = from
+		}
+		p.origin[from] = chess.NoSquare
+		p.origin[to] = orig
+		p.moved[orig]++
+		return orig
+	}
+	orig := follow(m.From, m.To)
+	if m.Kind == chess.DoublePush && p.moved[orig] == 1 {
+		p.double[orig] = true
+	}
+	if m.Promotion != chess.NoRole {
+		p.promoted[orig] = m.Promotion
+	}
+	if m.Kind == chess.Castle {
+		rookFrom, rookTo := m.From+3, m.From+1
+		if m.To < m.From {
+			rookFrom, rookTo = m.From-4, m.From-1
+		}
+		follow(rookFrom, rookTo)
+	}
+	pos.Play(m)
+	p.current = pos.Only(by)
+	p.rights &^= rightsOf(m.From) | rightsOf(m.To)
+	if m.Kind == chess.Castle {
+		p.rights &^= rightsOf(m.From)
+	}
+	p.locks |= lockSquares(m)
+	p.pending = append(p.pending, pending{move: m, san: san})
+	// The opponent's e.p. eligibility lasts for by's next turn only (TX-D9).
+	o.epSquares = 0
+}
+
+func rightsOf(s chess.Square) chess.CastlingRights {
+	switch s {
+	case chess.E1:
+		return chess.WhiteShort | chess.WhiteLong
+	case chess.H1:
+		return chess.WhiteShort
+	case chess.A1:
+		return chess.WhiteLong
+	case chess.E8:
+		return chess.BlackShort | chess.BlackLong
+	case chess.H8:
+		return chess.BlackShort
+	case chess.A8:
+		return chess.BlackLong
+	}
+	return 0
+}
+
+// commit makes by's pending moves actual and returns the TX-D8 announcement for the
+// opponent and the opponent's men it captured ("the knight on c7"), if any.
+func (g *Game) commit(by chess.Color) (announcement, captured string) {
+	p := &g.pl[by]
+	type entry struct {
+		from chess.Square
+		text string
+	}
+	var entries []entry
+	var capturedSquares []string
+	if p.captured {
+		ep := ""
+		if p.victimSq != p.captureTo {
+			ep = " (en passant)"
+		}
+		capturedSquares = append(capturedSquares, fmt.Sprintf("your %s on %v%s", p.victim.Role(), p.victimSq, ep))
+	}
+	for to := chess.Square(0); to < 64; to++ {
+		orig := p.origin[to]
+		if orig == chess.NoSquare || orig == to && p.promoted[orig] == chess.NoRole {
+			continue
+		}
+		man := p.committed.At(orig)
+		x := ""
+		if p.captured && to == p.captureTo {
+			x = "x"
+		}
+		text := fmt.Sprintf("%s%v-%s%s%v", man.Role().Letter(), orig, man.Role().Letter(), x, to)
+		if r := p.promoted[orig]; r != chess.NoRole {
+			text += "=" + r.Letter()
+		}
+		entries = append(entries, entry{orig, text})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].from < entries[j].from })
+	texts := make([]string, len(entries))
+	for i, e := range entries {
+		texts[i] = e.text
+	}
+	// e.p. eligibility (TX-D9): pawns whose only move this transaction was a double step.
+	p.epSquares = 0
+	for to := chess.Square(0); to < 64; to++ {
+		if orig := p.origin[to]; orig != chess.NoSquare && p.double[orig] && p.moved[orig] == 1 {
+			p.epSquares |= chess.SquareAt(to.File(), (orig.Rank()+to.Rank())/2).Bit()
+		}
+	}
+	p.committed = p.current
+	p.committedRights = p.rights
+	p.tx += 2
+	p.resetOrigins()
+	announcement = by.String() + " has committed: " + strings.Join(texts, ", ")
+	if cv := g.cview(by.Other()); cv.InCheck() {
+		announcement += "; check"
+	}
+	if p.epSquares != 0 {
+		var pawns []string
+		for _, s := range p.epSquares.Squares() {
+			pawn := s + 8
+			if by == chess.Black {
+				pawn = s - 8
+			}
+			pawns = append(pawns, pawn.String())
+		}
+		announcement += fmt.Sprintf("\nCapturable en passant on your next turn: the pawn on %s.", strings.Join(pawns, ", "))
+	}
+	return announcement, strings.Join(capturedSquares, ", ")
+}
+
+// rollback discards by's pending moves.
+func (g *Game) rollback(by chess.Color) {
+	p := &g.pl[by]
+	p.current = p.committed
+	p.rights = p.committedRights
+	p.tx += 2
+	p.resetOrigins()
+}
+
+// judgeCommit is TX-D10, run after every commit by c.
+func (g *Game) judgeCommit(c chess.Color) {
+	pot := g.Position()
+	k := pot.King(c)
+	if k == chess.NoSquare || pot.AttackersTo(k, c.Other(), pot.Occupied()) == 0 {
+		return
+	}
+	o := c.Other()
+	ov := g.tview(o)
+	if !ov.InCheck() {
+		g.End(variant.WinFor(o), "mated by commit", fmt.Sprintf("%s's commit left the %s king attacked by %s's pending men", c, strings.ToLower(c.String()), o))
+		return
+	}
+	// (b) both in check: the committer loses only if the opponent could take his king with a
+	// move legal in his transactional view.
+	ck := ov.King(c)
+	for _, m := range ov.Generate(nil, chess.MoveRules{Color: o, NoCastling: true}) {
+		if m.To == ck && destinations(m)&g.pl[c].locks == 0 {
+			g.End(variant.WinFor(o), "mated by commit", fmt.Sprintf("%s committed into check while %s could take the king", c, o))
+			return
+		}
+	}
+}
+
+// submitEPQuestion answers "EP? e4": may the asker take that pawn e.p. this turn (T:L67).
+func (g *Game) submitEPQuestion(cmd variant.Command, fields []string) ([]variant.Notice, error) {
+	if len(fields) != 2 {
+		return nil, variant.Reject("EP? takes one square")
+	}
+	sq, err := chess.ParseSquare(fields[1])
+	if err != nil {
+		return nil, variant.Reject("%v", err)
+	}
+	by := cmd.By
+	pass := sq - 8
+	if by == chess.White {
+		pass = sq + 8
+	}
+	yes := pass.Valid() && g.pl[by.Other()].epSquares.Has(pass) && g.turn == by
+	g.Accept(cmd)
+	answer := fmt.Sprintf("The pawn on %v cannot be taken en passant now.", sq)
+	if yes {
+		answer = fmt.Sprintf("The pawn on %v can be taken en passant this turn.", sq)
+	}
+	return []variant.Notice{{To: variant.To(by), Kind: "ep-answer", Text: answer}}, nil
+}
+
+// reveal is the end-of-game reveal (rules.md 0.4b): the full record of both players.
+func (g *Game) reveal() []variant.Notice {
+	return []variant.Notice{{To: variant.ToBoth, Kind: "reveal", Text: "The whole game, pending moves and rollbacks included:\n" + g.Movetext()}}
+}
+
+func squares(b chess.Bitboard) string {
+	if b == 0 {
+		return "none"
+	}
+	var s []string
+	for _, sq := range b.Squares() {
+		s = append(s, sq.String())
+	}
+	return strings.Join(s, " ")
+}
+
+// View is what v may know. A player: the transactional view with his own locks marked, his
+// committed view, his transaction number and pending moves. The referee: the potential view.
+func (g *Game) View(v variant.Viewer) variant.View {
+	if v == variant.AsReferee {
+		pot := g.Position()
+		lines := []string{fmt.Sprintf("White: transaction T%d, %d pending. Black: transaction T%d, %d pending.",
+			g.pl[0].tx, len(g.pl[0].pending), g.pl[1].tx, len(g.pl[1].pending))}
+		if out := g.Outcome(); out.Over() {
+			lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+		}
+		return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "Potential view (both players' current men)",
+			Board: pot.Board, Marked: g.pl[0].locks | g.pl[1].locks, MarkLegend: "locked squares"}}, Lines: lines, FEN: pot.FEN()}
+	}
+	c := chess.Color(v)
+	p := &g.pl[c]
+	tv, cv := g.tview(c), g.cview(c)
+	var pend []string
+	for _, m := range p.pending {
+		pend = append(pend, m.san)
+	}
+	lines := []string{fmt.Sprintf("Transaction T%d: %d of %d moves pending%s.", p.tx, len(p.pending), MaxPending, list(pend))}
+	if out := g.Outcome(); out.Over() {
+		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+	} else if g.turn == c {
+		lines = append(lines, "It is your turn.")
+	} else {
+		lines = append(lines, "It is your opponent's turn.")
+	}
+	if eps := g.pl[c.Other()].epSquares; eps != 0 && g.turn == c {
+		lines = append(lines, "En passant is possible this turn onto: "+squares(eps)+".")
+	}
+	return variant.View{Bottom: c, Panels: []variant.Panel{
+		{Title: "Your transactional view (your pending moves made)", Board: tv.Board, Marked: p.locks, MarkLegend: "squares you have locked"},
+		{Title: "Committed view", Board: cv.Board},
+	}, Lines: lines}
+}
+
+func list(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(s, ", ")
+}
+
+// Movetext writes the game in the literature's notation: "1. T1: Nc3 T2: a5", with (C) and
+// (R), one line per move pair.
+func (g *Game) Movetext() string {
+	var sb strings.Builder
+	for i, t := range g.turns {
+		if i%2 == 0 {
+			if i > 0 {
+				sb.WriteByte('\n')
+			}
+			fmt.Fprintf(&sb, "%d.", i/2+1)
+		}
+		fmt.Fprintf(&sb, " T%d: %s", t.tx, t.san)
+		if t.disp != "" {
+			fmt.Fprintf(&sb, " (%s)", t.disp)
+		}
+	}
+	return sb.String()
+}
