@@ -70,8 +70,8 @@ func TestVerifyExitCodes(t *testing.T) {
 	if code, _, errs := run(t, "verify", "testdata/no-such-file.pgn"); code != exitUsage || !strings.Contains(errs, "no-such-file") {
 		t.Errorf("missing file: exit %d, %q", code, errs)
 	}
-	if code, out, _ := run(t, "verify", "../../../shared/examples/records/transactional-notation-example.pgn"); code == exitOK && strings.Contains(out, "invalid") {
-		t.Errorf("unexpected: %s", out)
+	if code, out, _ := run(t, "verify", "../../../shared/examples/records/transactional-notation-example.pgn"); code != exitOK || !strings.Contains(out, "1 games, 1 valid, 0 invalid") {
+		t.Errorf("Transactional record (fixtures §1.1): exit %d\n%s", code, out)
 	}
 	if code, _, _ := run(t, "verify"); code != exitUsage {
 		t.Errorf("no files: exit %d", code)

@@ -11,9 +11,9 @@ import (
 
 // Steps reads Transactional records as the literature prints them (rules.md §1.5, T:L72-80):
 //
-//	1. T1: Nc3      T2: a5
-//	4. T1: Nxc7+(C) T2: Qxc7(C)
-//	6. T5: Ne5      T4: Nb4 (R)
+//  1. T1: Nc3      T2: a5
+//  4. T1: Nxc7+(C) T2: Qxc7(C)
+//  6. T5: Ne5      T4: Nb4 (R)
 //
 // Each turn is one move, White and Black alternating; the "T<n>:" label is optional and is
 // checked against the referee's numbering with a warning (TX-D15); "(C)" and "(R)" may stand
