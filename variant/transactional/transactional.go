@@ -94,9 +94,16 @@ type turnRecord struct {
 	auto bool   // the commit was mandatory and not written
 }
 
+// queued is a batch line waiting for a later turn (TX-D12), already resolved to coordinates.
+type queued struct {
+	uci, disp string
+	text      string // as written, to hand back if the batch stops
+}
+
 // Game is a Transactional Chess game.
 type Game struct {
 	variant.Common
+	queue   [2][]queued
 	pl      [2]player
 	turn    chess.Color
 	quiet50 int // turns without a capture or pawn move (TX-D14)
@@ -329,7 +336,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
 	}
 	if by != g.turn {
-		return variant.Command{}, nil, variant.Reject("it is not your turn; wait for your opponent's move")
+		return g.resolveQueued(by, text) // a line for a later turn (TX-D12)
 	}
 	p, err := parseLine(text)
 	if err != nil {
@@ -429,6 +436,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return []variant.Notice{{To: variant.To(by), Kind: "view", Text: "Your views, as you asked.", Show: variant.ShowView}}, nil
 	case "ep":
 		return g.submitEPQuestion(cmd, fields)
+	case "queue":
+		return g.submitQueue(cmd, fields)
 	case "move":
 	default:
 		return nil, variant.Reject("unknown command %q", cmd.Text)
@@ -442,13 +451,24 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if len(fields) < 2 || len(fields) > 3 {
 		return nil, variant.Reject("malformed move command %q", cmd.Text)
 	}
-	want, err := chess.ParseUCI(fields[1])
-	if err != nil {
-		return nil, variant.Reject("%v", err)
-	}
 	disp := ""
 	if len(fields) == 3 {
 		disp = fields[2]
+	}
+	notices, committed, err := g.doMove(by, fields[1], disp)
+	if err != nil {
+		return nil, err
+	}
+	g.Accept(cmd)
+	return append(notices, g.runQueues(committed)...), nil
+}
+
+// doMove validates and makes one turn's move for by; on error nothing changed. It does not
+// log: Submit logs the command, and batch lines are replayed from their "queue" commands.
+func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notice, committed bool, err error) {
+	want, err := chess.ParseUCI(uci)
+	if err != nil {
+		return nil, false, variant.Reject("%v", err)
 	}
 	pos, moves := g.legal(by)
 	m := chess.NullMove
@@ -458,13 +478,13 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		}
 	}
 	if m == chess.NullMove {
-		return nil, variant.Reject("illegal in your view")
+		return nil, false, variant.Reject("illegal in your view")
 	}
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
-		return nil, variant.Reject("locked")
+		return nil, false, variant.Reject("locked: %v is locked", m.To)
 	}
 	if err := g.checkDisposition(by, m, disp); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	why := g.mandatory(by, m)
 	auto := why != "" && disp == dispNone
@@ -473,10 +493,9 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	san := pos.SAN(m)
 	g.play(by, m, san)
-	g.Accept(cmd)
+	committed = disp == dispCommit
 	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
 
-	var notices []variant.Notice
 	say := func(to variant.Audience, kind, text string, show variant.Show) {
 		if !g.Quiet() {
 			notices = append(notices, variant.Notice{To: to, Kind: kind, Text: text, Show: show})
@@ -521,7 +540,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 			notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: g.Outcome().Reason + ". Result " + g.Outcome().Result + ".", Show: variant.ShowReveal})
 			notices = append(notices, g.reveal()...)
 		}
-		return notices, nil
+		g.queue = [2][]queued{}
+		return notices, committed, nil
 	}
 	// The turn prompt says only whose turn it is: never what the mover did (rules.md §1.4).
 	p := &g.pl[g.turn]
@@ -530,7 +550,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		prompt += " You are in check in your committed view: this turn must end with a commit."
 	}
 	say(opp, "your-turn", prompt, variant.ShowView)
-	return notices, nil
+	return notices, committed, nil
 }
 
 // play makes m for by in his current men, capturing from the opponent, and updates locks,
@@ -807,4 +827,136 @@ func (g *Game) Movetext() string {
 		}
 	}
 	return sb.String()
+}
+
+// resolveQueued reads a line sent for a later turn (TX-D12). It is resolved against by's view
+// as it will be if the opponent does not commit meanwhile (if he commits, the batch stops):
+// by's view with his earlier queued lines played. Locks are tested when the line is played.
+func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []chess.Warning, error) {
+	sim := g.simulateQueue(by)
+	p, err := parseLine(text)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	n, err := chess.ParseNotation(p.move)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	pos, moves := sim.legal(by)
+	m, warns, err := chess.Resolve(&pos, n, moves)
+	if err != nil {
+		return variant.Command{}, warns, variant.Reject("for a later turn: illegal in your view: %v", err)
+	}
+	if err := sim.checkDisposition(by, m, p.disp); err != nil {
+		return variant.Command{}, warns, err
+	}
+	if len(g.queue[by]) >= 2*MaxPending {
+		return variant.Command{}, warns, variant.Reject("at most %d lines can wait for later turns", 2*MaxPending)
+	}
+	return variant.Command{By: by, Text: strings.TrimSpace("queue " + m.UCI() + " " + p.disp)}, warns, nil
+}
+
+// simulateQueue returns a copy of the game with by's queued lines played, ignoring locks and
+// the opponent.
+func (g *Game) simulateQueue(by chess.Color) *Game {
+	sim := &Game{pl: g.pl, turn: by}
+	sim.pl[by].pending = append([]pending(nil), g.pl[by].pending...)
+	sim.pl[by.Other()].locks = 0
+	sim.SetQuiet(true)
+	for _, q := range g.queue[by] {
+		want, _ := chess.ParseUCI(q.uci)
+		pos, moves := sim.legal(by)
+		for _, m := range moves {
+			if m.SameSquares(want) {
+				if sim.mandatory(by, m) != "" && q.disp == dispNone {
+					q.disp = dispCommit
+				}
+				sim.play(by, m, pos.SAN(m))
+				switch q.disp {
+				case dispCommit:
+					sim.commit(by)
+				case dispRollback:
+					sim.rollback(by)
+				}
+				break
+			}
+		}
+		cv := sim.cview(by)
+		sim.pl[by].inCheck = cv.InCheck()
+	}
+	return sim
+}
+
+// submitQueue adds a resolved batch line for a later turn.
+func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Notice, error) {
+	if g.Outcome().Over() {
+		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	if len(fields) < 2 || len(fields) > 3 {
+		return nil, variant.Reject("malformed queue command %q", cmd.Text)
+	}
+	q := queued{uci: fields[1]}
+	if len(fields) == 3 {
+		q.disp = fields[2]
+	}
+	sim := g.simulateQueue(cmd.By)
+	pos, _ := sim.legal(cmd.By)
+	m, err := chess.ParseUCI(q.uci)
+	if err != nil {
+		return nil, variant.Reject("%v", err)
+	}
+	_, moves := sim.legal(cmd.By)
+	found := false
+	for _, c := range moves {
+		if c.SameSquares(m) {
+			m, found = c, true
+		}
+	}
+	if !found {
+		return nil, variant.Reject("for a later turn: illegal in your view")
+	}
+	q.text = strings.TrimSpace(pos.SAN(m) + " " + map[string]string{"C": "(C)", "R": "(R)"}[q.disp])
+	g.queue[cmd.By] = append(g.queue[cmd.By], q)
+	g.Accept(cmd)
+	if g.Quiet() {
+		return nil, nil
+	}
+	return []variant.Notice{{To: variant.To(cmd.By), Kind: "queued",
+		Text: fmt.Sprintf("Kept for a later turn: %s (%d line(s) waiting). It is played when your turn comes, unless your opponent commits first.", q.text, len(g.queue[cmd.By]))}}, nil
+}
+
+// runQueues plays waiting batch lines while it is the turn of a player who has some, and
+// stops a player's batch when his opponent committed in the turn just ended (TX-D12). A
+// rollback does not stop it: that would tell him of the rollback.
+func (g *Game) runQueues(lastCommitted bool) []variant.Notice {
+	var notices []variant.Notice
+	for !g.Outcome().Over() && len(g.queue[g.turn]) > 0 {
+		p := g.turn
+		if lastCommitted {
+			notices = append(notices, g.bounce(p, "your opponent committed, so the board you see has changed"))
+			break
+		}
+		q := g.queue[p][0]
+		g.queue[p] = g.queue[p][1:]
+		ns, committed, err := g.doMove(p, q.uci, q.disp)
+		if err != nil {
+			g.queue[p] = append([]queued{q}, g.queue[p]...)
+			notices = append(notices, g.bounce(p, fmt.Sprintf("%s was refused: %v", q.text, err)))
+			break
+		}
+		notices = append(notices, ns...)
+		lastCommitted = committed
+	}
+	return notices
+}
+
+// bounce empties p's batch and hands the rest back to him.
+func (g *Game) bounce(p chess.Color, why string) variant.Notice {
+	var rest []string
+	for _, q := range g.queue[p] {
+		rest = append(rest, q.text)
+	}
+	g.queue[p] = nil
+	return variant.Notice{To: variant.To(p), Kind: "batch-stopped",
+		Text: fmt.Sprintf("Your batch stopped: %s. Not played (send again what you still want): %s. It is your turn.", why, strings.Join(rest, " / "))}
 }

@@ -418,3 +418,64 @@ func BenchmarkReplay200(b *testing.B) {
 		}
 	}
 }
+
+// TX-D12: lines for later turns are played one per turn; the batch stops and comes back when
+// the opponent commits, or when a line is refused; never because of a rollback.
+func TestTXD12Batches(t *testing.T) {
+	g := newGame(t, "")
+	move(t, g, W, "T1: e4")
+	ns := move(t, g, W, "T1: Nf3")
+	if !strings.Contains(textsTo(ns, W), "Kept for a later turn: Nf3") || len(textsTo(ns, B)) != 0 {
+		t.Fatalf("queue notices: %q / %q", textsTo(ns, W), textsTo(ns, B))
+	}
+	move(t, g, W, "T1: Bc4 (C)")
+	ns = move(t, g, B, "d5") // no commit: White's Nf3 is played at once
+	if !strings.Contains(textsTo(ns, W), "Accepted T1: Nf3") || g.turn != B {
+		t.Fatalf("first batch line not played:\n%s", textsTo(ns, W))
+	}
+	ns = move(t, g, B, "c5 (R)") // a rollback does not stop the batch
+	if !strings.Contains(textsTo(ns, W), "Accepted T1: Bc4, committed") {
+		t.Fatalf("second batch line not played after a rollback:\n%s", textsTo(ns, W))
+	}
+
+	h := newGame(t, "")
+	move(t, h, W, "e4")
+	move(t, h, W, "Nf3")
+	move(t, h, W, "Nc3")
+	ns = move(t, h, B, "e5 (C)")
+	if got := textsTo(ns, W); !strings.Contains(got, "Your batch stopped: your opponent committed") || !strings.Contains(got, "Nf3 / Nc3") || h.turn != W {
+		t.Fatalf("batch after an opponent's commit:\n%s", got)
+	}
+
+	k := newGame(t, "")
+	move(t, k, W, "e4")
+	move(t, k, W, "Bc4")
+	move(t, k, B, "d5")  // White's queued Bc4 is played at once
+	move(t, k, B, "Bg4") // Black's turn again
+	move(t, k, W, "Bb5")
+	// Replaying the log, in which Bc4 stands only as its "queue" command, reaches the same state.
+	again, fail, err := variant.Replay(variant.MustLookup(Key), variant.Options{}, k.Log())
+	if err != nil || fail != nil {
+		t.Fatalf("replay: %v %v", err, fail)
+	}
+	if a, b := again.View(variant.AsReferee).Diagram(), k.View(variant.AsReferee).Diagram(); a != b {
+		t.Errorf("replay differs:\n%s\n%s", a, b)
+	}
+}
+
+// TX-D12: a queued line that is refused when its turn comes (here: locked) stops the batch and
+// hands it back with the reason.
+func TestTXD12BatchLineRefused(t *testing.T) {
+	g := newGame(t, "")
+	move(t, g, W, "e4")
+	move(t, g, W, "Bb5")
+	move(t, g, W, "Bxd7+")
+	move(t, g, B, "d5")        // White's Bb5 is played at once
+	ns := move(t, g, B, "Nf6") // then Bxd7+ meets the lock of Black's d7-d5
+	if got := textsTo(ns, W); !strings.Contains(got, "Your batch stopped: Bxd7+ was refused: locked") {
+		t.Fatalf("refused batch line:\n%s", got)
+	}
+	if g.turn != W || len(g.queue[W]) != 0 {
+		t.Errorf("after the bounce: turn %v, queue %d", g.turn, len(g.queue[W]))
+	}
+}
