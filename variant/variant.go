@@ -196,6 +196,7 @@ type Variant struct {
 	Key     string   // stable lowercase key: stored in bbolt, written in [Variant] tags
 	Name    string   // for people: "Transactional Chess"
 	Aliases []string // other [Variant] tag spellings accepted, lowercase
+	Help    string   // the game's own commands, for a player's HELP
 	New     func(Options) (Game, error)
 	// Steps reads a record's movetext tokens (the record package's Tokenize) into the
 	// commands of the literature's notation, in order, appending to buf; start is the game as

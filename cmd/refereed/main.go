@@ -44,6 +44,11 @@ func (m *Main) subcommands() []subcommand {
 		{"replay", "replay one game record and print its final position and result", (*Main).runReplay},
 		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},
 		{"variants", "list the games refereed plays", (*Main).runVariants},
+		{"new", "create a game between two mail addresses", (*Main).runNew},
+		{"list", "list the games in the store", (*Main).runList},
+		{"show", "show a game as a player or the referee sees it", (*Main).runShow},
+		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
+		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},
 	}
 }
 

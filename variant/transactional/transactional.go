@@ -26,9 +26,12 @@
 //     the opponent could infer from its reset.
 //   - A move that completes a fifth pending move without (C) or (R) is refused before anything
 //     changes (TX-D6), also when written as the last line of a batch.
-//   - Batches (TX-D12): lines for later turns are resolved when they are played, each against
-//     the player's view at that time, and the batch stops at the first line that fails or when
-//     the opponent commits; what is left is returned to the player.
+//   - Batches (TX-D12): a line for a later turn is resolved at once against the player's own
+//     view with his earlier lines played (if the opponent commits first, the batch stops anyway,
+//     so that view is the one it will meet) and stored as coordinates; locks are tested when it
+//     is played. The batch stops at the first line that fails or when the opponent commits, and
+//     what is left goes back to the player. The opponent learns nothing of a batch's content;
+//     he only gets his next prompt sooner, which is the speed of the mail, not hidden state.
 package transactional
 
 import (
@@ -52,6 +55,13 @@ func init() {
 		Key:           Key,
 		Name:          "Transactional Chess",
 		Aliases:       []string{"transactional chess"},
+		Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
+			"                 is optional, and so is the mark (then the transaction stays open)\n" +
+			"Nc6 COMMIT       the same as Nc6 (C); ROLLBACK likewise\n" +
+			"more lines       lines after your move are kept for your next turns (a batch);\n" +
+			"                 a batch stops when your opponent commits\n" +
+			"EP? e4          may the pawn on e4 be taken en passant this turn?\n" +
+			"VIEW             your transactional and committed views",
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
@@ -795,7 +805,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		lines = append(lines, "It is your opponent's turn.")
 	}
 	if eps := g.pl[c.Other()].epSquares; eps != 0 && g.turn == c {
-		lines = append(lines, "En passant is possible this turn onto: "+squares(eps)+".")
+		lines = append(lines, "Capturable en passant this turn: "+epPawns(eps, c.Other())+".")
 	}
 	return variant.View{Bottom: c, Panels: []variant.Panel{
 		{Title: "Your transactional view (your pending moves made)", Board: tv.Board, Marked: p.locks, MarkLegend: "squares you have locked"},
@@ -959,4 +969,17 @@ func (g *Game) bounce(p chess.Color, why string) variant.Notice {
 	g.queue[p] = nil
 	return variant.Notice{To: variant.To(p), Kind: "batch-stopped",
 		Text: fmt.Sprintf("Your batch stopped: %s. Not played (send again what you still want): %s. It is your turn.", why, strings.Join(rest, " / "))}
+}
+
+// epPawns names the pawns of owner whose passed-over squares are in eps.
+func epPawns(eps chess.Bitboard, owner chess.Color) string {
+	var s []string
+	for _, sq := range eps.Squares() {
+		pawn := sq + 8
+		if owner == chess.Black {
+			pawn = sq - 8
+		}
+		s = append(s, "the pawn on "+pawn.String())
+	}
+	return strings.Join(s, ", ")
 }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+)
+
+func (m *Main) runBackup(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed backup FILE\n\nWrites a consistent snapshot of the database to FILE.")
+		fs.PrintDefaults()
+	}
+	if err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	db, err := d.open()
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)
+		return exitUsage
+	}
+	defer db.Close()
+	n, err := db.BackupFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(m.Stdout, "backup written to %s (%d bytes)\n", fs.Arg(0), n)
+	return exitOK
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+)
+
+func (m *Main) runExport(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	all := fs.Bool("all", false, "export every game")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed export ID | --all\n\nWrites PGN with variant tags; a finished game carries its whole revealed log with times.")
+		fs.PrintDefaults()
+	}
+	if err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if (*all && fs.NArg() != 0) || (!*all && fs.NArg() != 1) {
+		fs.Usage()
+		return exitUsage
+	}
+	db, err := d.open()
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed export: %v\n", err)
+		return exitUsage
+	}
+	defer db.Close()
+	err = db.View(func(tx *store.Tx) error {
+		var ids []uint64
+		if *all {
+			games, err := tx.Games()
+			if err != nil {
+				return err
+			}
+			for _, g := range games {
+				ids = append(ids, g.ID)
+			}
+		} else {
+			id, err := referee.ParseGameID(fs.Arg(0))
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		for _, id := range ids {
+			if err := referee.Export(tx, id, m.Stdout); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed export: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}

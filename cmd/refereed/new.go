@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/variant"
+)
+
+func (m *Main) runNew(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("new", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	v := fs.String("variant", "orthodox", "the game: "+strings.Join(variant.Keys(), ", "))
+	white := fs.String("white", "", "White's mail address")
+	black := fs.String("black", "", "Black's mail address")
+	fen := fs.String("fen", "", "start position, where the variant allows one")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *white == "" || *black == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	db, err := d.open()
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
+		return exitUsage
+	}
+	defer db.Close()
+	id, err := d.referee(db).NewGame(*v, *white, *black, variant.Options{FEN: *fen})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(m.Stdout, "game #%d created: %s plays White, %s plays Black; the opening mails are queued\n", id, *white, *black)
+	return exitOK
+}

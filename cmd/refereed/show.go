@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+func (m *Main) runShow(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	as := fs.String("as", "referee", "whose view: white, black or referee")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed show [--as white|black|referee] ID")
+		fs.PrintDefaults()
+	}
+	if err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	id, err := referee.ParseGameID(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
+		return exitUsage
+	}
+	viewer := map[string]variant.Viewer{"white": variant.AsWhite, "black": variant.AsBlack, "referee": variant.AsReferee}
+	v, ok := viewer[*as]
+	if !ok {
+		fmt.Fprintf(m.Stderr, "refereed show: --as %q: want white, black or referee\n", *as)
+		return exitUsage
+	}
+	db, err := d.open()
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
+		return exitUsage
+	}
+	defer db.Close()
+	err = db.View(func(tx *store.Tx) error {
+		sg, va, g, err := referee.Load(tx, id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "Game #%d, %s: %s (White) v %s (Black), %s", sg.ID, va.Name, sg.Players[0].Address, sg.Players[1].Address, sg.Status)
+		if sg.Result != "" {
+			fmt.Fprintf(m.Stdout, " %s (%s)", sg.Result, sg.Reason)
+		}
+		fmt.Fprintf(m.Stdout, "\n\n%s", g.View(v).Diagram())
+		for i, p := range sg.Players {
+			if p.Bounces > 0 {
+				fmt.Fprintf(m.Stdout, "%s's mail bounced %d time(s); last: %s\n", variant.Side(i), p.Bounces, p.LastBounce)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come after the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) error {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(append([]string{"--"}, pos...))
+}

@@ -1,0 +1,170 @@
+// Package parser turns a raw RFC 5322 message into what the referee needs: who sent it, what
+// it answers, whether a machine sent it, and the command lines a person wrote, with quoted
+// replies, attribution lines, Outlook separators, signatures and mobile trailers removed.
+// text/plain is preferred; HTML-only mail is converted to text; every charset go-message knows
+// is decoded to UTF-8. It reads outside input: any input gives a value or an error, never a
+// panic (see the fuzz targets).
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // decode Latin-1, Windows-1252, ... bodies
+	"github.com/emersion/go-message/mail"
+)
+
+// MaxBodyBytes bounds the text read from one message; the rest is ignored.
+const MaxBodyBytes = 256 << 10
+
+// Message is the part of an inbound mail the referee uses.
+type Message struct {
+	From          string   // the From address, lower-cased
+	FromName      string   // display name
+	To            []string // To and Cc addresses, lower-cased
+	Subject       string
+	MessageID     string // without <>
+	InReplyTo     []string
+	References    []string
+	ReturnPath    string // "" when absent; "<>" for the null sender
+	AutoSubmitted string
+	Precedence    string
+	Report        bool   // multipart/report (delivery status notifications)
+	Body          string // the chosen text, UTF-8, line ends \n
+	FromHTML      bool   // Body was converted from HTML
+	Attachments   int
+}
+
+// Parse reads a raw message. Unknown charsets are not fatal: the raw bytes are used.
+func Parse(raw []byte) (*Message, error) {
+	mr, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil && !message.IsUnknownCharset(err) {
+		return nil, fmt.Errorf("parser: read message: %w", err)
+	}
+	if mr == nil {
+		return nil, errors.New("parser: read message: no header")
+	}
+	defer mr.Close()
+	h := mr.Header
+	m := &Message{}
+	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+		m.From = strings.ToLower(from[0].Address)
+		m.FromName = from[0].Name
+	} else if raw := h.Get("From"); raw != "" {
+		m.From = strings.ToLower(strings.Trim(lastField(raw), "<>"))
+	}
+	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		if list, err := h.AddressList(field); err == nil {
+			for _, a := range list {
+				m.To = append(m.To, strings.ToLower(a.Address))
+			}
+		}
+	}
+	m.Subject, _ = h.Subject()
+	if id, err := h.MessageID(); err == nil && id != "" {
+		m.MessageID = id
+	} else {
+		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>") // malformed, but stable
+	}
+	m.InReplyTo, _ = h.MsgIDList("In-Reply-To")
+	m.References, _ = h.MsgIDList("References")
+	if h.Has("Return-Path") {
+		m.ReturnPath = strings.TrimSpace(h.Get("Return-Path"))
+	}
+	m.AutoSubmitted = strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted")))
+	m.Precedence = strings.ToLower(strings.TrimSpace(h.Get("Precedence")))
+	if ct, _, err := h.ContentType(); err == nil && ct == "multipart/report" {
+		m.Report = true
+	}
+	if h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" {
+		if m.AutoSubmitted == "" {
+			m.AutoSubmitted = "auto-replied"
+		}
+	}
+
+	var plain, html string
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil && !message.IsUnknownCharset(err) {
+			if plain != "" || html != "" {
+				break // keep what was read before a damaged part
+			}
+			return nil, fmt.Errorf("parser: read part: %w", err)
+		}
+		if p == nil {
+			break
+		}
+		switch ph := p.Header.(type) {
+		case *mail.InlineHeader:
+			ct, _, _ := ph.ContentType()
+			if ct == "" {
+				ct = "text/plain"
+			}
+			if ct != "text/plain" && ct != "text/html" {
+				continue
+			}
+			b, _ := io.ReadAll(io.LimitReader(p.Body, MaxBodyBytes))
+			if ct == "text/plain" && plain == "" {
+				plain = string(b)
+			} else if ct == "text/html" && html == "" {
+				html = string(b)
+			}
+		case *mail.AttachmentHeader:
+			m.Attachments++
+			io.Copy(io.Discard, io.LimitReader(p.Body, MaxBodyBytes))
+		}
+		if m.Report {
+			m.Attachments++
+		}
+	}
+	switch {
+	case strings.TrimSpace(plain) != "":
+		m.Body = plain
+	case html != "":
+		m.Body, m.FromHTML = HTMLToText(html), true
+	}
+	m.Body = strings.ReplaceAll(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\r", "\n")
+	return m, nil
+}
+
+func lastField(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+// Automatic reports why a machine sent this mail ("" when a person did): auto-replies,
+// bounces and lists are never answered, so that no mail loop can start.
+func (m *Message) Automatic() string {
+	switch {
+	case m.Report:
+		return "a delivery report (multipart/report)"
+	case m.ReturnPath == "<>":
+		return "a bounce (null sender)"
+	}
+	if m.AutoSubmitted != "" && m.AutoSubmitted != "no" {
+		return "automatic mail (Auto-Submitted: " + m.AutoSubmitted + ")"
+	}
+	switch m.Precedence {
+	case "bulk", "junk", "list", "auto_reply":
+		return "automatic mail (Precedence: " + m.Precedence + ")"
+	}
+	local := m.From
+	if i := strings.IndexByte(local, '@'); i >= 0 {
+		local = local[:i]
+	}
+	switch local {
+	case "mailer-daemon", "postmaster", "":
+		return "a bounce (from " + m.From + ")"
+	}
+	return ""
+}

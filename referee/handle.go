@@ -1,0 +1,369 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// Handle processes one inbound message in one store transaction. Handling a key that was
+// already processed changes nothing. An error means nothing was applied (an internal error,
+// to be retried); a player's mistakes are not errors, they are answered.
+func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
+	return r.DB.Update(func(tx *store.Tx) error {
+		if tx.Processed(key) {
+			return nil
+		}
+		if err := r.handle(tx, key, raw); err != nil {
+			return err
+		}
+		if err := r.fault("mark"); err != nil {
+			return err
+		}
+		return tx.MarkProcessed(key)
+	})
+}
+
+func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte) error {
+	log := r.logger().With("key", key.String())
+	if err := r.fault("parse"); err != nil {
+		return err
+	}
+	msg, err := parser.Parse(raw)
+	if err != nil {
+		log.Warn("unreadable mail dropped", "err", err)
+		return nil
+	}
+	log = log.With("from", msg.From, "message_id", msg.MessageID)
+	token, isBounce := r.tokenOf(msg)
+	if why := msg.Automatic(); why != "" || isBounce {
+		if why == "" {
+			why = "mail to a bounce address"
+		}
+		return r.recordBounce(tx, log, msg, token, isBounce, why)
+	}
+	if strings.EqualFold(msg.From, r.Address) {
+		log.Info("own mail ignored")
+		return nil
+	}
+	if err := r.fault("lookup"); err != nil {
+		return err
+	}
+	ref, err := tx.TokenRef(token)
+	if err != nil {
+		log.Info("mail for no game ignored (no valid reply token)")
+		return nil
+	}
+	sg, v, g, err := Load(tx, ref.Game)
+	if err != nil {
+		return err
+	}
+	side := chess.Color(ref.Side)
+	player := sg.Players[side]
+	if !strings.EqualFold(msg.From, player.Address) {
+		log.Warn("sender is not the registered player: refused", "game", sg.ID, "registered", player.Address)
+		return r.enqueuePlain(tx, player.Address, "a message in your name was refused", []string{
+			"A message addressed to one of your refereed games came from an address that is not registered for you, and it was refused. Nothing was done.",
+			"If you sent it, send it again from the address this mail came to.",
+		})
+	}
+	if err := r.fault("replay"); err != nil {
+		return err
+	}
+	if seen, err := tx.SeenMessageID(sg.ID, msg.MessageID); err != nil {
+		return err
+	} else if seen {
+		log.Info("mail already applied (same Message-ID): ignored", "game", sg.ID)
+		return nil
+	}
+	return r.apply(tx, key, msg, sg, v, g, side)
+}
+
+// outcome collects what one inbound mail does for each player.
+type outcome struct {
+	paras   [2][]string
+	show    [2]variant.Show
+	kinds   [2][]string
+	quoted  []string
+	refused int // the line that was refused, 0 if none
+}
+
+func (o *outcome) add(n variant.Notice) {
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		if !n.To.Has(s) {
+			continue
+		}
+		if n.Text != "" {
+			o.paras[s] = append(o.paras[s], n.Text)
+		}
+		o.kinds[s] = append(o.kinds[s], n.Kind)
+		if n.Show > o.show[s] {
+			o.show[s] = n.Show
+		}
+	}
+}
+
+// apply runs the command lines of msg through the game and queues the mails.
+func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) error {
+	var out outcome
+	lines := parser.CommandLines(msg.Body)
+	if len(lines) == 0 {
+		out.paras[side] = append(out.paras[side], "I found no command in your mail. Write one command per line above any quoted text; HELP lists them.")
+	}
+	if err := r.fault("submit"); err != nil {
+		return err
+	}
+	for i, line := range lines {
+		before := len(g.Log())
+		notices, warns, err := r.command(tx, sg, v, g, side, line.Text)
+		if err != nil {
+			if !variant.IsRejection(err) {
+				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)
+			}
+			kept := "Nothing in your mail was done."
+			if i > 0 {
+				kept = "The lines before it were done; nothing from it on was."
+			}
+			out.paras[side] = append(out.paras[side], fmt.Sprintf("Line %d (%s) was refused: %v. %s", line.N, clip(line.Text), err, kept))
+			out.refused = line.N
+			for _, rest := range lines[i:] {
+				out.quoted = append(out.quoted, rest.Text)
+			}
+			if out.show[side] < variant.ShowView {
+				out.show[side] = variant.ShowView
+			}
+			break
+		}
+		for _, w := range warns {
+			out.paras[side] = append(out.paras[side], fmt.Sprintf("Note on line %d (%s): %s.", line.N, clip(line.Text), w.Text))
+		}
+		for _, n := range notices {
+			out.add(n)
+		}
+		if err := r.fault("log"); err != nil {
+			return err
+		}
+		for _, cmd := range g.Log()[before:] {
+			if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: key.String()}); err != nil {
+				return err
+			}
+		}
+		if g.Outcome().Over() {
+			if rest := lines[i+1:]; len(rest) > 0 {
+				out.paras[side] = append(out.paras[side], "The game is over, so the lines after it were not read.")
+			}
+			break
+		}
+	}
+	if res := g.Outcome(); res.Over() && sg.Status != "over" {
+		sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+		if err := tx.PutGame(sg); err != nil {
+			return err
+		}
+	}
+	if err := r.fault("render"); err != nil {
+		return err
+	}
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		if len(out.paras[s]) == 0 && s != side {
+			continue // nothing for the opponent: he is not written to at all
+		}
+		if len(out.paras[s]) == 0 {
+			out.paras[s] = append(out.paras[s], "Done.")
+		}
+		diagram := ""
+		switch out.show[s] {
+		case variant.ShowView:
+			diagram = g.View(variant.ViewerOf(s)).Diagram()
+		case variant.ShowReveal:
+			diagram = g.View(variant.AsReferee).Diagram()
+		}
+		var quoted []string
+		inReplyTo, refs := "", []string(nil)
+		if s == side {
+			quoted = out.quoted
+			inReplyTo, refs = msg.MessageID, msg.References
+		}
+		kind := "update"
+		if s == side {
+			kind = "reply"
+		}
+		if err := r.enqueue(tx, sg, v, s, r.subjectFor(g, s, side, &out), out.paras[s], diagram, quoted, inReplyTo, refs, kind); err != nil {
+			return err
+		}
+	}
+	return r.fault("enqueue")
+}
+
+// command runs one line: the referee's own commands (HELP, BOARD, HISTORY), else the game's.
+func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
+	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
+	case "HELP", "?":
+		help := "Commands, one per line:\n" + v.Help + "\n" +
+			"BOARD            your current view\n" +
+			"HISTORY          everything you have been told in this game\n" +
+			"RESIGN           resign the game\n" +
+			"DRAW OFFER       offer a draw; DRAW ACCEPT or DRAW DECLINE answers one"
+		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: help}}, nil, nil
+	case "BOARD":
+		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: "Your view:", Show: variant.ShowView}}, nil, nil
+	case "HISTORY":
+		h, err := r.history(sg, v, g, side)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
+	}
+	cmd, warns, err := g.Resolve(side, text)
+	if err != nil {
+		return nil, warns, err
+	}
+	notices, err := g.Submit(cmd)
+	return notices, warns, err
+}
+
+// history replays the game with notices on and keeps what side was told: his own record.
+func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) (string, error) {
+	h, err := v.New(variant.Options{FEN: sg.FEN, Flags: sg.Flags})
+	if err != nil {
+		return "", fmt.Errorf("referee: history: %w", err)
+	}
+	var lines []string
+	for _, cmd := range g.Log() {
+		ns, err := h.Submit(cmd)
+		if err != nil {
+			return "", fmt.Errorf("referee: history: %w", err)
+		}
+		for _, n := range ns {
+			if n.To.Has(side) && n.Text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
+				lines = append(lines, "- "+strings.ReplaceAll(n.Text, "\n", "\n  "))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return "Nothing has happened in this game yet.", nil
+	}
+	return "What you have been told in this game:\n" + strings.Join(lines, "\n"), nil
+}
+
+// subjectFor says in a few words what the mail to s is about.
+func (r *Referee) subjectFor(g variant.Game, s, sender chess.Color, out *outcome) string {
+	if res := g.Outcome(); res.Over() {
+		return "game over, " + res.Result
+	}
+	if s == sender && out.refused > 0 {
+		return fmt.Sprintf("line %d of your mail was refused", out.refused)
+	}
+	for _, a := range g.ToAct() {
+		if a == s {
+			return "your move"
+		}
+	}
+	if s == sender {
+		return "accepted"
+	}
+	return "news from your game"
+}
+
+// recordBounce notes a delivery failure against the player whose bounce address it came
+// to; nothing is ever sent in answer to machine mail.
+func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any) }, msg *parser.Message, token string, isBounce bool, why string) error {
+	log.Info("machine mail not answered", "why", why)
+	if !isBounce && !msg.Report {
+		return nil
+	}
+	ref, err := tx.TokenRef(token)
+	if err != nil {
+		return nil
+	}
+	sg, err := tx.Game(ref.Game)
+	if err != nil {
+		return err
+	}
+	p := &sg.Players[ref.Side]
+	p.Bounces++
+	p.LastBounce = fmt.Sprintf("%s: %s", tx.Now.UTC().Format("2006-01-02 15:04"), firstLine(msg.Subject))
+	return tx.PutGame(sg)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return clip(s)
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "..."
+	}
+	return s
+}
+
+// ProcessInbox handles every stored message not yet processed. A message that meets an
+// internal error stays in the inbox for the next round; after MaxAttempts its sender is
+// told that his mail was kept, and it waits for the operator.
+func (r *Referee) ProcessInbox() (handled int, err error) {
+	var pending []store.InboundMail
+	if err := r.DB.View(func(tx *store.Tx) error {
+		var err error
+		pending, err = tx.PendingInbound()
+		return err
+	}); err != nil {
+		return 0, err
+	}
+	max := r.MaxAttempts
+	if max == 0 {
+		max = 3
+	}
+	for _, m := range pending {
+		if m.Attempts >= max {
+			continue
+		}
+		herr := r.Handle(m.Key, m.Raw)
+		if herr == nil {
+			handled++
+			continue
+		}
+		r.logger().Error("handling failed; the mail is kept", "key", m.Key.String(), "err", herr)
+		if err := r.DB.Update(func(tx *store.Tx) error {
+			cur, err := tx.Inbound(m.Key)
+			if err != nil {
+				return err
+			}
+			cur.Attempts++
+			cur.Error = herr.Error()
+			if cur.Attempts >= max {
+				if err := r.tellKept(tx, cur); err != nil {
+					return err
+				}
+			}
+			return tx.UpdateInbound(*cur)
+		}); err != nil {
+			return handled, err
+		}
+	}
+	return handled, nil
+}
+
+// tellKept tells the registered player behind a failing message that it was kept.
+func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
+	msg, err := parser.Parse(m.Raw)
+	if err != nil || msg.Automatic() != "" {
+		return nil
+	}
+	token, _ := r.tokenOf(msg)
+	ref, err := tx.TokenRef(token)
+	if err != nil {
+		return nil
+	}
+	sg, err := tx.Game(ref.Game)
+	if err != nil || !strings.EqualFold(sg.Players[ref.Side].Address, msg.From) {
+		return nil
+	}
+	return r.enqueuePlain(tx, msg.From, "internal error; your mail was kept", []string{
+		"Your mail could not be processed because of an internal error. Nothing was done, and your mail was kept: the organizer has been told and it will be processed once the error is mended. You need not send it again.",
+	})
+}

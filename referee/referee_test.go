@@ -1,0 +1,262 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+)
+
+const (
+	ann = "ann@example.com"
+	bob = "bob@example.net"
+	W   = chess.White
+	B   = chess.Black
+)
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// The same inbound key handled twice changes nothing the second time.
+func TestHandleIdempotent(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	raw := h.reply(id, W, "e4")
+	key := store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1}
+	if err := h.ref.Handle(key, raw); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := h.db.Dump()
+	if err := h.ref.Handle(key, raw); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := h.db.Dump()
+	if !reflect.DeepEqual(before, after) {
+		t.Error("handling a processed key again changed the store")
+	}
+	// The same mail under another key (a re-sent copy) is not applied twice either.
+	h.outbox()
+	h.deliver(raw)
+	if mails := h.outbox(); len(mails) != 0 {
+		t.Errorf("a re-sent mail was answered: %d mails", len(mails))
+	}
+}
+
+// A fault injected at each step of Handle leaves the store as it was before the message.
+func TestFaultAtEachStepLeavesStoreUnchanged(t *testing.T) {
+	steps := []string{"parse", "lookup", "replay", "submit", "log", "render", "enqueue", "mark"}
+	for _, step := range steps {
+		t.Run(step, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.newGame("transactional")
+			raw := h.reply(id, W, "e4\nNf3")
+			before, _ := h.db.Dump()
+			h.ref.Fault = func(s string) error {
+				if s == step {
+					return errors.New("injected")
+				}
+				return nil
+			}
+			key := store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1}
+			if err := h.ref.Handle(key, raw); err == nil || !strings.Contains(err.Error(), "injected") {
+				t.Fatalf("Handle with a fault at %s: %v", step, err)
+			}
+			after, _ := h.db.Dump()
+			if !reflect.DeepEqual(before, after) {
+				for k := range after {
+					if before[k] != after[k] {
+						t.Errorf("changed: %s", k)
+					}
+				}
+				t.Fatalf("a fault at %s changed the store", step)
+			}
+			// Without the fault the same message goes through.
+			h.ref.Fault = nil
+			if err := h.ref.Handle(key, raw); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// An orthodox game driven through Handle with raw messages, to mate.
+func TestOrthodoxGameByMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	open := h.outbox()
+	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "It is your move.", "a  b  c")
+	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "White moves first")
+
+	h.deliver(h.reply(id, W, "f3"))
+	m := h.outbox()
+	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White played 1. f3")
+	mustContain(t, "Bob's mail", bodyTo(t, m, bob), "White played 1. f3", "Your move.", "Subject: [refereed #1] Orthodox chess: your move")
+
+	h.deliver(h.reply(id, B, "e5"))
+	h.deliver(h.reply(id, W, "g4 \n\nSent from my iPhone"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "Qh4#"))
+	m = h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustContain(t, "game over mail", bodyTo(t, m, who), "Black played 2... Qh4#", "Black checkmated White", "game over, 0-1")
+	}
+	if out := h.outcome(id); out.Result != "0-1" {
+		t.Errorf("outcome %+v", out)
+	}
+	// After the end, a move is refused with the game's result.
+	h.deliver(h.reply(id, W, "d4"))
+	mustContain(t, "late move", bodyTo(t, h.outbox(), ann), "was refused: the game is over (0-1)")
+}
+
+// A Transactional game to checkmate through Handle, with the mail clients' quirks on the way:
+// HTML-only mail, Latin-1, a quoted reply with an Outlook separator, a forged From, a wrong
+// token and an auto-reply.
+func TestTransactionalGameByMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("transactional")
+	h.outbox()
+	wa := h.player(id, W)
+	ba := h.player(id, B)
+	wAddr := h.ref.replyAddress(id, W, wa.Token)
+	bAddr := h.ref.replyAddress(id, B, ba.Token)
+
+	// White, HTML only (a web client).
+	html := fmt.Sprintf("From: Ann <%s>\r\nTo: %s\r\nSubject: move\r\nMessage-ID: <html.1@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div dir=\"ltr\">T1: f3 (C)<br></div><div class=\"gmail_quote\">On Sun, Nov 22, 2026 referee wrote:<blockquote>e4 old</blockquote></div></body></html>\r\n", ann, wAddr)
+	h.deliver([]byte(html))
+	m := h.outbox()
+	mustContain(t, "Ann (HTML mail)", bodyTo(t, m, ann), "Accepted T1: f3, committed.")
+	mustContain(t, "Bob after White's commit", bodyTo(t, m, bob), "White has committed: Pf2-Pf3", "Your turn: transaction T2")
+
+	// Black, Latin-1 quoted-printable, a line of greeting noise refused? No: only commands.
+	latin1 := fmt.Sprintf("From: Bob <%s>\r\nTo: %s\r\nSubject: =?ISO-8859-1?Q?Z=FCge?=\r\nMessage-ID: <l1.1@example.net>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nT2: e5 (C)\r\n-- \r\nGr=FC=DFe, J=F6rg\r\n", bob, bAddr)
+	h.deliver([]byte(latin1))
+	m = h.outbox()
+	mustContain(t, "Bob (Latin-1)", bodyTo(t, m, bob), "Accepted T2: e5, committed.")
+
+	// A forged From on White's token: refused; a generic mail to Ann only; nothing to the forger.
+	h.deliver(mailText("mallory@evil.example", wAddr, "move", "g4 (C)", ""))
+	m = h.outbox()
+	if len(m) != 1 || m[0].To[0] != ann {
+		t.Fatalf("forged From: mails %v", m)
+	}
+	mustContain(t, "refusal notice", bodyTo(t, m, ann), "not registered for you", "Nothing was done")
+	if strings.Contains(bodyTo(t, m, ann), "#1") || strings.Contains(bodyTo(t, m, ann), "Transactional") {
+		t.Error("the refusal notice names the game")
+	}
+
+	// A wrong token: ignored, no answer to anyone.
+	h.deliver(mailText(ann, "referee+g1-w-aaaaaaaaaa@example.org", "move", "g4 (C)", ""))
+	// An auto-reply from Bob's vacation responder: not answered.
+	h.deliver(mailText(bob, bAddr, "Out of office", "I am away", "Auto-Submitted: auto-replied\r\n"))
+	if m := h.outbox(); len(m) != 0 {
+		t.Fatalf("wrong token or auto-reply answered: %d mails", len(m))
+	}
+
+	// White, a reply quoting the referee's mail under an Outlook separator.
+	h.deliver(h.reply(id, W, "g4 (C)\n\n-----Original Message-----\nFrom: refereed\nSent: Sunday\nQh4 e5 junk"))
+	m = h.outbox()
+	mustContain(t, "Ann (Outlook reply)", bodyTo(t, m, ann), "Accepted T3: g4, committed.")
+
+	// Black mates: Qh4 gives check, the commit is mandatory and automatic; White has no move.
+	h.deliver(h.reply(id, B, "Qh4"))
+	m = h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustContain(t, "end of game", bodyTo(t, m, who), "Black checkmated White", "The whole game", "1. T1: f3 (C) T2: e5 (C)", "Potential view")
+	}
+	if out := h.outcome(id); out.Result != "0-1" || out.Termination != "checkmate" {
+		t.Errorf("outcome %+v", out)
+	}
+}
+
+// A refused line stops processing: the reply names the line and the reason, says what was
+// kept, and quotes the rest back; the opponent hears nothing of the refused line.
+func TestRefusedLineQuotesRest(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("transactional")
+	h.outbox()
+	h.deliver(h.reply(id, W, "Nc3\nNb5\nZz9\nNc7"))
+	m := h.outbox()
+	got := bodyTo(t, m, ann)
+	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 of your mail was refused")
+	if b := bodyTo(t, m, bob); !strings.Contains(b, "Your turn") || strings.Contains(b, "Zz9") || strings.Contains(b, "Nc3") {
+		t.Errorf("Bob was told:\n%s", b)
+	}
+}
+
+// HELP, BOARD and HISTORY answer the sender only.
+func TestHelpBoardHistory(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("transactional")
+	h.deliver(h.reply(id, W, "e4"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "help\nBOARD\nhistory"))
+	m := h.outbox()
+	if len(m) != 1 {
+		t.Fatalf("%d mails, want the one reply to Bob", len(m))
+	}
+	mustContain(t, "Bob's reply", bodyTo(t, m, bob), "Commands, one per line:", "EP? e4", "Your view:", "Your transactional view", "What you have been told in this game:", "Your turn: transaction T2")
+	if strings.Contains(bodyTo(t, m, bob), "e4.") {
+		t.Error("history reveals White's pending move")
+	}
+}
+
+// A bounce to a player's bounce address is recorded against that player and not answered.
+func TestBounceRecorded(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	p := h.player(id, B)
+	bounce := fmt.Sprintf("From: MAILER-DAEMON@example.org\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <b1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nbob@example.net: mailbox unknown\r\n--XX--\r\n", h.ref.bounceAddress(id, B, p.Token))
+	h.deliver([]byte(bounce))
+	if m := h.outbox(); len(m) != 0 {
+		t.Fatalf("a bounce was answered")
+	}
+	if got := h.player(id, B); got.Bounces != 1 || !strings.Contains(got.LastBounce, "Undelivered") {
+		t.Errorf("bounce not recorded: %+v", got)
+	}
+}
+
+// Internal errors keep the mail; after MaxAttempts the sender is told, once.
+func TestInternalErrorKeepsMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	raw := h.reply(id, W, "e4")
+	if err := h.db.Update(func(tx *store.Tx) error {
+		_, err := tx.PutInbound(store.InboundMail{Key: store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 9}, Raw: raw})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.ref.Fault = func(s string) error {
+		if s == "render" {
+			return errors.New("disk on fire")
+		}
+		return nil
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := h.ref.ProcessInbox(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := h.outbox()
+	if len(m) != 1 || !strings.Contains(bodyTo(t, m, ann), "your mail was kept") {
+		t.Fatalf("after repeated internal errors: %d mails", len(m))
+	}
+	h.ref.Fault = nil
+	var pending []store.InboundMail
+	h.db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
+	if len(pending) != 1 || pending[0].Attempts != 3 {
+		t.Errorf("the mail was not kept for the operator: %+v", pending)
+	}
+}

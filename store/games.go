@@ -1,0 +1,176 @@
+package store
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Game is one game: which variant, who plays, and how it stands. Its truth is its event log.
+type Game struct {
+	ID      uint64            `json:"id"`
+	Variant string            `json:"variant"` // registry key, never a type name
+	FEN     string            `json:"fen,omitempty"`
+	Flags   map[string]string `json:"flags,omitempty"`
+	Players [2]Player         `json:"players"` // [0] White, [1] Black
+	Status  string            `json:"status"`  // "active" or "over"
+	Result  string            `json:"result,omitempty"`
+	Reason  string            `json:"reason,omitempty"`
+	Created time.Time         `json:"created"`
+	Updated time.Time         `json:"updated"`
+}
+
+// Player is a player of one game.
+type Player struct {
+	Address string `json:"address"` // the registered From address
+	Token   string `json:"token"`   // secret; carried in reply addresses and Message-IDs
+	Mails   int    `json:"mails"`   // mails sent to this player in this game (numbers Message-IDs)
+	Bounces int    `json:"bounces,omitempty"`
+	// LastBounce is the last delivery failure reported for this player's address.
+	LastBounce string `json:"last_bounce,omitempty"`
+}
+
+// GameRef points from a token to its game and side.
+type GameRef struct {
+	Game uint64 `json:"game"`
+	Side int    `json:"side"` // 0 White, 1 Black
+}
+
+// Event is one accepted command of a game's log, in canonical form.
+type Event struct {
+	Seq    uint64    `json:"seq"`
+	Side   int       `json:"side"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+	Source string    `json:"source"` // the inbound key, or "admin"
+}
+
+// CreateGame stores a new game, assigning its ID, and indexes its players' tokens.
+func (t *Tx) CreateGame(g *Game) error {
+	b := t.tx.Bucket(bGames)
+	id, err := b.NextSequence()
+	if err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	g.ID = id
+	g.Created, g.Updated = t.Now, t.Now
+	if g.Status == "" {
+		g.Status = "active"
+	}
+	for side, p := range g.Players {
+		if p.Token == "" {
+			return fmt.Errorf("store: create game: player %d has no token", side)
+		}
+		if err := putJSON(t.tx.Bucket(bTokens), []byte(p.Token), GameRef{Game: id, Side: side}); err != nil {
+			return fmt.Errorf("store: create game: token: %w", err)
+		}
+	}
+	if err := putJSON(b, u64(id), g); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	return nil
+}
+
+// Game returns game id.
+func (t *Tx) Game(id uint64) (*Game, error) {
+	var g Game
+	if err := getJSON(t.tx.Bucket(bGames), u64(id), &g); err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	return &g, nil
+}
+
+// PutGame saves g.
+func (t *Tx) PutGame(g *Game) error {
+	g.Updated = t.Now
+	if err := putJSON(t.tx.Bucket(bGames), u64(g.ID), g); err != nil {
+		return fmt.Errorf("store: put game %d: %w", g.ID, err)
+	}
+	return nil
+}
+
+// Games lists every game by ID.
+func (t *Tx) Games() ([]Game, error) {
+	var out []Game
+	err := t.tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := getJSON(t.tx.Bucket(bGames), k, &g); err != nil {
+			return err
+		}
+		out = append(out, g)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// TokenRef finds the game and side of a token.
+func (t *Tx) TokenRef(token string) (GameRef, error) {
+	var r GameRef
+	if token == "" {
+		return r, ErrNotFound
+	}
+	err := getJSON(t.tx.Bucket(bTokens), []byte(token), &r)
+	return r, err
+}
+
+// AppendEvent adds an accepted command to game id's log and returns its sequence number.
+func (t *Tx) AppendEvent(id uint64, e Event) (uint64, error) {
+	b, err := t.tx.Bucket(bEvents).CreateBucketIfNotExists(u64(id))
+	if err != nil {
+		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
+	}
+	e.Seq = seq
+	if e.At.IsZero() {
+		e.At = t.Now
+	}
+	if err := putJSON(b, u64(seq), e); err != nil {
+		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
+	}
+	return seq, nil
+}
+
+// Events returns game id's log in order.
+func (t *Tx) Events(id uint64) ([]Event, error) {
+	b := t.tx.Bucket(bEvents).Bucket(u64(id))
+	if b == nil {
+		return nil, nil
+	}
+	var out []Event
+	err := b.ForEach(func(k, v []byte) error {
+		var e Event
+		if err := getJSON(b, k, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// SeenMessageID reports whether a mail with this Message-ID was already applied to game id,
+// and records it. A sender who re-sends the same mail gets it applied once.
+func (t *Tx) SeenMessageID(id uint64, messageID string) (bool, error) {
+	if messageID == "" {
+		return false, nil
+	}
+	key := append(u64(id), []byte("/"+messageID)...)
+	b := t.tx.Bucket(bSeen)
+	if b.Get(key) != nil {
+		return true, nil
+	}
+	if err := b.Put(key, []byte(t.Now.UTC().Format(time.RFC3339))); err != nil {
+		return false, fmt.Errorf("store: record message id: %w", err)
+	}
+	return false, nil
+}

@@ -1,0 +1,206 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"time"
+)
+
+// InboxKey names one message on the mail server: never its Message-ID, which the sender
+// chooses.
+type InboxKey struct {
+	Mailbox     string `json:"mailbox"`
+	UIDValidity uint32 `json:"uidvalidity"`
+	UID         uint32 `json:"uid"`
+}
+
+func (k InboxKey) String() string { return fmt.Sprintf("%s/%d/%d", k.Mailbox, k.UIDValidity, k.UID) }
+
+func (k InboxKey) bytes() []byte {
+	b := make([]byte, 0, len(k.Mailbox)+9)
+	b = append(b, k.Mailbox...)
+	b = append(b, 0)
+	b = binary.BigEndian.AppendUint32(b, k.UIDValidity)
+	return binary.BigEndian.AppendUint32(b, k.UID)
+}
+
+// InboundMail is a raw message fetched from the server, kept until it is processed.
+type InboundMail struct {
+	Key      InboxKey  `json:"key"`
+	Raw      []byte    `json:"raw"`
+	Fetched  time.Time `json:"fetched"`
+	Attempts int       `json:"attempts,omitempty"` // failed processing attempts (internal errors)
+	Error    string    `json:"error,omitempty"`
+}
+
+// PutInbound stores a fetched message unless its key is already stored or processed; it
+// reports whether it was new.
+func (t *Tx) PutInbound(m InboundMail) (bool, error) {
+	k := m.Key.bytes()
+	if t.tx.Bucket(bProcessed).Get(k) != nil || t.tx.Bucket(bInbox).Get(k) != nil {
+		return false, nil
+	}
+	if m.Fetched.IsZero() {
+		m.Fetched = t.Now
+	}
+	if err := putJSON(t.tx.Bucket(bInbox), k, m); err != nil {
+		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+	}
+	return true, nil
+}
+
+// Inbound returns the stored message with key k.
+func (t *Tx) Inbound(k InboxKey) (*InboundMail, error) {
+	var m InboundMail
+	if err := getJSON(t.tx.Bucket(bInbox), k.bytes(), &m); err != nil {
+		return nil, fmt.Errorf("store: inbox %v: %w", k, err)
+	}
+	return &m, nil
+}
+
+// PendingInbound lists stored messages not yet processed, in key order.
+func (t *Tx) PendingInbound() ([]InboundMail, error) {
+	var out []InboundMail
+	b := t.tx.Bucket(bInbox)
+	err := b.ForEach(func(k, v []byte) error {
+		var m InboundMail
+		if err := getJSON(b, k, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list inbox: %w", err)
+	}
+	return out, nil
+}
+
+// UpdateInbound saves m (its attempt count and error).
+func (t *Tx) UpdateInbound(m InboundMail) error {
+	if err := putJSON(t.tx.Bucket(bInbox), m.Key.bytes(), m); err != nil {
+		return fmt.Errorf("store: update inbox %v: %w", m.Key, err)
+	}
+	return nil
+}
+
+// MarkProcessed records k as done and drops its raw copy from the inbox.
+func (t *Tx) MarkProcessed(k InboxKey) error {
+	kb := k.bytes()
+	if err := t.tx.Bucket(bProcessed).Put(kb, []byte(t.Now.UTC().Format(time.RFC3339))); err != nil {
+		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	if err := t.tx.Bucket(bInbox).Delete(kb); err != nil {
+		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	return nil
+}
+
+// Processed reports whether k was processed.
+func (t *Tx) Processed(k InboxKey) bool { return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil }
+
+// ProcessedInMailbox reports whether any key of mailbox with this UIDVALIDITY and a UID at
+// least uid was processed (for intake that resumes after a restart).
+func (t *Tx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
+	prefix := append([]byte(mailbox), 0)
+	prefix = binary.BigEndian.AppendUint32(prefix, uidValidity)
+	var high uint32
+	for _, name := range [][]byte{bProcessed, bInbox} {
+		c := t.tx.Bucket(name).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if uid := binary.BigEndian.Uint32(k[len(prefix):]); uid > high {
+				high = uid
+			}
+		}
+	}
+	return high
+}
+
+// OutMail is a rendered message waiting for delivery.
+type OutMail struct {
+	ID        uint64    `json:"id"`
+	MessageID string    `json:"message_id"` // stable: a retried delivery carries the same one
+	From      string    `json:"from"`       // envelope sender (a bounce address)
+	To        []string  `json:"to"`
+	Raw       []byte    `json:"raw"`
+	Game      uint64    `json:"game,omitempty"`
+	Side      int       `json:"side"`
+	Kind      string    `json:"kind"`
+	Created   time.Time `json:"created"`
+	Attempts  int       `json:"attempts,omitempty"`
+	NextTry   time.Time `json:"next_try,omitempty"`
+	LastError string    `json:"last_error,omitempty"`
+	Sent      time.Time `json:"sent,omitempty"`
+	Failed    bool      `json:"failed,omitempty"` // given up (a 5xx or too many tries)
+}
+
+// Enqueue adds m to the outbox and returns its ID.
+func (t *Tx) Enqueue(m OutMail) (uint64, error) {
+	b := t.tx.Bucket(bOutbox)
+	id, err := b.NextSequence()
+	if err != nil {
+		return 0, fmt.Errorf("store: put outbox: %w", err)
+	}
+	m.ID = id
+	m.Created = t.Now
+	if err := putJSON(b, u64(id), m); err != nil {
+		return 0, fmt.Errorf("store: put outbox: %w", err)
+	}
+	return id, nil
+}
+
+// Outbox lists the mails waiting for delivery, oldest first.
+func (t *Tx) Outbox() ([]OutMail, error) {
+	var out []OutMail
+	b := t.tx.Bucket(bOutbox)
+	err := b.ForEach(func(k, v []byte) error {
+		var m OutMail
+		if err := getJSON(b, k, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list outbox: %w", err)
+	}
+	return out, nil
+}
+
+// PutOutbox saves a changed outbox entry (attempts, next try, last error).
+func (t *Tx) PutOutbox(m OutMail) error {
+	if err := putJSON(t.tx.Bucket(bOutbox), u64(m.ID), m); err != nil {
+		return fmt.Errorf("store: put outbox %d: %w", m.ID, err)
+	}
+	return nil
+}
+
+// Done moves an outbox entry to the sent bucket: delivered, or failed for good.
+func (t *Tx) Done(m OutMail) error {
+	if err := putJSON(t.tx.Bucket(bSent), u64(m.ID), m); err != nil {
+		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
+	}
+	if err := t.tx.Bucket(bOutbox).Delete(u64(m.ID)); err != nil {
+		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
+	}
+	return nil
+}
+
+// SentMails lists delivered and failed mails, oldest first.
+func (t *Tx) SentMails() ([]OutMail, error) {
+	var out []OutMail
+	b := t.tx.Bucket(bSent)
+	err := b.ForEach(func(k, v []byte) error {
+		var m OutMail
+		if err := getJSON(b, k, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list sent: %w", err)
+	}
+	return out, nil
+}

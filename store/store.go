@@ -1,0 +1,218 @@
+// Package store keeps refereed's state in one bbolt file: games with their players and
+// append-only event logs, the inbox of raw inbound mail keyed by (mailbox, UIDVALIDITY, UID),
+// the set of processed keys, and the outbox of rendered mail.
+//
+// The store owns the transaction: Update and View open one bbolt transaction and hand the
+// caller a *Tx whose methods compose inside it; the referee opens exactly one write
+// transaction per inbound mail, so a mail's effects and replies commit together or not at all.
+// Each Tx carries Now, fixed when it begins. No []byte from bbolt outlives its transaction:
+// every value is decoded (copied) before it is returned.
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
+const SchemaVersion = 1
+
+var (
+	bMeta      = []byte("meta")
+	bGames     = []byte("games")     // id (u64) -> Game JSON
+	bEvents    = []byte("events")    // nested bucket per game id -> seq (u64) -> Event JSON
+	bTokens    = []byte("tokens")    // token -> GameRef JSON
+	bInbox     = []byte("inbox")     // InboxKey bytes -> InboundMail JSON
+	bProcessed = []byte("processed") // InboxKey bytes -> time
+	bOutbox    = []byte("outbox")    // seq (u64) -> OutMail JSON
+	bSent      = []byte("sent")      // seq (u64) -> OutMail JSON, delivered or given up
+	bSeen      = []byte("seenids")   // game id + "/" + Message-ID -> time: a re-sent mail is not applied twice
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen}
+	keySchema  = []byte("schema")
+)
+
+// ErrNotFound is returned for a missing game or mail.
+var ErrNotFound = errors.New("not found")
+
+// ErrLocked means another process has the database open.
+var ErrLocked = errors.New("the database is in use by another refereed process (is the daemon running?)")
+
+// DB is an open store.
+type DB struct {
+	bolt *bolt.DB
+	path string
+	// Now is the clock; each transaction reads it once. Tests pin it.
+	Now func() time.Time
+}
+
+// Options for Open.
+type Options struct {
+	Timeout  time.Duration // how long to wait for the file lock; 0 means 1 s
+	ReadOnly bool
+	NoSync   bool // tests only: skip fsync
+}
+
+// Open opens or creates the store at path and brings its schema up to date.
+func Open(path string, o Options) (*DB, error) {
+	if o.Timeout == 0 {
+		o.Timeout = time.Second
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("store: open %s: %w", path, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	bdb.NoSync = o.NoSync
+	db := &DB{bolt: bdb, path: path, Now: time.Now}
+	if !o.ReadOnly {
+		if err := db.migrate(); err != nil {
+			bdb.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+// Close closes the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path is the file's path.
+func (db *DB) Path() string { return db.path }
+
+// migrations[v] upgrades a store of schema v to v+1. A new layout adds an entry here and
+// bumps SchemaVersion; nothing else reads an old layout.
+var migrations = map[int]func(tx *bolt.Tx) error{}
+
+func (db *DB) migrate() error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("store: create bucket %s: %w", b, err)
+			}
+		}
+		meta := tx.Bucket(bMeta)
+		v := 0
+		if raw := meta.Get(keySchema); raw != nil {
+			v = int(binary.BigEndian.Uint64(raw))
+		} else if tx.Bucket(bGames).Stats().KeyN == 0 {
+			v = SchemaVersion // a new file starts at the current layout
+		}
+		if v > SchemaVersion {
+			return fmt.Errorf("store: %s has schema %d, newer than this refereed (%d): upgrade refereed", db.path, v, SchemaVersion)
+		}
+		for ; v < SchemaVersion; v++ {
+			if m := migrations[v]; m != nil {
+				if err := m(tx); err != nil {
+					return fmt.Errorf("store: migrate schema %d: %w", v, err)
+				}
+			}
+		}
+		return meta.Put(keySchema, u64(uint64(SchemaVersion)))
+	})
+}
+
+// Tx is one transaction. Its methods are valid only inside the function given to Update or View.
+type Tx struct {
+	tx  *bolt.Tx
+	Now time.Time // fixed when the transaction began
+}
+
+// Update runs fn in one write transaction; an error from fn rolls everything back.
+func (db *DB) Update(fn func(*Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, Now: db.Now()}) })
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, Now: db.Now()}) })
+}
+
+// Backup writes a consistent snapshot of the whole database to w while others keep working.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("store: backup: %w", err)
+	}
+	return n, nil
+}
+
+// BackupFile writes a snapshot to path (created with mode 0600, replaced atomically).
+func (db *DB) BackupFile(path string) (int64, error) {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	n, err := db.Backup(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return n, fmt.Errorf("store: backup: %w", err)
+	}
+	return n, nil
+}
+
+// Dump returns every key and value of every bucket, for tests that check nothing changed.
+func (db *DB) Dump() (map[string]string, error) {
+	out := map[string]string{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var walk func(prefix string, b *bolt.Bucket) error
+		walk = func(prefix string, b *bolt.Bucket) error {
+			return b.ForEach(func(k, v []byte) error {
+				if v == nil {
+					return walk(prefix+string(k)+"/", b.Bucket(k))
+				}
+				out[prefix+string(k)] = string(v)
+				return nil
+			})
+		}
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(string(name)+"/", b) })
+	})
+	return out, err
+}
+
+func u64(n uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, n)
+	return b
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}
+
+// getJSON decodes the value at key into v (decoding copies it out of bbolt's memory).
+func getJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw := b.Get(key)
+	if raw == nil {
+		return ErrNotFound
+	}
+	return json.Unmarshal(raw, v)
+}

@@ -1,0 +1,208 @@
+// Package templates renders every mail refereed sends. The wording lives in embedded template
+// files (mail/*.txt and mail/*.html); this package fills them and builds the message: a
+// multipart/alternative with a UTF-8 text/plain part of at most 72 columns and an HTML part
+// with the same diagram in <pre>, a subject naming the game, threading headers, and
+// Auto-Submitted so that no vacation responder answers it.
+//
+// Templates are only ever given what one recipient may read: the referee fills Mail from a
+// single player's notices and view.
+package templates
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	htmltemplate "html/template"
+	"io"
+	"strings"
+	texttemplate "text/template"
+	"time"
+
+	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/mail"
+)
+
+//go:embed mail/*
+var files embed.FS
+
+// Width is the longest line of the text part.
+const Width = 72
+
+var (
+	textTmpl = texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
+	htmlTmpl = htmltemplate.Must(htmltemplate.New("game.html").Funcs(htmltemplate.FuncMap{"lines": htmlLines}).ParseFS(files, "mail/game.html"))
+)
+
+// Mail is one message to one recipient.
+type Mail struct {
+	From       string // "refereed <referee@example.org>"
+	ReplyTo    string // the recipient's tokenized reply address
+	To         string
+	Subject    string // full subject line
+	MessageID  string // without <>
+	InReplyTo  string
+	References []string
+	Date       time.Time
+	// AutoSubmitted is "auto-replied" for answers to a player's mail, "auto-generated" for
+	// everything else.
+	AutoSubmitted string
+
+	Paragraphs []string // the text, one notice or sentence per paragraph
+	Diagram    string   // the recipient's view, if any
+	Quoted     []string // the unprocessed rest of the player's mail
+	Footer     string
+}
+
+// Subject builds "[refereed #42] Transactional Chess: what".
+func Subject(game uint64, variant, what string) string {
+	if game == 0 {
+		return "[refereed] " + what
+	}
+	return fmt.Sprintf("[refereed #%d] %s: %s", game, variant, what)
+}
+
+// Render builds the complete RFC 5322 message.
+func Render(m Mail) ([]byte, error) {
+	var text, html bytes.Buffer
+	if err := textTmpl.Execute(&text, m); err != nil {
+		return nil, fmt.Errorf("templates: text: %w", err)
+	}
+	if err := htmlTmpl.Execute(&html, m); err != nil {
+		return nil, fmt.Errorf("templates: html: %w", err)
+	}
+	for i, line := range strings.Split(text.String(), "\n") {
+		if len([]rune(line)) > Width {
+			return nil, fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
+		}
+	}
+	var h mail.Header
+	h.SetDate(m.Date)
+	h.SetSubject(m.Subject)
+	from, err := mail.ParseAddress(m.From)
+	if err != nil {
+		return nil, fmt.Errorf("templates: from %q: %w", m.From, err)
+	}
+	h.SetAddressList("From", []*mail.Address{from})
+	h.SetAddressList("To", []*mail.Address{{Address: m.To}})
+	if m.ReplyTo != "" {
+		h.SetAddressList("Reply-To", []*mail.Address{{Name: from.Name, Address: m.ReplyTo}})
+	}
+	h.SetMessageID(m.MessageID)
+	if m.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{m.InReplyTo})
+	}
+	if len(m.References) > 0 {
+		h.SetMsgIDList("References", m.References)
+	}
+	auto := m.AutoSubmitted
+	if auto == "" {
+		auto = "auto-generated"
+	}
+	h.Set("Auto-Submitted", auto)
+	h.Set("X-Auto-Response-Suppress", "All")
+	h.Set("MIME-Version", "1.0")
+	// The boundary comes from the Message-ID: unique per mail, and the same bytes every time
+	// the same mail is rendered (golden files, noninterference).
+	sum := sha256.Sum256([]byte(m.MessageID))
+	h.SetContentType("multipart/alternative", map[string]string{"boundary": "refereed-" + hex.EncodeToString(sum[:12])})
+	var buf bytes.Buffer
+	w, err := message.CreateWriter(&buf, h.Header)
+	if err != nil {
+		return nil, fmt.Errorf("templates: create: %w", err)
+	}
+	for _, part := range []struct {
+		ct   string
+		body []byte
+	}{{"text/plain", text.Bytes()}, {"text/html", html.Bytes()}} {
+		var ph message.Header
+		ph.SetContentType(part.ct, map[string]string{"charset": "utf-8"})
+		ph.Set("Content-Transfer-Encoding", "quoted-printable")
+		pw, err := w.CreatePart(ph)
+		if err != nil {
+			return nil, fmt.Errorf("templates: part: %w", err)
+		}
+		if _, err := io.Copy(pw, bytes.NewReader(part.body)); err != nil {
+			return nil, fmt.Errorf("templates: part: %w", err)
+		}
+		pw.Close()
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("templates: close: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Wrap breaks text into lines of at most Width columns at spaces, keeping its line breaks.
+// A word longer than a line stands alone.
+func Wrap(text string) string {
+	var out strings.Builder
+	for i, para := range strings.Split(text, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		col := 0
+		indent := para[:len(para)-len(strings.TrimLeft(para, " "))]
+		var words []string
+		for _, w := range strings.Fields(para) {
+			for r := []rune(w); ; r = r[Width-len(indent)-1:] {
+				if len(r) <= Width-len(indent)-1 {
+					words = append(words, string(r))
+					break
+				}
+				words = append(words, string(r[:Width-len(indent)-1]))
+			}
+		}
+		for j, word := range words {
+			n := len([]rune(word))
+			if j == 0 {
+				out.WriteString(indent)
+				col = len(indent)
+			} else if col+1+n > Width {
+				out.WriteByte('\n')
+				out.WriteString(indent)
+				col = len(indent)
+			} else {
+				out.WriteByte(' ')
+				col++
+			}
+			out.WriteString(word)
+			col += n
+		}
+	}
+	return out.String()
+}
+
+func htmlLines(s string) htmltemplate.HTML {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = htmltemplate.HTMLEscapeString(p)
+	}
+	return htmltemplate.HTML(strings.Join(parts, "<br>\n"))
+}
+
+// quote wraps a line of the player's mail and puts "> " before each piece.
+func quote(line string) string {
+	var out []string
+	for _, l := range strings.Split(Wrap(line), "\n") {
+		if len([]rune(l)) > Width-2 {
+			r := []rune(l)
+			out = append(out, "> "+string(r[:Width-2]), "> "+string(r[Width-2:]))
+			continue
+		}
+		out = append(out, "> "+l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrapLong wraps only the lines longer than Width, leaving aligned lines (boards) alone.
+func wrapLong(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len([]rune(l)) > Width {
+			lines[i] = Wrap(l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
