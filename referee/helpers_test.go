@@ -19,9 +19,9 @@ import (
 var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 type harness struct {
-	t   *testing.T
-	db  *store.DB
-	ref *Referee
+	t    *testing.T
+	db   *store.DB
+	ref  *Referee
 	uid  uint32
 	sent [2]int // mails sent by each player, to number their Message-IDs
 }

@@ -28,9 +28,9 @@ const Key = "orthodox"
 
 func init() {
 	variant.Register(&variant.Variant{
-		Key:           Key,
-		Name:          "Orthodox chess",
-		Aliases:       []string{"standard", "chess", "normal", "from position", "orthodox chess"},
+		Key:     Key,
+		Name:    "Orthodox chess",
+		Aliases: []string{"standard", "chess", "normal", "from position", "orthodox chess"},
 		Help: "Send your move on a line of its own, in SAN (Nf3, exd5, O-O, e8=Q) or in\n" +
 			"coordinates (g1f3, e7e8q). MOVE before it is allowed.",
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },

@@ -52,9 +52,9 @@ const MaxPending = 5
 
 func init() {
 	variant.Register(&variant.Variant{
-		Key:           Key,
-		Name:          "Transactional Chess",
-		Aliases:       []string{"transactional chess"},
+		Key:     Key,
+		Name:    "Transactional Chess",
+		Aliases: []string{"transactional chess"},
 		Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
 			"                 is optional, and so is the mark (then the transaction stays open)\n" +
 			"Nc6 COMMIT       the same as Nc6 (C); ROLLBACK likewise\n" +
