@@ -1,0 +1,129 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+func texts(ls []Line) string {
+	var s []string
+	for _, l := range ls {
+		s = append(s, l.Text)
+	}
+	return strings.Join(s, "|")
+}
+
+func TestCommandLines(t *testing.T) {
+	cases := []struct{ name, body, want string }{
+		{"plain", "e4\n\nNf3\n", "e4|Nf3"},
+		{"gmail", "T5: Nc6 (C)\n\nOn Sun, Nov 22, 2026 at 11:00 AM refereed <referee@x.org> wrote:\n> Your move\n> e4", "T5: Nc6 (C)"},
+		{"gmail two-line attribution", "e4\nOn Sun, Nov 22, 2026 at 11:00 AM refereed <referee+g1-w-abc@example.org>\nwrote:\n> old", "e4"},
+		{"apple mail", "Nf3\n\n> On 22 Nov 2026, at 11:00, refereed <referee@x.org> wrote:\n> \n> old", "Nf3"},
+		{"outlook plain", "d4\n\n-----Original Message-----\nFrom: refereed\nSent: Sunday\nSubject: x\n\nold text", "d4"},
+		{"outlook header block", "d4\n\nFrom: refereed <referee@x.org>\nSent: Sunday, November 22, 2026 11:00\nTo: Ann", "d4"},
+		{"outlook underscores", "c4\n________________________________\nFrom: refereed", "c4"},
+		{"german", "e4\n\nAm So., 22. Nov. 2026 um 11:00 Uhr schrieb refereed <r@x.org>:\n> alt", "e4"},
+		{"french", "e4\nLe dim. 22 nov. 2026 à 11:00, refereed <r@x.org> a écrit :\n> vieux", "e4"},
+		{"localized separator", "e4\n-----Ursprüngliche Nachricht-----\nVon: x", "e4"},
+		{"signature", "resign\n-- \nAnn Example\nChess club", "resign"},
+		{"phone trailer", "Kd8\n\nSent from my iPhone", "Kd8"},
+		{"quoted lines only", "> e4\n> e5", ""},
+		{"crlf leftovers and bom", "\ufeffe4  \n\tNf3\t", "e4|Nf3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := texts(CommandLines(c.body)); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	if l := CommandLines("\n\ne4"); l[0].N != 3 {
+		t.Errorf("line numbers count from the body's first line: %+v", l)
+	}
+}
+
+func TestHTMLToText(t *testing.T) {
+	html := `<html><head><style>p{color:red}</style><title>x</title></head><body>
+<div dir="ltr">T1: e4&nbsp;(C)<br>Nf3 &amp; more</div>
+<div class="gmail_quote"><div>On Sun ... wrote:</div><blockquote>e5</blockquote></div>
+<div id="divRplyFwdMsg"><b>From:</b> refereed</div>
+<script>alert(1)</script></body></html>`
+	got := texts(CommandLines(HTMLToText(html)))
+	if got != "T1: e4\u00a0(C)|Nf3 & more" && got != "T1: e4 (C)|Nf3 & more" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestParseMessages(t *testing.T) {
+	latin1 := "From: =?ISO-8859-1?Q?J=F6rg?= <Jorg@Example.COM>\r\nTo: referee+g1-w-abcdefghij@x.org\r\nSubject: =?ISO-8859-1?Q?Z=FCge?=\r\nMessage-ID: <1@x>\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nT1: e4\r\nGr=FC=DFe\r\n"
+	m, err := Parse([]byte(latin1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.From != "jorg@example.com" || m.FromName != "Jörg" || m.Subject != "Züge" || !strings.Contains(m.Body, "Grüße") || m.To[0] != "referee+g1-w-abcdefghij@x.org" {
+		t.Errorf("latin-1: %+v", m)
+	}
+	alt := "From: a@x\r\nTo: r@x\r\nMessage-ID: <2@x>\r\nContent-Type: multipart/alternative; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>html wins?</p>\r\n--B\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nplain wins\r\n--B--\r\n"
+	if m, _ := Parse([]byte(alt)); m == nil || strings.TrimSpace(m.Body) != "plain wins" || m.FromHTML {
+		t.Errorf("text/plain is preferred: %+v", m)
+	}
+	html := "From: a@x\r\nTo: r@x\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n<p>Fran\x80ois e4</p>\r\n"
+	if m, _ := Parse([]byte(html)); m == nil || !m.FromHTML || !strings.Contains(m.Body, "Fran€ois e4") {
+		t.Errorf("html-only windows-1252: %+v", m)
+	}
+	attach := "From: a@x\r\nTo: r@x\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\ne4\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=big.bin\r\n\r\nAAAA\r\n--B--\r\n"
+	if m, _ := Parse([]byte(attach)); m == nil || m.Attachments != 1 || strings.TrimSpace(m.Body) != "e4" {
+		t.Errorf("attachment: %+v", m)
+	}
+}
+
+func TestAutomatic(t *testing.T) {
+	cases := map[string]string{
+		"From: a@x\r\nAuto-Submitted: auto-replied\r\n\r\nx":                    "Auto-Submitted",
+		"From: a@x\r\nAuto-Submitted: no\r\n\r\nx":                              "",
+		"From: a@x\r\nPrecedence: bulk\r\n\r\nx":                                 "Precedence",
+		"From: MAILER-DAEMON@x\r\n\r\nx":                                         "bounce",
+		"From: a@x\r\nReturn-Path: <>\r\n\r\nx":                                  "null sender",
+		"From: a@x\r\nContent-Type: multipart/report; boundary=B\r\n\r\n--B--\r\n": "report",
+		"From: a@x\r\nX-Autoreply: yes\r\n\r\nx":                                 "Auto-Submitted",
+		"From: a@x\r\n\r\nx":                                                      "",
+	}
+	for raw, want := range cases {
+		m, err := Parse([]byte(raw))
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		got := m.Automatic()
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%q: Automatic() = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// FuzzParse: any bytes give a message or an error, never a panic, and the command lines of
+// whatever body comes out are well formed.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("From: a@x\r\nTo: r@x\r\nContent-Type: multipart/alternative; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>e4</p><blockquote>x</blockquote>\r\n--B--\r\n"))
+	f.Add([]byte("From: =?ISO-8859-1?Q?J=F6rg?= <j@x>\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nGr=FC=DFe\r\n"))
+	f.Add([]byte("Content-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m, err := Parse(raw)
+		if err != nil {
+			return
+		}
+		m.Automatic()
+		for _, l := range CommandLines(m.Body) {
+			if l.N < 1 || strings.TrimSpace(l.Text) != l.Text || l.Text == "" {
+				t.Fatalf("bad line %+v", l)
+			}
+		}
+	})
+}
+
+// FuzzHTMLToText: any HTML gives text, never a panic.
+func FuzzHTMLToText(f *testing.F) {
+	f.Add("<div class=gmail_quote><blockquote><div>x</div></blockquote></div><p>e4")
+	f.Fuzz(func(t *testing.T, s string) {
+		CommandLines(HTMLToText(s))
+	})
+}

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func open(t *testing.T, path string) *DB {
+	t.Helper()
+	db, err := Open(path, Options{NoSync: true, Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// A second instance on the same file fails fast and says why.
+func TestSecondOpenFailsFast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	defer db.Close()
+	start := time.Now()
+	_, err := Open(path, Options{Timeout: 200 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "is the daemon running?") {
+		t.Fatalf("second open: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("the second open waited for the lock instead of failing")
+	}
+}
+
+func TestGamesEventsInboxOutbox(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "r.db"))
+	defer db.Close()
+	key := InboxKey{Mailbox: "INBOX", UIDValidity: 5, UID: 42}
+	err := db.Update(func(tx *Tx) error {
+		g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "a@x", Token: "tokena"}, {Address: "b@x", Token: "tokenb"}}}
+		if err := tx.CreateGame(g); err != nil {
+			return err
+		}
+		if g.ID != 1 {
+			t.Errorf("first game id %d", g.ID)
+		}
+		for _, text := range []string{"move e2e4", "move e7e5"} {
+			if _, err := tx.AppendEvent(g.ID, Event{Text: text}); err != nil {
+				return err
+			}
+		}
+		if isNew, err := tx.PutInbound(InboundMail{Key: key, Raw: []byte("raw")}); err != nil || !isNew {
+			t.Errorf("put inbound: %v %v", isNew, err)
+		}
+		if isNew, _ := tx.PutInbound(InboundMail{Key: key, Raw: []byte("raw")}); isNew {
+			t.Error("the same key stored twice")
+		}
+		_, err := tx.Enqueue(OutMail{MessageID: "m1@x", To: []string{"a@x"}, Raw: []byte("hi")})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		ref, err := tx.TokenRef("tokenb")
+		if err != nil || ref.Game != 1 || ref.Side != 1 {
+			t.Errorf("token ref %+v %v", ref, err)
+		}
+		ev, _ := tx.Events(1)
+		if len(ev) != 2 || ev[1].Text != "move e7e5" || ev[1].Seq != 2 {
+			t.Errorf("events %+v", ev)
+		}
+		if tx.HighestProcessedUID("INBOX", 5) != 42 {
+			t.Error("highest UID of the inbox")
+		}
+		if err := tx.MarkProcessed(key); err != nil {
+			return err
+		}
+		if !tx.Processed(key) {
+			t.Error("not processed")
+		}
+		if isNew, _ := tx.PutInbound(InboundMail{Key: key}); isNew {
+			t.Error("a processed key was stored again")
+		}
+		out, _ := tx.Outbox()
+		if len(out) != 1 || out[0].MessageID != "m1@x" {
+			t.Errorf("outbox %+v", out)
+		}
+		return tx.Done(out[0])
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		out, _ := tx.Outbox()
+		sent, _ := tx.SentMails()
+		if len(out) != 0 || len(sent) != 1 {
+			t.Errorf("after Done: outbox %d, sent %d", len(out), len(sent))
+		}
+		return nil
+	})
+}
+
+// A backup taken while the store is open is a consistent store of its own.
+func TestBackupWhileOpen(t *testing.T) {
+	dir := t.TempDir()
+	db := open(t, filepath.Join(dir, "r.db"))
+	defer db.Close()
+	db.Update(func(tx *Tx) error {
+		return tx.CreateGame(&Game{Variant: "orthodox", Players: [2]Player{{Token: "aaaaaaaa"}, {Token: "bbbbbbbb"}}})
+	})
+	backup := filepath.Join(dir, "backup.db")
+	if _, err := db.BackupFile(backup); err != nil {
+		t.Fatal(err)
+	}
+	b := open(t, backup)
+	defer b.Close()
+	b.View(func(tx *Tx) error {
+		games, err := tx.Games()
+		if err != nil || len(games) != 1 {
+			t.Errorf("backup holds %d games: %v", len(games), err)
+		}
+		return nil
+	})
+	var buf bytes.Buffer
+	if n, err := db.Backup(&buf); err != nil || n != int64(buf.Len()) {
+		t.Errorf("backup to a writer: %d %v", n, err)
+	}
+}
+
+// A file written by a newer refereed is refused, not misread.
+func TestNewerSchemaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put(keySchema, u64(SchemaVersion+1)) })
+	db.Close()
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "newer than this refereed") {
+		t.Fatalf("newer schema: %v", err)
+	}
+}
