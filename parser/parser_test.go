@@ -79,14 +79,14 @@ func TestParseMessages(t *testing.T) {
 
 func TestAutomatic(t *testing.T) {
 	cases := map[string]string{
-		"From: a@x\r\nAuto-Submitted: auto-replied\r\n\r\nx":                    "Auto-Submitted",
-		"From: a@x\r\nAuto-Submitted: no\r\n\r\nx":                              "",
-		"From: a@x\r\nPrecedence: bulk\r\n\r\nx":                                 "Precedence",
-		"From: MAILER-DAEMON@x\r\n\r\nx":                                         "bounce",
-		"From: a@x\r\nReturn-Path: <>\r\n\r\nx":                                  "null sender",
+		"From: a@x\r\nAuto-Submitted: auto-replied\r\n\r\nx":                       "Auto-Submitted",
+		"From: a@x\r\nAuto-Submitted: no\r\n\r\nx":                                 "",
+		"From: a@x\r\nPrecedence: bulk\r\n\r\nx":                                   "Precedence",
+		"From: MAILER-DAEMON@x\r\n\r\nx":                                           "bounce",
+		"From: a@x\r\nReturn-Path: <>\r\n\r\nx":                                    "null sender",
 		"From: a@x\r\nContent-Type: multipart/report; boundary=B\r\n\r\n--B--\r\n": "report",
-		"From: a@x\r\nX-Autoreply: yes\r\n\r\nx":                                 "Auto-Submitted",
-		"From: a@x\r\n\r\nx":                                                      "",
+		"From: a@x\r\nX-Autoreply: yes\r\n\r\nx":                                   "Auto-Submitted",
+		"From: a@x\r\n\r\nx":                                                       "",
 	}
 	for raw, want := range cases {
 		m, err := Parse([]byte(raw))
