@@ -14,11 +14,17 @@ import (
 // already processed changes nothing. An error means nothing was applied (an internal error,
 // to be retried); a player's mistakes are not errors, they are answered.
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
+	return r.HandleMail(store.InboundMail{Key: key, Raw: raw})
+}
+
+// HandleMail is Handle for a stored inbound mail (which may be an oversize header).
+func (r *Referee) HandleMail(m store.InboundMail) error {
+	key := m.Key
 	return r.DB.Update(func(tx *store.Tx) error {
 		if tx.Processed(key) {
 			return nil
 		}
-		if err := r.handle(tx, key, raw); err != nil {
+		if err := r.handle(tx, key, m.Raw, m.Oversize); err != nil {
 			return err
 		}
 		if err := r.fault("mark"); err != nil {
@@ -28,7 +34,7 @@ func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 	})
 }
 
-func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte) error {
+func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize int64) error {
 	log := r.logger().With("key", key.String())
 	if err := r.fault("parse"); err != nil {
 		return err
@@ -79,6 +85,12 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte) error {
 	} else if seen {
 		log.Info("mail already applied (same Message-ID): ignored", "game", sg.ID)
 		return nil
+	}
+	if oversize > 0 {
+		log.Info("oversize mail answered", "game", sg.ID, "size", oversize)
+		return r.enqueue(tx, sg, v, side, "your mail was too large", []string{
+			fmt.Sprintf("Your mail was %.1f MB, too large for me to read, so nothing in it was done. Send your commands as plain text, without attachments.", float64(oversize)/(1<<20)),
+		}, "", nil, msg.MessageID, msg.References, "reply")
 	}
 	return r.apply(tx, key, msg, sg, v, g, side)
 }
@@ -322,7 +334,7 @@ func (r *Referee) ProcessInbox() (handled int, err error) {
 		if m.Attempts >= max {
 			continue
 		}
-		herr := r.Handle(m.Key, m.Raw)
+		herr := r.HandleMail(m)
 		if herr == nil {
 			handled++
 			continue

@@ -312,3 +312,21 @@ func ParseGameID(s string) (uint64, error) {
 	}
 	return id, nil
 }
+
+// RecordDeliveryFailure notes a mail to a player that the mail server refused for good (a
+// 5xx or too many tries): the player's bounce count, shown by "refereed show".
+func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
+	if m.Game == 0 {
+		return nil
+	}
+	return r.DB.Update(func(tx *store.Tx) error {
+		sg, err := tx.Game(m.Game)
+		if err != nil {
+			return err
+		}
+		p := &sg.Players[m.Side]
+		p.Bounces++
+		p.LastBounce = fmt.Sprintf("%s: %v", tx.Now.UTC().Format("2006-01-02 15:04"), reason)
+		return tx.PutGame(sg)
+	})
+}

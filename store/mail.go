@@ -31,6 +31,8 @@ type InboundMail struct {
 	Raw      []byte    `json:"raw"`
 	Fetched  time.Time `json:"fetched"`
 	Attempts int       `json:"attempts,omitempty"` // failed processing attempts (internal errors)
+	// Oversize is the size of a message too large to fetch whole: Raw is then its header.
+	Oversize int64 `json:"oversize,omitempty"`
 	Error    string    `json:"error,omitempty"`
 }
 
@@ -96,6 +98,9 @@ func (t *Tx) MarkProcessed(k InboxKey) error {
 	}
 	return nil
 }
+
+// Stored reports whether k waits in the inbox.
+func (t *Tx) Stored(k InboxKey) bool { return t.tx.Bucket(bInbox).Get(k.bytes()) != nil }
 
 // Processed reports whether k was processed.
 func (t *Tx) Processed(k InboxKey) bool { return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil }

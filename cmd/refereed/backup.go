@@ -21,12 +21,12 @@ func (m *Main) runBackup(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, err := d.open()
+	db, closeDB, err := d.open(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer closeDB()
 	n, err := db.BackupFile(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)

@@ -25,12 +25,12 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, err := d.open()
+	db, closeDB, err := d.open(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed export: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer closeDB()
 	err = db.View(func(tx *store.Tx) error {
 		var ids []uint64
 		if *all {

@@ -16,12 +16,12 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	db, err := d.open()
+	db, closeDB, err := d.open(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed list: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer closeDB()
 	var games []store.Game
 	var outbox int
 	err = db.View(func(tx *store.Tx) error {

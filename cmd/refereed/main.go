@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/refereed/refereed/store"
 	_ "github.com/refereed/refereed/variant/all"
 )
 
@@ -24,6 +25,8 @@ func main() {
 type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+
+	db *store.DB // set inside the daemon: admin commands use its open store
 }
 
 // Exit codes shared by the subcommands.
@@ -42,6 +45,7 @@ func (m *Main) subcommands() []subcommand {
 	return []subcommand{
 		{"verify", "replay every game of PGN files and report the invalid ones", (*Main).runVerify},
 		{"replay", "replay one game record and print its final position and result", (*Main).runReplay},
+		{"serve", "run the referee daemon (with no configuration: a local mail server too)", (*Main).runServe},
 		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},
 		{"variants", "list the games refereed plays", (*Main).runVariants},
 		{"new", "create a game between two mail addresses", (*Main).runNew},
@@ -60,6 +64,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if adminCommands[args[0]] && m.db == nil {
+		if code, ok := m.forward(args); ok {
+			return code
+		}
 	}
 	for _, sc := range m.subcommands() {
 		if sc.name == args[0] {

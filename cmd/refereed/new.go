@@ -28,12 +28,12 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, err := d.open()
+	db, closeDB, err := d.open(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer closeDB()
 	id, err := d.referee(db).NewGame(*v, *white, *black, variant.Options{FEN: *fen})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)

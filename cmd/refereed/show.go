@@ -37,12 +37,12 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed show: --as %q: want white, black or referee\n", *as)
 		return exitUsage
 	}
-	db, err := d.open()
+	db, closeDB, err := d.open(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer closeDB()
 	err = db.View(func(tx *store.Tx) error {
 		sg, va, g, err := referee.Load(tx, id)
 		if err != nil {

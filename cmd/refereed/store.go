@@ -25,12 +25,20 @@ func addDataFlags(fs *flag.FlagSet) dataFlags {
 
 func (d dataFlags) dbPath() string { return filepath.Join(*d.dir, "refereed.db") }
 
-// open opens the store, creating the data directory if needed.
-func (d dataFlags) open() (*store.DB, error) {
-	if err := os.MkdirAll(*d.dir, 0o700); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
+// open opens the store, creating the data directory if needed; inside the daemon it is the
+// daemon's open store. close must be called when done.
+func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
+	if m.db != nil {
+		return m.db, func() {}, nil
 	}
-	return store.Open(d.dbPath(), store.Options{})
+	if err := os.MkdirAll(*d.dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("data directory: %w", err)
+	}
+	db, err = store.Open(d.dbPath(), store.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, func() { db.Close() }, nil
 }
 
 func (d dataFlags) referee(db *store.DB) *referee.Referee {

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the production configuration, read from a TOML file. Every field has a flag
+// that overrides it.
+//
+//	address = "referee@example.org"
+//	data = "/var/lib/refereed"
+//	[imap]
+//	addr = "imap.example.org:993"
+//	security = "tls"          # tls, starttls or plain
+//	user = "referee@example.org"
+//	password_file = "/etc/refereed/imap-password"
+//	poll_interval = "30s"
+//	[smtp]
+//	addr = "smtp.example.org:587"
+//	security = "starttls"
+//	user = "referee@example.org"
+//	password_file = "/etc/refereed/smtp-password"
+type Config struct {
+	Address string     `toml:"address"`
+	Data    string     `toml:"data"`
+	IMAP    ServerConf `toml:"imap"`
+	SMTP    ServerConf `toml:"smtp"`
+}
+
+// ServerConf is one mail server.
+type ServerConf struct {
+	Addr         string   `toml:"addr"`
+	Security     string   `toml:"security"`
+	User         string   `toml:"user"`
+	Password     string   `toml:"password"`
+	PasswordFile string   `toml:"password_file"`
+	Auth         string   `toml:"auth"`          // IMAP: "plain" or "login"
+	Mailbox      string   `toml:"mailbox"`       // IMAP: INBOX
+	Processed    string   `toml:"processed"`     // IMAP: Processed, or "-" to flag \Seen
+	PollInterval duration `toml:"poll_interval"` // IMAP
+	FastPoll     duration `toml:"fast_poll"`     // IMAP: poll this often instead of IDLE
+	MaxSize      int64    `toml:"max_size"`      // IMAP: largest mail read whole, bytes
+	Insecure     bool     `toml:"insecure_skip_verify"`
+}
+
+type duration struct{ time.Duration }
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration like 30s or 5m", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// loadConfig reads a TOML file and says which keys it does not know.
+func loadConfig(path string) (*Config, error) {
+	var c Config
+	md, err := toml.DecodeFile(path, &c)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		var keys []string
+		for _, k := range und {
+			keys = append(keys, k.String())
+		}
+		return nil, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	for _, s := range []*ServerConf{&c.IMAP, &c.SMTP} {
+		if s.PasswordFile != "" {
+			b, err := os.ReadFile(s.PasswordFile)
+			if err != nil {
+				return nil, fmt.Errorf("config %s: password file: %w", path, err)
+			}
+			s.Password = strings.TrimRight(string(b), "\r\n")
+		}
+	}
+	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
+		return nil, fmt.Errorf("config %s: both [imap] addr and [smtp] addr are needed", path)
+	}
+	return &c, nil
+}

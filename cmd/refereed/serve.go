@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/base32"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/refereed/refereed/mailer"
+	"github.com/refereed/refereed/mailer/localmail"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+)
+
+// serveOptions is everything serve needs, from flags and the config file.
+type serveOptions struct {
+	data, address       string
+	imap, smtp          mailer.IMAP
+	smtpT               mailer.SMTP
+	mailbox, processed  string
+	poll, fastPoll      time.Duration
+	maxSize             int64
+	local               bool // run the embedded mail server
+	localIMAP, localSMT string
+	password            string
+	passwordPrinted     bool
+}
+
+func (m *Main) runServe(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	data := fs.String("data", "refereed-data", "data directory (holds refereed.db)")
+	configPath := fs.String("config", "", "TOML configuration for real mail servers; without it a local mail server runs")
+	address := fs.String("address", "", "the referee's mail address (referee@localhost without --config)")
+	password := fs.String("mail-password", "", "local mail server password for every mailbox (default $REFEREED_MAIL_PASSWORD, else random)")
+	imapAddr := fs.String("imap", "127.0.0.1:1143", "local mail server: IMAP listen address")
+	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "local mail server: SMTP listen address")
+	poll := fs.Duration("poll", 0, "IMAP poll interval (0: the config's, else 30s; IDLE is used when offered)")
+	fastPoll := fs.Duration("fast-poll", 0, "poll IMAP this often instead of IDLE (lower latency on Dovecot)")
+	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed serve [--data DIR] [--config FILE] [options]\n\nWithout --config, runs a local mail server on 127.0.0.1 (IMAP :1143, SMTP :2525) for\nthe domain localhost, with the referee at referee@localhost.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(m.Stderr, "refereed serve: --log %q: want debug, info, warn or error\n", *logLevel)
+		return exitUsage
+	}
+	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+
+	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *configPath != "" {
+		c, err := loadConfig(*configPath)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
+			return exitUsage
+		}
+		if !set["data"] && c.Data != "" {
+			o.data = c.Data
+		}
+		if o.address == "" {
+			o.address = c.Address
+		}
+		if o.address == "" {
+			o.address = c.IMAP.User
+		}
+		var tlsIMAP, tlsSMTP *tls.Config
+		if c.IMAP.Insecure {
+			tlsIMAP = &tls.Config{InsecureSkipVerify: true}
+		}
+		if c.SMTP.Insecure {
+			tlsSMTP = &tls.Config{InsecureSkipVerify: true}
+		}
+		o.imap = mailer.IMAP{Addr: c.IMAP.Addr, Security: c.IMAP.Security, Username: c.IMAP.User, Password: c.IMAP.Password, Auth: c.IMAP.Auth, TLS: tlsIMAP}
+		o.smtpT = mailer.SMTP{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.User, Password: c.SMTP.Password, TLS: tlsSMTP}
+		o.mailbox, o.processed, o.maxSize = c.IMAP.Mailbox, c.IMAP.Processed, c.IMAP.MaxSize
+		if o.poll == 0 {
+			o.poll = c.IMAP.PollInterval.Duration
+		}
+		if o.fastPoll == 0 {
+			o.fastPoll = c.IMAP.FastPoll.Duration
+		}
+	} else {
+		o.local = true
+		if o.address == "" {
+			o.address = "referee@localhost"
+		}
+		o.password = *password
+		if o.password == "" {
+			o.password = os.Getenv("REFEREED_MAIL_PASSWORD")
+		}
+		if o.password == "" {
+			b := make([]byte, 10)
+			rand.Read(b)
+			o.password = strings.ToLower(base32.StdEncoding.EncodeToString(b))[:12]
+			o.passwordPrinted = true
+		}
+		o.localIMAP, o.localSMT = *imapAddr, *smtpAddr
+		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
+		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
+	}
+	if !strings.Contains(o.address, "@") {
+		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
+		return exitUsage
+	}
+	if err := m.serve(ctx, o, log); err != nil {
+		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// serve runs the daemon until ctx ends.
+func (m *Main) serve(ctx context.Context, o serveOptions, log *slog.Logger) error {
+	if err := os.MkdirAll(o.data, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	dbPath := filepath.Join(o.data, "refereed.db")
+	db, err := store.Open(dbPath, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var local *localmail.Server
+	if o.local {
+		domain := o.address[strings.IndexByte(o.address, '@')+1:]
+		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMT}
+		if err := local.Start(); err != nil {
+			return err
+		}
+		defer local.Close()
+		if _, err := local.Mailbox(o.address); err != nil {
+			return err
+		}
+	}
+
+	ref := &referee.Referee{DB: db, Address: o.address, Log: log}
+	newMail := make(chan struct{}, 1)
+	outbox := make(chan struct{}, 1)
+	poke := func(ch chan struct{}) {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	stopControl, err := serveControl(ctx, o.data, db, func() { poke(outbox) })
+	if err != nil {
+		return err
+	}
+	defer stopControl()
+
+	intake := &mailer.Intake{IMAP: o.imap, DB: db, Mailbox: o.mailbox, Processed: o.processed, MaxSize: o.maxSize,
+		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake")}
+	sender := &mailer.Sender{DB: db, Transport: &o.smtpT, Log: log.With("part", "delivery"),
+		OnGiveUp: func(om store.OutMail, err error) {
+			if rerr := ref.RecordDeliveryFailure(om, err); rerr != nil {
+				log.Error("recording a delivery failure", "err", rerr)
+			}
+		}}
+
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); intake.Run(ctx) }()
+	go func() { defer wg.Done(); sender.Run(ctx, outbox, 30*time.Second) }()
+	go func() {
+		defer wg.Done()
+		for {
+			n, err := ref.ProcessInbox()
+			if err != nil {
+				log.Error("processing the inbox", "err", err)
+			}
+			if n > 0 {
+				poke(outbox)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-newMail:
+			case <-time.After(time.Minute):
+			}
+		}
+	}()
+	poke(outbox)
+
+	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
+	if o.local {
+		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail stays in memory):\n", o.address[strings.IndexByte(o.address, '@')+1:])
+		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
+		if o.passwordPrinted {
+			fmt.Fprintf(m.Stdout, "  password for every mailbox: %s  (set REFEREED_MAIL_PASSWORD to choose it)\n", o.password)
+		} else {
+			fmt.Fprintln(m.Stdout, "  password for every mailbox: as given")
+		}
+	} else {
+		fmt.Fprintf(m.Stdout, "Mail: IMAP %s (%s), SMTP %s (%s)\n", o.imap.Addr, o.imap.Security, o.smtpT.Addr, o.smtpT.Security)
+	}
+	fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new --data %s --variant transactional --white ann@localhost --black bob@localhost\n", o.address, o.data)
+	fmt.Fprintln(m.Stdout, "then read the players' mail and reply to it. Stop with Ctrl-C.")
+
+	<-ctx.Done()
+	log.Info("shutting down")
+	cancel()
+	wg.Wait()
+	return nil
+}

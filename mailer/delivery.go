@@ -1,0 +1,204 @@
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"github.com/refereed/refereed/store"
+)
+
+// Transport sends one message. Implementations: SMTP, and mailertest.Transport for tests.
+type Transport interface {
+	Send(ctx context.Context, from string, to []string, raw []byte) error
+}
+
+// SMTP sends through an SMTP server.
+type SMTP struct {
+	Addr     string // host:port
+	Security string // "tls" (implicit), "starttls", or "plain"
+	Username string // AUTH PLAIN when set
+	Password string
+	Hello    string      // HELO/EHLO name; "localhost" when empty
+	TLS      *tls.Config // server name and trust; a default from Addr when nil
+	Timeout  time.Duration
+}
+
+var _ Transport = (*SMTP)(nil)
+
+// Send delivers raw with the given envelope over a new connection.
+func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	timeout := s.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	tlsConfig := s.TLS
+	if tlsConfig == nil {
+		host, _, _ := net.SplitHostPort(s.Addr)
+		tlsConfig = &tls.Config{ServerName: host}
+	}
+	var c *smtp.Client
+	var err error
+	switch s.Security {
+	case "tls":
+		c, err = smtp.DialTLS(s.Addr, tlsConfig)
+	case "starttls":
+		c, err = smtp.DialStartTLS(s.Addr, tlsConfig)
+	case "plain", "":
+		c, err = smtp.Dial(s.Addr)
+	default:
+		return &PermanentError{Err: fmt.Errorf("smtp: unknown security %q (want tls, starttls or plain)", s.Security)}
+	}
+	if err != nil {
+		return fmt.Errorf("smtp: dial %s: %w", s.Addr, err)
+	}
+	defer c.Close()
+	c.CommandTimeout, c.SubmissionTimeout = timeout, 4*timeout
+	hello := s.Hello
+	if hello == "" {
+		hello = "localhost"
+	}
+	if err := c.Hello(hello); err != nil {
+		return fmt.Errorf("smtp: hello: %w", err)
+	}
+	if s.Username != "" {
+		if err := c.Auth(sasl.NewPlainClient("", s.Username, s.Password)); err != nil {
+			return Classify(fmt.Errorf("smtp: auth: %w", err))
+		}
+	}
+	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
+		return Classify(fmt.Errorf("smtp: send: %w", err))
+	}
+	return c.Quit()
+}
+
+// Sender drains the store's outbox.
+type Sender struct {
+	DB        *store.DB
+	Transport Transport
+	Policy    Policy
+	Now       func() time.Time
+	Log       *slog.Logger
+	// OnGiveUp is told of each mail given up for good (a 5xx, or too old), after it was
+	// recorded; the referee records it against the player.
+	OnGiveUp func(m store.OutMail, err error)
+
+	mu sync.Mutex // one drain at a time
+}
+
+func (s *Sender) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Sender) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
+}
+
+// Drain tries every mail that is due and returns how many were sent and when the next
+// waiting one is due (zero if none waits).
+func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var due []store.OutMail
+	if err := s.DB.View(func(tx *store.Tx) error {
+		all, err := tx.Outbox()
+		due = all
+		return err
+	}); err != nil {
+		return 0, time.Time{}, err
+	}
+	for _, m := range due {
+		if ctx.Err() != nil {
+			return sent, next, ctx.Err()
+		}
+		if !m.NextTry.IsZero() && m.NextTry.After(s.now()) {
+			if next.IsZero() || m.NextTry.Before(next) {
+				next = m.NextTry
+			}
+			continue
+		}
+		sendErr := s.Transport.Send(ctx, m.From, m.To, m.Raw)
+		now := s.now()
+		var giveUp error
+		err := s.DB.Update(func(tx *store.Tx) error {
+			m.Attempts++
+			if sendErr == nil {
+				m.Sent, m.LastError = now, ""
+				return tx.Done(m)
+			}
+			m.LastError = sendErr.Error()
+			nextTry, perr := s.Policy.Next(sendErr, m.Attempts, m.Created, now)
+			if perr != nil {
+				m.Failed, giveUp = true, perr
+				return tx.Done(m)
+			}
+			m.NextTry = nextTry
+			return tx.PutOutbox(m)
+		})
+		if err != nil {
+			return sent, next, fmt.Errorf("mailer: record delivery of %s: %w", m.MessageID, err)
+		}
+		switch {
+		case sendErr == nil:
+			sent++
+			s.log().Info("mail delivered", "message_id", m.MessageID, "to", m.To)
+		case giveUp != nil:
+			s.log().Error("mail given up", "message_id", m.MessageID, "to", m.To, "err", giveUp)
+			if s.OnGiveUp != nil {
+				s.OnGiveUp(m, giveUp)
+			}
+		default:
+			s.log().Warn("delivery failed; will retry", "message_id", m.MessageID, "to", m.To, "attempt", m.Attempts, "next", m.NextTry, "err", sendErr)
+			if next.IsZero() || m.NextTry.Before(next) {
+				next = m.NextTry
+			}
+		}
+	}
+	return sent, next, nil
+}
+
+// Run drains the outbox whenever wake fires, when a retry falls due, and at least every
+// interval, until ctx ends.
+func (s *Sender) Run(ctx context.Context, wake <-chan struct{}, interval time.Duration) error {
+	if interval == 0 {
+		interval = 30 * time.Second
+	}
+	for {
+		_, next, err := s.Drain(ctx)
+		if err != nil && ctx.Err() == nil {
+			s.log().Error("draining the outbox", "err", err)
+		}
+		wait := interval
+		if !next.IsZero() {
+			if d := next.Sub(s.now()); d < wait {
+				wait = d
+			}
+		}
+		if wait < 10*time.Millisecond {
+			wait = 10 * time.Millisecond
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}

@@ -1,0 +1,168 @@
+// Package localmail is the small mail system `refereed serve` runs when no configuration is
+// given: an IMAP server (go-imap's imapmemserver) and an SMTP server (go-smtp) on loopback
+// that together act as a mail host for one domain ("localhost"). Every address of that
+// domain that receives mail gets a mailbox; plus addresses (referee+g42-w-token@localhost)
+// are delivered to their base mailbox, as Postfix and Dovecot do with recipient_delimiter.
+// Everyone logs in over IMAP with the full address and one shared password. Mail to other
+// domains is refused: there is no relaying. The mail lives in memory: it is a place to try
+// refereed and to run its tests, not a mail server for a club.
+package localmail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-smtp"
+)
+
+// Server is the local mail host.
+type Server struct {
+	Domain   string // "localhost" when empty
+	Password string // every mailbox's IMAP password
+	IMAPAddr string // listen address, e.g. 127.0.0.1:1143
+	SMTPAddr string // listen address, e.g. 127.0.0.1:2525
+	// MaxMessageBytes bounds one SMTP message (25 MiB when 0).
+	MaxMessageBytes int64
+
+	mu    sync.Mutex
+	users map[string]*imapmemserver.User
+	mem   *imapmemserver.Server
+	imap  *imapserver.Server
+	smtp  *smtp.Server
+	iln   net.Listener
+	sln   net.Listener
+}
+
+func (s *Server) domain() string {
+	if s.Domain == "" {
+		return "localhost"
+	}
+	return s.Domain
+}
+
+// Start listens on both addresses and serves in the background.
+func (s *Server) Start() error {
+	s.users = map[string]*imapmemserver.User{}
+	s.mem = imapmemserver.New()
+	s.imap = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
+		InsecureAuth: true, // loopback only
+		Logger:       log.New(io.Discard, "", 0),
+	})
+	var err error
+	if s.iln, err = net.Listen("tcp", s.IMAPAddr); err != nil {
+		return fmt.Errorf("localmail: imap listen %s: %w", s.IMAPAddr, err)
+	}
+	if s.sln, err = net.Listen("tcp", s.SMTPAddr); err != nil {
+		s.iln.Close()
+		return fmt.Errorf("localmail: smtp listen %s: %w", s.SMTPAddr, err)
+	}
+	s.smtp = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{srv: s}, nil }))
+	s.smtp.Domain = s.domain()
+	s.smtp.ReadTimeout, s.smtp.WriteTimeout = time.Minute, time.Minute
+	s.smtp.MaxMessageBytes = s.MaxMessageBytes
+	if s.smtp.MaxMessageBytes == 0 {
+		s.smtp.MaxMessageBytes = 25 << 20
+	}
+	s.smtp.MaxRecipients = 50
+	go s.imap.Serve(s.iln)
+	go s.smtp.Serve(s.sln)
+	return nil
+}
+
+// IMAPListen and SMTPListen are the bound addresses (useful with port 0).
+func (s *Server) IMAPListen() string { return s.iln.Addr().String() }
+func (s *Server) SMTPListen() string { return s.sln.Addr().String() }
+
+// Close stops both servers.
+func (s *Server) Close() error {
+	err1 := s.imap.Close()
+	err2 := s.smtp.Close()
+	return errors.Join(err1, err2)
+}
+
+// Mailbox returns the mailbox user of address, creating it.
+func (s *Server) Mailbox(address string) (*imapmemserver.User, error) {
+	addr := strings.ToLower(address)
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || domain != s.domain() || local == "" {
+		return nil, fmt.Errorf("%s is not an address of %s", address, s.domain())
+	}
+	if base, _, plus := strings.Cut(local, "+"); plus {
+		local = base
+	}
+	addr = local + "@" + domain
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.users[addr]; u != nil {
+		return u, nil
+	}
+	u := imapmemserver.NewUser(addr, s.Password)
+	if err := u.Create("INBOX", nil); err != nil {
+		return nil, err
+	}
+	s.mem.AddUser(u)
+	s.users[addr] = u
+	return u, nil
+}
+
+// Deliver puts raw into the mailbox of each recipient, with Return-Path and Delivered-To
+// headers as a real delivery agent writes them.
+func (s *Server) Deliver(from string, to []string, raw []byte) error {
+	for _, rcpt := range to {
+		u, err := s.Mailbox(rcpt)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
+		buf.Write(raw)
+		if _, err := u.Append("INBOX", bytes.NewReader(buf.Bytes()), &imap.AppendOptions{Time: time.Now()}); err != nil {
+			return fmt.Errorf("localmail: deliver to %s: %w", rcpt, err)
+		}
+	}
+	return nil
+}
+
+type session struct {
+	srv  *Server
+	from string
+	to   []string
+}
+
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
+	return nil
+}
+
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if _, err := s.srv.Mailbox(to); err != nil {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such mailbox here, and no relaying: " + to}
+	}
+	s.to = append(s.to, to)
+	return nil
+}
+
+func (s *session) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	return s.srv.Deliver(s.from, s.to, raw)
+}
+
+func (s *session) Reset()        { s.from, s.to = "", nil }
+func (s *session) Logout() error { return nil }
