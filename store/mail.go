@@ -32,8 +32,8 @@ type InboundMail struct {
 	Fetched  time.Time `json:"fetched"`
 	Attempts int       `json:"attempts,omitempty"` // failed processing attempts (internal errors)
 	// Oversize is the size of a message too large to fetch whole: Raw is then its header.
-	Oversize int64 `json:"oversize,omitempty"`
-	Error    string    `json:"error,omitempty"`
+	Oversize int64  `json:"oversize,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // PutInbound stores a fetched message unless its key is already stored or processed; it
