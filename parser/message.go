@@ -26,6 +26,7 @@ type Message struct {
 	From          string   // the From address, lower-cased
 	FromName      string   // display name
 	To            []string // To and Cc addresses, lower-cased
+	ReplyTo       string   // the first Reply-To address
 	Subject       string
 	MessageID     string // without <>
 	InReplyTo     []string
@@ -36,6 +37,7 @@ type Message struct {
 	Report        bool   // multipart/report (delivery status notifications)
 	Body          string // the chosen text, UTF-8, line ends \n
 	FromHTML      bool   // Body was converted from HTML
+	BodyError     string // why the body could not be read whole, if it could not
 	Attachments   int
 }
 
@@ -63,6 +65,9 @@ func Parse(raw []byte) (*Message, error) {
 				m.To = append(m.To, strings.ToLower(a.Address))
 			}
 		}
+	}
+	if rt, err := h.AddressList("Reply-To"); err == nil && len(rt) > 0 {
+		m.ReplyTo = rt[0].Address
 	}
 	m.Subject, _ = h.Subject()
 	if id, err := h.MessageID(); err == nil && id != "" {
@@ -93,10 +98,10 @@ func Parse(raw []byte) (*Message, error) {
 			break
 		}
 		if err != nil && !message.IsUnknownCharset(err) {
-			if plain != "" || html != "" {
-				break // keep what was read before a damaged part
-			}
-			return nil, fmt.Errorf("parser: read part: %w", err)
+			// A damaged or missing body (a header-only copy of an oversize mail): keep the
+			// header and what was read, so that the sender can still be answered.
+			m.BodyError = err.Error()
+			break
 		}
 		if p == nil {
 			break

@@ -153,6 +153,7 @@ func (m *Main) serve(ctx context.Context, o serveOptions, log *slog.Logger) erro
 		if _, err := local.Mailbox(o.address); err != nil {
 			return err
 		}
+		o.imap.Addr, o.smtpT.Addr = local.IMAPListen(), local.SMTPListen() // port 0 picks free ones
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log}

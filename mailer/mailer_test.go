@@ -1,0 +1,262 @@
+package mailer_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/refereed/refereed/mailer"
+	"github.com/refereed/refereed/mailer/localmail"
+	"github.com/refereed/refereed/mailer/mailertest"
+	"github.com/refereed/refereed/store"
+)
+
+func openDB(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestPolicy(t *testing.T) {
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := mailer.Policy{First: time.Minute, Max: time.Hour, MaxAge: 24 * time.Hour, Rand: func() float64 { return 0.5 }}
+	temp := &smtp.SMTPError{Code: 451, Message: "try later"}
+	perm := mailer.Classify(&smtp.SMTPError{Code: 550, Message: "no such user"})
+	if !mailer.IsPermanent(perm) || mailer.IsPermanent(mailer.Classify(temp)) || mailer.IsPermanent(mailer.Classify(errors.New("connection refused"))) {
+		t.Fatal("5xx must be permanent, 4xx and network errors not")
+	}
+	var delays []time.Duration
+	for attempt := 1; attempt <= 8; attempt++ {
+		next, err := p.Next(temp, attempt, created, created)
+		if err != nil {
+			t.Fatal(err)
+		}
+		delays = append(delays, next.Sub(created))
+	}
+	want := []time.Duration{1, 2, 4, 8, 16, 32, 60, 60}
+	for i, d := range delays {
+		if d != want[i]*time.Minute {
+			t.Errorf("attempt %d: delay %v, want %v", i+1, d, want[i]*time.Minute)
+		}
+	}
+	if _, err := p.Next(perm, 1, created, created); !mailer.IsPermanent(err) {
+		t.Error("a 5xx was retried")
+	}
+	if _, err := p.Next(temp, 30, created, created.Add(25*time.Hour)); !mailer.IsPermanent(err) || !strings.Contains(err.Error(), "gave up after 30 tries") {
+		t.Errorf("an old mail was retried: %v", err)
+	}
+	j := mailer.Policy{First: time.Minute, Jitter: 0.2, Rand: func() float64 { return 0 }}
+	if next, _ := j.Next(temp, 1, created, created); next.Sub(created) != 48*time.Second {
+		t.Errorf("jitter: %v", next.Sub(created))
+	}
+}
+
+func enqueue(t *testing.T, db *store.DB, n int) {
+	t.Helper()
+	db.Update(func(tx *store.Tx) error {
+		for i := 0; i < n; i++ {
+			tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@x", i), From: "referee+bounce@x", To: []string{fmt.Sprintf("p%d@x", i)}, Raw: []byte("hello"), Game: 1})
+		}
+		return nil
+	})
+}
+
+func outboxLen(db *store.DB) (waiting, done int) {
+	db.View(func(tx *store.Tx) error {
+		o, _ := tx.Outbox()
+		s, _ := tx.SentMails()
+		waiting, done = len(o), len(s)
+		return nil
+	})
+	return
+}
+
+// 4xx: the mail waits and is retried later; it leaves the outbox only once accepted.
+func TestSenderRetriesTemporaryFailures(t *testing.T) {
+	db := openDB(t)
+	enqueue(t, db, 1)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tr := &mailertest.Transport{Script: func(attempt int, to []string) error {
+		if attempt < 3 {
+			return &smtp.SMTPError{Code: 421, Message: "busy"}
+		}
+		return nil
+	}}
+	s := &mailer.Sender{DB: db, Transport: tr, Now: func() time.Time { return now }, Policy: mailer.Policy{First: time.Minute, Rand: func() float64 { return 0.5 }}}
+	for i := 0; i < 2; i++ {
+		sent, next, err := s.Drain(context.Background())
+		if err != nil || sent != 0 || next.IsZero() {
+			t.Fatalf("try %d: sent %d next %v err %v", i, sent, next, err)
+		}
+		if w, _ := outboxLen(db); w != 1 {
+			t.Fatal("a refused mail left the outbox")
+		}
+		if sent, _, _ := s.Drain(context.Background()); sent != 0 {
+			t.Fatal("a mail was retried before its time")
+		}
+		now = next
+	}
+	if sent, _, _ := s.Drain(context.Background()); sent != 1 || len(tr.Messages()) != 1 {
+		t.Fatalf("third try: sent %d", sent)
+	}
+	if w, d := outboxLen(db); w != 0 || d != 1 {
+		t.Errorf("after delivery: waiting %d, done %d", w, d)
+	}
+}
+
+// 5xx: given up at once, recorded, and reported.
+func TestSenderGivesUpOnPermanentFailure(t *testing.T) {
+	db := openDB(t)
+	enqueue(t, db, 2)
+	tr := &mailertest.Transport{Script: func(attempt int, to []string) error {
+		if to[0] == "p0@x" {
+			return mailer.Classify(&smtp.SMTPError{Code: 550, Message: "no such user"})
+		}
+		return nil
+	}}
+	var reported []string
+	s := &mailer.Sender{DB: db, Transport: tr, OnGiveUp: func(m store.OutMail, err error) { reported = append(reported, m.To[0]+": "+err.Error()) }}
+	if sent, _, err := s.Drain(context.Background()); sent != 1 || err != nil {
+		t.Fatalf("sent %d: %v", sent, err)
+	}
+	if len(reported) != 1 || !strings.Contains(reported[0], "p0@x: permanent") {
+		t.Errorf("reported %q", reported)
+	}
+	db.View(func(tx *store.Tx) error {
+		s, _ := tx.SentMails()
+		if len(s) != 2 || !s[0].Failed || !strings.Contains(s[0].LastError, "550") || s[1].Failed {
+			t.Errorf("recorded %+v", s)
+		}
+		return nil
+	})
+}
+
+// Intake against the in-memory IMAP server: every message is stored in the inbox before it
+// is moved to Processed; an oversize one is stored as its header.
+func TestIntakeLocalMail(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	if _, err := lm.Mailbox("referee@localhost"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := smtp.Dial(lm.SMTPListen())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range []string{"e4", "d4", strings.Repeat(strings.Repeat("x", 50)+"\r\n", 100)} {
+		raw := fmt.Sprintf("From: ann@localhost\r\nTo: referee+g1-w-abcdefghij@localhost\r\nMessage-ID: <%d@localhost>\r\nSubject: m\r\n\r\n%s\r\n", i, body)
+		if err := c.SendMail("ann@localhost", []string{"referee+g1-w-abcdefghij@localhost"}, strings.NewReader(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.SendMail("ann@localhost", []string{"someone@elsewhere.example"}, strings.NewReader("x")); err == nil {
+		t.Error("the local server relayed to another domain")
+	}
+	c.Close()
+
+	db := openDB(t)
+	got := make(chan struct{}, 10)
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Security: "plain", Username: "referee@localhost", Password: "pw"},
+		DB: db, MaxSize: 1000, PollInterval: 50 * time.Millisecond, OnNew: func() { got <- struct{}{} }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx) }()
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no mail fetched")
+	}
+	var pending []store.InboundMail
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
+		if len(pending) == 3 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(pending) != 3 {
+		t.Fatalf("%d mails stored, want 3", len(pending))
+	}
+	var oversize int
+	for _, m := range pending {
+		if m.Oversize > 0 {
+			oversize++
+			if strings.Contains(string(m.Raw), "xxxx") || !strings.Contains(string(m.Raw), "Message-ID") {
+				t.Errorf("oversize mail stored with its body: %q", m.Raw)
+			}
+		}
+		if !strings.Contains(string(m.Raw), "Delivered-To: referee+g1-w-abcdefghij@localhost") {
+			t.Errorf("delivery headers missing: %q", m.Raw)
+		}
+	}
+	if oversize != 1 {
+		t.Errorf("%d oversize mails, want 1", oversize)
+	}
+	// More mail while the intake idles is fetched too (IDLE).
+	u, _ := lm.Mailbox("referee@localhost")
+	lm.Deliver("bob@localhost", []string{"referee@localhost"}, []byte("From: bob@localhost\r\nSubject: late\r\n\r\nNf3\r\n"))
+	deadline = time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && len(pending) < 4 {
+		db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(pending) != 4 {
+		t.Errorf("mail delivered during IDLE not fetched: %d", len(pending))
+	}
+	st, err := u.Status("Processed", &imapStatus)
+	if err != nil || *st.NumMessages != 4 {
+		t.Errorf("Processed holds %v messages (%v), want 4", st, err)
+	}
+	st, _ = u.Status("INBOX", &imapStatus)
+	if *st.NumMessages != 0 {
+		t.Errorf("INBOX still holds %d", *st.NumMessages)
+	}
+	cancel()
+	<-done
+}
+
+// The intake reconnects after the connection fails.
+func TestIntakeReconnects(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	lm.Mailbox("referee@localhost")
+	db := openDB(t)
+	fails := 1
+	got := make(chan struct{}, 10)
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
+		PollInterval: 20 * time.Millisecond, OnNew: func() { got <- struct{}{} },
+		Dial: func(ctx context.Context, addr string) (net.Conn, error) {
+			if fails > 0 {
+				fails--
+				return nil, errors.New("injected: connection refused")
+			}
+			return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+		}}
+	lm.Deliver("ann@localhost", []string{"referee@localhost"}, []byte("From: ann@localhost\r\n\r\ne4\r\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go in.Run(ctx)
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no mail after a failed connection")
+	}
+}

@@ -1,0 +1,305 @@
+// Package e2e plays refereed by mail, end to end: the refereed binary runs as its own
+// process, and players send and read mail with ordinary SMTP and IMAP clients. The same
+// scenarios run against the local mail server `refereed serve` starts (the default) and
+// against real Dovecot and Postfix when REFEREED_TEST_REAL=1 (test/t-*/run.sh set that up:
+// see test/lib/mail-up.sh). With real servers the players' mailboxes must exist:
+// REFEREED_TEST_USERS lists them.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"github.com/refereed/refereed/parser"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "refereed-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "refereed")
+	build := exec.Command("go", "build", "-o", binary, "./cmd/refereed")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one mail system and one daemon.
+type env struct {
+	t        *testing.T
+	real     bool
+	imapAddr string
+	smtpAddr string
+	password string
+	domain   string
+	referee  string
+	data     string
+	config   string
+	mu       sync.Mutex
+	daemon   *exec.Cmd
+	logFile  string
+}
+
+var msgSeq atomic.Int64
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func getenv(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// newEnv prepares a data directory and, for real servers, a config file.
+func newEnv(t *testing.T) *env {
+	e := &env{t: t, data: t.TempDir()}
+	e.logFile = filepath.Join(e.data, "daemon.log")
+	if os.Getenv("REFEREED_TEST_REAL") == "1" {
+		e.real = true
+		e.imapAddr = getenv("IMAP_ADDR", "127.0.0.1:1143")
+		e.smtpAddr = getenv("SMTP_ADDR", "127.0.0.1:2525")
+		e.password = getenv("MAIL_PASS", "secret")
+		e.referee = getenv("MAIL_USER", "referee@example.test")
+		e.domain = e.referee[strings.IndexByte(e.referee, '@')+1:]
+		e.config = filepath.Join(e.data, "refereed.toml")
+		conf := fmt.Sprintf("address = %q\n[imap]\naddr = %q\nsecurity = \"plain\"\nuser = %q\npassword = %q\nfast_poll = \"100ms\"\n[smtp]\naddr = %q\nsecurity = \"plain\"\n",
+			e.referee, e.imapAddr, e.referee, e.password, e.smtpAddr)
+		if err := os.WriteFile(e.config, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e.clearMailboxes()
+	} else {
+		e.imapAddr, e.smtpAddr, e.password = freePort(t), freePort(t), "pw"
+		e.domain, e.referee = "localhost", "referee@localhost"
+	}
+	t.Cleanup(func() {
+		e.stop()
+		if t.Failed() {
+			if b, err := os.ReadFile(e.logFile); err == nil {
+				t.Logf("daemon log:\n%s", b)
+			}
+		}
+	})
+	return e
+}
+
+func (e *env) addr(local string) string { return local + "@" + e.domain }
+
+// start runs the daemon.
+func (e *env) start() {
+	e.t.Helper()
+	if err := e.startErr(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) startErr() error {
+	args := []string{"serve", "--data", e.data, "--log", "debug"}
+	if e.real {
+		args = append(args, "--config", e.config)
+	} else {
+		args = append(args, "--imap", e.imapAddr, "--smtp", e.smtpAddr, "--mail-password", e.password, "--poll", "200ms")
+	}
+	log, err := os.OpenFile(e.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	d := exec.Command(binary, args...)
+	d.Stdout, d.Stderr = log, log
+	if err := d.Start(); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.daemon = d
+	e.mu.Unlock()
+	sock := filepath.Join(e.data, "refereed.sock")
+	for i := 0; i < 200; i++ {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("the daemon did not start")
+}
+
+// stop ends the daemon with SIGTERM (kill with SIGKILL: see kill).
+func (e *env) stop() {
+	e.mu.Lock()
+	d := e.daemon
+	e.daemon = nil
+	e.mu.Unlock()
+	if d == nil || d.Process == nil {
+		return
+	}
+	d.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { d.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		d.Process.Kill()
+		<-done
+	}
+}
+
+// kill ends the daemon with SIGKILL, as a crash would.
+func (e *env) kill() {
+	e.mu.Lock()
+	d := e.daemon
+	e.daemon = nil
+	e.mu.Unlock()
+	if d != nil {
+		d.Process.Kill()
+		d.Wait()
+	}
+}
+
+// admin runs an admin command (through the control socket when the daemon runs).
+func (e *env) admin(args ...string) string {
+	e.t.Helper()
+	out, err := exec.Command(binary, append(args, "--data", e.data)...).CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("refereed %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// send mails body from a player to an address.
+func (e *env) send(from, to, subject, body string, headers ...string) {
+	e.t.Helper()
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <e2e.%d.%d@%s>\r\nDate: %s\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, to, subject, time.Now().UnixNano(), msgSeq.Add(1), e.domain, time.Now().Format(time.RFC1123Z), strings.Join(headers, ""), strings.ReplaceAll(body, "\n", "\r\n"))
+	e.sendRaw(from, to, []byte(raw))
+}
+
+func (e *env) sendRaw(from, to string, raw []byte) {
+	e.t.Helper()
+	var err error
+	for try := 0; try < 20; try++ {
+		var c *smtp.Client
+		if c, err = smtp.Dial(e.smtpAddr); err == nil {
+			err = c.SendMail(from, []string{to}, strings.NewReader(string(raw)))
+			c.Close()
+			if err == nil {
+				return
+			}
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	e.t.Fatalf("send to %s: %v", to, err)
+}
+
+// inbox reads every message of a player's INBOX.
+func (e *env) inbox(user string) []*parser.Message {
+	e.t.Helper()
+	c, err := imapclient.DialInsecure(e.imapAddr, nil)
+	if err != nil {
+		e.t.Fatalf("imap: %v", err)
+	}
+	defer c.Close()
+	if err := c.Login(user, e.password).Wait(); err != nil {
+		return nil // the mailbox does not exist yet (local server: made at first delivery)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil
+	}
+	body := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{body}}).Collect()
+	if err != nil {
+		e.t.Fatalf("imap fetch: %v", err)
+	}
+	var out []*parser.Message
+	for _, m := range msgs {
+		p, err := parser.Parse(m.FindBodySection(body))
+		if err != nil {
+			e.t.Fatalf("parse: %v", err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func seqs(n uint32) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = uint32(i + 1)
+	}
+	return out
+}
+
+// clearMailboxes empties the real servers' mailboxes of the test users before a scenario.
+func (e *env) clearMailboxes() {
+	for _, u := range strings.Fields(os.Getenv("REFEREED_TEST_USERS")) {
+		c, err := imapclient.DialInsecure(e.imapAddr, nil)
+		if err != nil {
+			e.t.Fatalf("imap: %v", err)
+		}
+		if c.Login(u, e.password).Wait() == nil {
+			for _, mb := range []string{"INBOX", "Processed"} {
+				if sel, err := c.Select(mb, nil).Wait(); err == nil && sel.NumMessages > 0 {
+					c.Store(imap.SeqSetNum(seqs(sel.NumMessages)...), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close()
+					c.Expunge().Close()
+				}
+			}
+		}
+		c.Close()
+	}
+}
+
+// waitMail waits until user has at least n mails and returns them.
+func (e *env) waitMail(user string, n int, timeout time.Duration) []*parser.Message {
+	e.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var msgs []*parser.Message
+	for time.Now().Before(deadline) {
+		if msgs = e.inbox(user); len(msgs) >= n {
+			return msgs
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("%s has %d mails after %v, want %d", user, len(msgs), timeout, n)
+	return nil
+}
+
+// reply answers the last mail user received, as a mail client's Reply does.
+func (e *env) reply(user string, n int, body string) {
+	e.t.Helper()
+	msgs := e.waitMail(user, n, 30*time.Second)
+	last := msgs[len(msgs)-1]
+	e.send(user, last.ReplyTo, "Re: "+last.Subject, body, fmt.Sprintf("In-Reply-To: <%s>\r\n", last.MessageID))
+}
+
+func ctxTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}

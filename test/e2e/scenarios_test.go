@@ -1,0 +1,238 @@
+package e2e
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Fatalf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// A whole Transactional game played by mail to checkmate.
+func TestGameToMate(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	ann, bob := e.addr("ann"), e.addr("bob")
+	mustContain(t, "new", e.admin("new", "--variant", "transactional", "--white", ann, "--black", bob), "game #1 created")
+	e.reply(ann, 1, "T1: f3 (C)")
+	e.reply(bob, 2, "T2: e5 (C)")
+	e.reply(ann, 3, "g4 (C)")
+	e.reply(bob, 4, "Qh4")
+	for _, who := range []string{ann, bob} {
+		msgs := e.waitMail(who, 5, 30*time.Second)
+		last := msgs[len(msgs)-1]
+		mustContain(t, who+"'s last mail", last.Subject+"\n"+last.Body, "game over, 0-1", "Black checkmated White", "The whole game")
+	}
+	mustContain(t, "list", e.admin("list"), "over 0-1")
+}
+
+// Hostile and odd mail: forged From, wrong token, HTML-only, Latin-1, a 10 MB attachment, an
+// auto-reply and a bounce. Clear answers where due, no mail loops, nothing lost.
+func TestHostileMail(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	ann, bob := e.addr("ann"), e.addr("bob")
+	e.admin("new", "--variant", "transactional", "--white", ann, "--black", bob)
+	open := e.waitMail(ann, 1, 30*time.Second)[0]
+	annTo := open.ReplyTo
+	bobTo := e.waitMail(bob, 1, 30*time.Second)[0].ReplyTo
+
+	// Forged From on Ann's token: Ann gets a generic notice; nothing is done.
+	e.send(e.addr("mallory"), annTo, "move", "f3 (C)")
+	msgs := e.waitMail(ann, 2, 30*time.Second)
+	mustContain(t, "refusal", msgs[1].Body, "not registered for you", "Nothing was done")
+	// A wrong token: not answered.
+	e.send(ann, "referee+g1-w-aaaaaaaaaa@"+e.domain, "move", "f3 (C)")
+	// HTML-only from Ann: read and accepted.
+	e.sendRaw(ann, annTo, []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: move\r\nMessage-ID: <html.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>T1: f3 (C)</div><blockquote>old</blockquote></body></html>\r\n", ann, annTo, time.Now().UnixNano(), e.domain)))
+	msgs = e.waitMail(ann, 3, 30*time.Second)
+	mustContain(t, "HTML-only move", msgs[2].Body, "Accepted T1: f3, committed")
+	// Latin-1 from Bob.
+	e.sendRaw(bob, bobTo, []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: =?ISO-8859-1?Q?Z=FCge?=\r\nMessage-ID: <l1.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\ne5 (C)\r\n-- \r\nGr=FC=DFe\r\n", bob, bobTo, time.Now().UnixNano(), e.domain)))
+	msgs = e.waitMail(bob, 3, 30*time.Second)
+	mustContain(t, "Latin-1 move", msgs[2].Body, "Accepted T2: e5, committed")
+	// A 10 MB attachment from Ann: answered "too large", nothing done.
+	big := base64.StdEncoding.EncodeToString(make([]byte, 10<<20))
+	var wrapped strings.Builder
+	for i := 0; i < len(big); i += 76 {
+		wrapped.WriteString(big[i:min(i+76, len(big))])
+		wrapped.WriteString("\r\n")
+	}
+	e.sendRaw(ann, annTo, []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: big\r\nMessage-ID: <big.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\ng4 (C)\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n%s--B--\r\n", ann, annTo, time.Now().UnixNano(), e.domain, wrapped.String())))
+	// Ann has: opening, refusal, f3 reply, e5 commit; now the too-large answer.
+	msgs = e.waitMail(ann, 5, 60*time.Second)
+	mustContain(t, "10 MB mail", msgs[4].Subject+"\n"+msgs[4].Body, "too large", "so nothing in it was")
+	// An auto-reply and a bounce: never answered.
+	e.send(bob, bobTo, "Out of office", "I am away", "Auto-Submitted: auto-replied\r\n")
+	e.sendRaw("", bobTo, []byte(fmt.Sprintf("From: MAILER-DAEMON@%s\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <bounce.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=R\r\n\r\n--R\r\nContent-Type: text/plain\r\n\r\nmailbox unknown\r\n--R--\r\n", e.domain, bobTo, time.Now().UnixNano(), e.domain)))
+	// The game goes on: Ann's g4 as a plain mail now.
+	e.reply(ann, 5, "g4 (C)")
+	msgs = e.waitMail(bob, 4, 30*time.Second)
+	mustContain(t, "Bob after g4", msgs[3].Body, "White has committed: Pg2-Pg4")
+	// No loops: nothing more arrives.
+	time.Sleep(2 * time.Second)
+	if n := len(e.inbox(bob)); n != 4 {
+		t.Errorf("Bob has %d mails, want 4: something answered machine mail", n)
+	}
+	if n := len(e.inbox(ann)); n != 6 {
+		t.Errorf("Ann has %d mails, want 6", n)
+	}
+}
+
+// A burst of moves across many games while the daemon is killed with SIGKILL at random
+// moments and restarted: every move applied exactly once, every reply delivered. The kills
+// need real servers: the local mail server lives in the daemon's memory and dies with it, so
+// locally the burst runs without them.
+func TestCrashBurst(t *testing.T) {
+	games, movesPerGame := 20, 10
+	if testing.Short() {
+		games = 4
+	}
+	e := newEnv(t)
+	e.start()
+	type game struct{ white, black string }
+	var gs []game
+	for i := 0; i < games; i++ {
+		g := game{e.addr(fmt.Sprintf("w%d", i)), e.addr(fmt.Sprintf("b%d", i))}
+		e.admin("new", "--variant", "orthodox", "--white", g.white, "--black", g.black)
+		gs = append(gs, g)
+	}
+	// Knights out and back: legal forever, one move per mail.
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	stop := make(chan struct{})
+	var killer sync.WaitGroup
+	killer.Add(1)
+	kills := 0
+	go func() {
+		defer killer.Done()
+		if !e.real {
+			return
+		}
+		rng := rand.New(rand.NewSource(1))
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Duration(200+rng.Intn(800)) * time.Millisecond):
+			}
+			e.kill()
+			kills++
+			if err := e.startErr(); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		wg.Add(1)
+		go func(i int, g game) {
+			defer wg.Done()
+			// Each player's mail count grows by one per own move (the reply) and one per
+			// opponent move (the news); the opening mail is 1.
+			for k := 0; k < movesPerGame; k++ {
+				player := g.white
+				if k%2 == 1 {
+					player = g.black
+				}
+				e.reply(player, 1+k, moves[k%4])
+			}
+		}(i, g)
+	}
+	wg.Wait()
+	close(stop)
+	killer.Wait()
+	// The last move's mails must arrive, then the records are checked.
+	for _, g := range gs {
+		e.waitMail(g.white, 1+movesPerGame, 60*time.Second)
+		e.waitMail(g.black, 1+movesPerGame, 60*time.Second)
+	}
+	out := e.admin("export", "--all")
+	want := "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6"
+	if n := strings.Count(out, want+" *"); n != games {
+		t.Fatalf("%d of %d games have exactly their %d moves (daemon killed %d times):\n%s", n, games, movesPerGame, kills, out)
+	}
+	dups := 0
+	for _, g := range gs {
+		for _, p := range []string{g.white, g.black} {
+			seen := map[string]bool{}
+			for _, m := range e.inbox(p) {
+				if seen[m.MessageID] {
+					dups++
+				}
+				seen[m.MessageID] = true
+			}
+			if len(seen) != 1+movesPerGame {
+				t.Errorf("%s received %d distinct mails, want %d", p, len(seen), 1+movesPerGame)
+			}
+		}
+	}
+	t.Logf("daemon killed %d times; %d duplicate deliveries (same Message-ID, at-least-once)", kills, dups)
+	if e.real && kills < 3 {
+		t.Errorf("the daemon was killed only %d times: the burst ended too soon to test anything", kills)
+	}
+}
+
+// Postfix stopped for a while: the outbox waits and drains when it returns (real servers).
+func TestSMTPDown(t *testing.T) {
+	if os.Getenv("REFEREED_TEST_REAL") != "1" {
+		t.Skip("needs real Postfix (REFEREED_TEST_REAL=1)")
+	}
+	e := newEnv(t)
+	e.start()
+	ann, bob := e.addr("ann"), e.addr("bob")
+	e.admin("new", "--white", ann, "--black", bob)
+	e.waitMail(ann, 1, 30*time.Second)
+	if out, err := exec.Command("postfix", "stop").CombinedOutput(); err != nil {
+		t.Fatalf("postfix stop: %v %s", err, out)
+	}
+	time.Sleep(2 * time.Second)
+	e.admin("new", "--white", e.addr("carl"), "--black", e.addr("dana"))
+	time.Sleep(3 * time.Second)
+	mustContain(t, "list while Postfix is down", e.admin("list"), "2 mail(s) waiting in the outbox")
+	if out, err := exec.Command("postfix", "start").CombinedOutput(); err != nil {
+		t.Fatalf("postfix start: %v %s", err, out)
+	}
+	// The sender retries with backoff (30 s first); the mails arrive.
+	e.waitMail(e.addr("carl"), 1, 120*time.Second)
+	e.waitMail(e.addr("dana"), 1, 120*time.Second)
+}
+
+// Dovecot restarted mid-session: intake reconnects and resumes; nothing lost (real servers).
+func TestIMAPRestart(t *testing.T) {
+	if os.Getenv("REFEREED_TEST_REAL") != "1" {
+		t.Skip("needs real Dovecot (REFEREED_TEST_REAL=1)")
+	}
+	e := newEnv(t)
+	e.start()
+	ann, bob := e.addr("ann"), e.addr("bob")
+	e.admin("new", "--white", ann, "--black", bob)
+	e.reply(ann, 1, "e4")
+	e.waitMail(bob, 2, 30*time.Second)
+	conf := os.Getenv("DOVECOT_CONF")
+	if out, err := exec.Command("doveadm", "-c", conf, "stop").CombinedOutput(); err != nil {
+		t.Fatalf("doveadm stop: %v %s", err, out)
+	}
+	time.Sleep(2 * time.Second)
+	// Mail sent while Dovecot is down waits in Postfix's queue.
+	e.reply(bob, 2, "e5")
+	if out, err := exec.Command("dovecot", "-c", conf).CombinedOutput(); err != nil {
+		t.Fatalf("dovecot start: %v %s", err, out)
+	}
+	exec.Command("postqueue", "-f").Run()
+	msgs := e.waitMail(ann, 3, 120*time.Second)
+	mustContain(t, "after the restart", msgs[2].Body, "Black played 1... e5")
+}

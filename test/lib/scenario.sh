@@ -1,0 +1,23 @@
+#!/bin/bash
+# The small shell library of the real-server scenarios: bring the mail stack up with the
+# users every scenario needs, run one Go scenario against it, and always bring it down.
+# Usage (from a scenario's run.sh): source ../lib/scenario.sh; run_scenario TestName
+set -eu
+LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$LIB/../.." && pwd)
+export MAILCI_DIR=${MAILCI_DIR:-/tmp/refereed-mailci}
+export MAIL_USER=referee@example.test MAIL_PASS=secret
+users="ann bob carl dana mallory"
+for i in $(seq 0 19); do users="$users w$i b$i"; done
+export REFEREED_TEST_USERS=$(for u in $users; do printf '%s@example.test ' "$u"; done)
+export REFEREED_TEST_REAL=1 IMAP_ADDR=127.0.0.1:1143 SMTP_ADDR=127.0.0.1:2525
+export DOVECOT_CONF=$MAILCI_DIR/dovecot.conf
+
+run_scenario() {
+  trap 'bash "$LIB/mail-down.sh"' EXIT
+  bash "$LIB/mail-down.sh"
+  bash "$LIB/mail-up.sh"
+  cd "$ROOT"
+  go test -count=1 -timeout 15m -v -run "^$1\$" ./test/e2e 2>&1 | grep -v '^        time=' | tail -40
+  return "${PIPESTATUS[0]}"
+}
