@@ -175,6 +175,22 @@ func (db *DB) BackupFile(path string) (int64, error) {
 	return n, nil
 }
 
+// SetMeta and Meta keep small settings of the installation, such as the referee's address
+// the daemon last ran with.
+func (db *DB) SetMeta(key, value string) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("setting/"+key), []byte(value)) })
+}
+
+// Meta returns a setting, "" if unset.
+func (db *DB) Meta(key string) string {
+	var v string
+	db.bolt.View(func(tx *bolt.Tx) error {
+		v = string(tx.Bucket(bMeta).Get([]byte("setting/" + key)))
+		return nil
+	})
+	return v
+}
+
 // Dump returns every key and value of every bucket, for tests that check nothing changed.
 func (db *DB) Dump() (map[string]string, error) {
 	out := map[string]string{}

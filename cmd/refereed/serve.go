@@ -139,6 +139,9 @@ func (m *Main) serve(ctx context.Context, o serveOptions, log *slog.Logger) erro
 		return err
 	}
 	defer db.Close()
+	if err := db.SetMeta("address", o.address); err != nil {
+		return err
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

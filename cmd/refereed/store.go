@@ -19,7 +19,7 @@ type dataFlags struct {
 func addDataFlags(fs *flag.FlagSet) dataFlags {
 	return dataFlags{
 		dir:     fs.String("data", "refereed-data", "data directory (holds refereed.db)"),
-		address: fs.String("address", "referee@localhost", "the referee's mail address"),
+		address: fs.String("address", "", "the referee's mail address (default: the one the daemon last ran with, else referee@localhost)"),
 	}
 }
 
@@ -41,6 +41,15 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 	return db, func() { db.Close() }, nil
 }
 
+// referee is the referee of this store: its address is the flag's, else the one the daemon
+// runs or last ran with (it is in every reply address), else referee@localhost.
 func (d dataFlags) referee(db *store.DB) *referee.Referee {
-	return &referee.Referee{DB: db, Address: *d.address}
+	addr := *d.address
+	if addr == "" {
+		addr = db.Meta("address")
+	}
+	if addr == "" {
+		addr = "referee@localhost"
+	}
+	return &referee.Referee{DB: db, Address: addr}
 }
