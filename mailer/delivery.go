@@ -30,12 +30,61 @@ type SMTP struct {
 	Hello    string      // HELO/EHLO name; "localhost" when empty
 	TLS      *tls.Config // server name and trust; a default from Addr when nil
 	Timeout  time.Duration
+
+	mu sync.Mutex
+	c  *smtp.Client // kept open between the mails of one drain
+}
+
+// Closer is implemented by transports that keep a connection open between sends; the
+// Sender closes it when a drain is done.
+type Closer interface {
+	Close() error
 }
 
 var _ Transport = (*SMTP)(nil)
 
-// Send delivers raw with the given envelope over a new connection.
+// Send delivers raw with the given envelope, over the open connection if there is one. It
+// returns as soon as the server accepted the message (no QUIT wait), so that the caller can
+// record the delivery at once: the less time between the two, the rarer a duplicate after a
+// crash.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil {
+		if err := s.c.Reset(); err != nil { // the server closed an idle connection
+			s.c.Close()
+			s.c = nil
+		}
+	}
+	if s.c == nil {
+		c, err := s.dial()
+		if err != nil {
+			return err
+		}
+		s.c = c
+	}
+	if err := s.c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
+		s.c.Close()
+		s.c = nil
+		return Classify(fmt.Errorf("smtp: send: %w", err))
+	}
+	return nil
+}
+
+// Close ends the open connection politely.
+func (s *SMTP) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == nil {
+		return nil
+	}
+	err := s.c.Quit()
+	s.c.Close()
+	s.c = nil
+	return err
+}
+
+func (s *SMTP) dial() (*smtp.Client, error) {
 	timeout := s.Timeout
 	if timeout == 0 {
 		timeout = 30 * time.Second
@@ -55,29 +104,27 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) e
 	case "plain", "":
 		c, err = smtp.Dial(s.Addr)
 	default:
-		return &PermanentError{Err: fmt.Errorf("smtp: unknown security %q (want tls, starttls or plain)", s.Security)}
+		return nil, &PermanentError{Err: fmt.Errorf("smtp: unknown security %q (want tls, starttls or plain)", s.Security)}
 	}
 	if err != nil {
-		return fmt.Errorf("smtp: dial %s: %w", s.Addr, err)
+		return nil, fmt.Errorf("smtp: dial %s: %w", s.Addr, err)
 	}
-	defer c.Close()
 	c.CommandTimeout, c.SubmissionTimeout = timeout, 4*timeout
 	hello := s.Hello
 	if hello == "" {
 		hello = "localhost"
 	}
 	if err := c.Hello(hello); err != nil {
-		return fmt.Errorf("smtp: hello: %w", err)
+		c.Close()
+		return nil, fmt.Errorf("smtp: hello: %w", err)
 	}
 	if s.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.Username, s.Password)); err != nil {
-			return Classify(fmt.Errorf("smtp: auth: %w", err))
+			c.Close()
+			return nil, Classify(fmt.Errorf("smtp: auth: %w", err))
 		}
 	}
-	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
-		return Classify(fmt.Errorf("smtp: send: %w", err))
-	}
-	return c.Quit()
+	return c, nil
 }
 
 // Sender drains the store's outbox.
@@ -113,6 +160,9 @@ func (s *Sender) log() *slog.Logger {
 func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c, ok := s.Transport.(Closer); ok {
+		defer c.Close()
+	}
 	var due []store.OutMail
 	if err := s.DB.View(func(tx *store.Tx) error {
 		all, err := tx.Outbox()
