@@ -94,6 +94,7 @@ postconf -e \
   "virtual_transport = lmtp:inet:127.0.0.1:$LMTP_PORT" \
   "recipient_delimiter = +" \
   "message_size_limit = 41943040" \
+  "queue_run_delay = 2s" "minimal_backoff_time = 2s" "maximal_backoff_time = 10s" \
   "maillog_file_prefixes = /var, /dev/stdout, $D" \
   "maillog_file = $D/postfix.log"
 postconf -M "$SMTP_PORT/inet=$SMTP_PORT inet n - n - - smtpd"
