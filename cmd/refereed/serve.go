@@ -121,7 +121,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
 		return exitUsage
 	}
-	if err := m.serve(ctx, o, log); err != nil {
+	if err := m.serve(ctx, &o, log); err != nil {
 		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 		return exitInvalid
 	}
@@ -129,7 +129,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 }
 
 // serve runs the daemon until ctx ends.
-func (m *Main) serve(ctx context.Context, o serveOptions, log *slog.Logger) error {
+func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) error {
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
