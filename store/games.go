@@ -91,15 +91,7 @@ func (t *Tx) PutGame(g *Game) error {
 
 // Games lists every game by ID.
 func (t *Tx) Games() ([]Game, error) {
-	var out []Game
-	err := t.tx.Bucket(bGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if err := getJSON(t.tx.Bucket(bGames), k, &g); err != nil {
-			return err
-		}
-		out = append(out, g)
-		return nil
-	})
+	out, err := decodeAll[Game](t.tx.Bucket(bGames))
 	if err != nil {
 		return nil, fmt.Errorf("store: list games: %w", err)
 	}
@@ -143,15 +135,7 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 	if b == nil {
 		return nil, nil
 	}
-	var out []Event
-	err := b.ForEach(func(k, v []byte) error {
-		var e Event
-		if err := getJSON(b, k, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
-	})
+	out, err := decodeAll[Event](b)
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", id, err)
 	}

@@ -63,16 +63,7 @@ func (t *Tx) Inbound(k InboxKey) (*InboundMail, error) {
 
 // PendingInbound lists stored messages not yet processed, in key order.
 func (t *Tx) PendingInbound() ([]InboundMail, error) {
-	var out []InboundMail
-	b := t.tx.Bucket(bInbox)
-	err := b.ForEach(func(k, v []byte) error {
-		var m InboundMail
-		if err := getJSON(b, k, &m); err != nil {
-			return err
-		}
-		out = append(out, m)
-		return nil
-	})
+	out, err := decodeAll[InboundMail](t.tx.Bucket(bInbox))
 	if err != nil {
 		return nil, fmt.Errorf("store: list inbox: %w", err)
 	}
@@ -157,16 +148,7 @@ func (t *Tx) Enqueue(m OutMail) (uint64, error) {
 
 // Outbox lists the mails waiting for delivery, oldest first.
 func (t *Tx) Outbox() ([]OutMail, error) {
-	var out []OutMail
-	b := t.tx.Bucket(bOutbox)
-	err := b.ForEach(func(k, v []byte) error {
-		var m OutMail
-		if err := getJSON(b, k, &m); err != nil {
-			return err
-		}
-		out = append(out, m)
-		return nil
-	})
+	out, err := decodeAll[OutMail](t.tx.Bucket(bOutbox))
 	if err != nil {
 		return nil, fmt.Errorf("store: list outbox: %w", err)
 	}
@@ -194,16 +176,7 @@ func (t *Tx) Done(m OutMail) error {
 
 // SentMails lists delivered and failed mails, oldest first.
 func (t *Tx) SentMails() ([]OutMail, error) {
-	var out []OutMail
-	b := t.tx.Bucket(bSent)
-	err := b.ForEach(func(k, v []byte) error {
-		var m OutMail
-		if err := getJSON(b, k, &m); err != nil {
-			return err
-		}
-		out = append(out, m)
-		return nil
-	})
+	out, err := decodeAll[OutMail](t.tx.Bucket(bSent))
 	if err != nil {
 		return nil, fmt.Errorf("store: list sent: %w", err)
 	}

@@ -224,6 +224,20 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	return b.Put(key, data)
 }
 
+// decodeAll decodes every value of bucket b, in key order.
+func decodeAll[T any](b *bolt.Bucket) ([]T, error) {
+	var out []T
+	err := b.ForEach(func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return err
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
 // getJSON decodes the value at key into v (decoding copies it out of bbolt's memory).
 func getJSON(b *bolt.Bucket, key []byte, v any) error {
 	raw := b.Get(key)

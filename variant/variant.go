@@ -280,3 +280,20 @@ func MustLookup(key string) *Variant {
 	}
 	return v
 }
+
+// StartPosition is the position a game starts from: the orthodox array, or opts.FEN, which
+// must be a position orthodox chess could reach (kings, pawns, the side not to move not in
+// check).
+func StartPosition(opts Options) (chess.Position, error) {
+	if opts.FEN == "" {
+		return chess.Start(), nil
+	}
+	p, err := chess.ParseFEN(opts.FEN)
+	if err != nil {
+		return p, err
+	}
+	if err := p.Validate(); err != nil {
+		return p, err
+	}
+	return p, nil
+}

@@ -51,16 +51,9 @@ type Game struct {
 
 // New starts a game from the initial position or from o.FEN.
 func New(o variant.Options) (*Game, error) {
-	pos := chess.Start()
-	if o.FEN != "" {
-		p, err := chess.ParseFEN(o.FEN)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-		pos = p
+	pos, err := variant.StartPosition(o)
+	if err != nil {
+		return nil, err
 	}
 	g := &Game{Common: variant.NewCommon(), start: pos, pos: pos}
 	g.hashes = append(g.hashes, pos.Hash())

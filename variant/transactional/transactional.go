@@ -124,16 +124,9 @@ type Game struct {
 // New starts a game from the initial position (a FEN, if given, must have untouched
 // castling rights the way the position allows; it is for tests and composed problems).
 func New(o variant.Options) (*Game, error) {
-	pos := chess.Start()
-	if o.FEN != "" {
-		p, err := chess.ParseFEN(o.FEN)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-		pos = p
+	pos, err := variant.StartPosition(o)
+	if err != nil {
+		return nil, err
 	}
 	g := &Game{Common: variant.NewCommon(), turn: pos.Turn, start: pos}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
