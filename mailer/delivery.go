@@ -127,6 +127,9 @@ func (s *SMTP) dial() (*smtp.Client, error) {
 	return c, nil
 }
 
+// RecordBatch is how many consecutive deliveries are recorded in one transaction.
+const RecordBatch = 8
+
 // Sender drains the store's outbox.
 type Sender struct {
 	DB        *store.DB
@@ -171,9 +174,72 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 	}); err != nil {
 		return 0, time.Time{}, err
 	}
+	// Results are recorded in one transaction per RecordBatch sends: fewer commits, and a
+	// crash can send again at most that many mails (with their stable Message-IDs).
+	type result struct {
+		m       store.OutMail
+		sendErr error
+		giveUp  error
+	}
+	var batch []result
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		now := s.now()
+		err := s.DB.Update(func(tx *store.Tx) error {
+			for i := range batch {
+				r := &batch[i]
+				r.m.Attempts++
+				if r.sendErr == nil {
+					r.m.Sent, r.m.LastError = now, ""
+					if err := tx.Done(r.m); err != nil {
+						return err
+					}
+					continue
+				}
+				r.m.LastError = r.sendErr.Error()
+				nextTry, perr := s.Policy.Next(r.sendErr, r.m.Attempts, r.m.Created, now)
+				if perr != nil {
+					r.m.Failed, r.giveUp = true, perr
+					if err := tx.Done(r.m); err != nil {
+						return err
+					}
+					continue
+				}
+				r.m.NextTry = nextTry
+				if err := tx.PutOutbox(r.m); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("mailer: record deliveries: %w", err)
+		}
+		for _, r := range batch {
+			switch {
+			case r.sendErr == nil:
+				sent++
+				s.log().Info("mail delivered", "message_id", r.m.MessageID, "to", r.m.To)
+			case r.giveUp != nil:
+				s.log().Error("mail given up", "message_id", r.m.MessageID, "to", r.m.To, "err", r.giveUp)
+				if s.OnGiveUp != nil {
+					s.OnGiveUp(r.m, r.giveUp)
+				}
+			default:
+				s.log().Warn("delivery failed; will retry", "message_id", r.m.MessageID, "to", r.m.To, "attempt", r.m.Attempts, "next", r.m.NextTry, "err", r.sendErr)
+				if next.IsZero() || r.m.NextTry.Before(next) {
+					next = r.m.NextTry
+				}
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
 	for _, m := range due {
 		if ctx.Err() != nil {
-			return sent, next, ctx.Err()
+			break
 		}
 		if !m.NextTry.IsZero() && m.NextTry.After(s.now()) {
 			if next.IsZero() || m.NextTry.Before(next) {
@@ -182,41 +248,18 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 			continue
 		}
 		sendErr := s.Transport.Send(ctx, m.From, m.To, m.Raw)
-		now := s.now()
-		var giveUp error
-		err := s.DB.Update(func(tx *store.Tx) error {
-			m.Attempts++
-			if sendErr == nil {
-				m.Sent, m.LastError = now, ""
-				return tx.Done(m)
-			}
-			m.LastError = sendErr.Error()
-			nextTry, perr := s.Policy.Next(sendErr, m.Attempts, m.Created, now)
-			if perr != nil {
-				m.Failed, giveUp = true, perr
-				return tx.Done(m)
-			}
-			m.NextTry = nextTry
-			return tx.PutOutbox(m)
-		})
-		if err != nil {
-			return sent, next, fmt.Errorf("mailer: record delivery of %s: %w", m.MessageID, err)
-		}
-		switch {
-		case sendErr == nil:
-			sent++
-			s.log().Info("mail delivered", "message_id", m.MessageID, "to", m.To)
-		case giveUp != nil:
-			s.log().Error("mail given up", "message_id", m.MessageID, "to", m.To, "err", giveUp)
-			if s.OnGiveUp != nil {
-				s.OnGiveUp(m, giveUp)
-			}
-		default:
-			s.log().Warn("delivery failed; will retry", "message_id", m.MessageID, "to", m.To, "attempt", m.Attempts, "next", m.NextTry, "err", sendErr)
-			if next.IsZero() || m.NextTry.Before(next) {
-				next = m.NextTry
+		batch = append(batch, result{m: m, sendErr: sendErr})
+		if len(batch) >= RecordBatch || sendErr != nil {
+			if err := flush(); err != nil {
+				return sent, next, err
 			}
 		}
+	}
+	if err := flush(); err != nil {
+		return sent, next, err
+	}
+	if ctx.Err() != nil {
+		return sent, next, ctx.Err()
 	}
 	return sent, next, nil
 }
