@@ -57,6 +57,7 @@ type env struct {
 	data     string
 	config   string
 	mu       sync.Mutex
+	dups     atomic.Int64 // duplicate deliveries seen by inbox
 	daemon   *exec.Cmd
 	logFile  string
 }
@@ -219,7 +220,7 @@ func (e *env) sendRaw(from, to string, raw []byte) {
 	e.t.Fatalf("send to %s: %v", to, err)
 }
 
-// inbox reads every message of a player's INBOX.
+// inbox reads every distinct message of a player's INBOX.
 func (e *env) inbox(user string) []*parser.Message {
 	e.t.Helper()
 	c, err := imapclient.DialInsecure(e.imapAddr, nil)
@@ -239,12 +240,20 @@ func (e *env) inbox(user string) []*parser.Message {
 	if err != nil {
 		e.t.Fatalf("imap fetch: %v", err)
 	}
+	// Delivery is at least once: a copy with a Message-ID already seen is the same mail, as a
+	// mail client threads it.
 	var out []*parser.Message
+	seen := map[string]bool{}
 	for _, m := range msgs {
 		p, err := parser.Parse(m.FindBodySection(body))
 		if err != nil {
 			e.t.Fatalf("parse: %v", err)
 		}
+		if p.MessageID != "" && seen[p.MessageID] {
+			e.dups.Add(1)
+			continue
+		}
+		seen[p.MessageID] = true
 		out = append(out, p)
 	}
 	return out

@@ -18,6 +18,13 @@ run_scenario() {
   bash "$LIB/mail-down.sh"
   bash "$LIB/mail-up.sh"
   cd "$ROOT"
-  go test -count=1 -timeout 15m -v -run "^$1\$" ./test/e2e 2>&1 | grep -v '^        time=' | tail -40
-  return "${PIPESTATUS[0]}"
+  local log=${SCENARIO_LOG:-/tmp/refereed-scenario-$1.log}
+  set +e
+  go test -count=1 -timeout 15m -v -run "^$1\$" ./test/e2e >"$log" 2>&1
+  local code=$?
+  set -e
+  # The test's own lines first, then the tail of the daemon's log if it failed.
+  grep -E '^(=== RUN|--- |PASS|FAIL|ok|    [a-z0-9_]+\.go:)' "$log"
+  if [ $code -ne 0 ]; then tail -30 "$log"; echo "full log: $log"; fi
+  return $code
 }
