@@ -260,3 +260,26 @@ func TestInternalErrorKeepsMail(t *testing.T) {
 		t.Errorf("the mail was not kept for the operator: %+v", pending)
 	}
 }
+
+// Progressive by mail: the whole series in one mail, applied whole or refused naming its
+// first bad move; both players get the series, the diagram and what comes next.
+func TestProgressiveByMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("progressive-italian")
+	h.outbox()
+	h.deliver(h.reply(id, W, "SERIES 1: e4"))
+	m := h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustContain(t, "after series 1", bodyTo(t, m, who), "White played series 1: e4", "Next: series 2, 2 move(s), for Black.", "Capturable en passant with the first move: the pawn on e4.", "+------------------------+")
+	}
+	h.deliver(h.reply(id, B, "e5, Qh4"))
+	h.outbox()
+	h.deliver(h.reply(id, W, "3: Bc4, Bxf7+, Nf3"))
+	m = h.outbox()
+	mustContain(t, "refused series", bodyTo(t, m, ann), "Line 1 (3: Bc4, Bxf7+, Nf3) was refused: move 2 (Bxf7+) gives check", "which Italian rules forbid (IT-D1)", "Nothing in your mail was done.")
+	if bodyTo(t, m, bob) != "" {
+		t.Error("Bob was told of Ann's refused series")
+	}
+	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
+	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 move(s), for Black.")
+}

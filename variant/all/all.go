@@ -4,5 +4,6 @@ package all
 
 import (
 	_ "github.com/refereed/refereed/variant/orthodox"
+	_ "github.com/refereed/refereed/variant/progressive"
 	_ "github.com/refereed/refereed/variant/transactional"
 )

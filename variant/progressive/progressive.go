@@ -1,0 +1,510 @@
+// Package progressive is Progressive Chess under two rule sets: the traditional (Scottish)
+// game, rules.md §2 and decisions PR-D1 to PR-D7, and Italian Progressive Chess (AISE), §3 and
+// IT-D1 to IT-D4.
+//
+// How it differs from orthodox chess: turn n is a series of n moves by one player (White odd
+// n, Black even n). A series is sent whole and checked as one unit: applied whole, or refused
+// naming its first bad move.
+//   - Scottish: a check ends the series (PR-D1); the next series still has its full length.
+//   - Italian: a check may only be the last move of a full series; an earlier one is refused
+//     (IT-D1), or with the game option strict-forfeit loses the game. A player in check whose
+//     every escape gives check is mated ("Italian mate", IT-D2).
+//   - Both: the first move of a series must escape a check; en passant only on a series'
+//     first move, against pawns that double-stepped in the opponent's previous series and
+//     have not moved since (PR-D4); no legal move, at the start or in mid-series, is stalemate
+//     (PR-D7) unless in check at the start (mate); 10 series without a capture or a pawn move
+//     draw (PR-D6, IT-D3); dead positions draw (rules.md 0.4c). No repetition rule.
+//
+// Decisions this package adds (also in the issue note):
+//   - A series that runs out of legal moves in mid-series (PR-D7) is sent as the moves that
+//     were possible; the referee accepts it short and declares the draw.
+//   - The option "series" (a number) starts a composed position at that series, so that a
+//     FEN can stand in the middle of a game; without it a FEN's side to move plays series 1
+//     (White) or 2 (Black).
+package progressive
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// Keys of the two rule sets.
+const (
+	KeyScottish = "progressive"
+	KeyItalian  = "progressive-italian"
+)
+
+// QuietLimit is the number of series without a capture or pawn move that draws (PR-D6).
+const QuietLimit = 10
+
+func init() {
+	help := "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+   your whole series, one mail; the\n" +
+		"                 numbered prefix is optional and the moves may be separated by\n" +
+		"                 commas or spaces. Promotion: e8=Q or e8(Q)."
+	variant.Register(&variant.Variant{Key: KeyScottish, Name: "Progressive Chess",
+		Aliases: []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
+		Help:    help,
+		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+	variant.Register(&variant.Variant{Key: KeyItalian, Name: "Italian Progressive Chess",
+		Aliases: []string{"italian progressive", "italian progressive chess"},
+		Help:    help + "\nItalian rules: a check only with the last move of a full series.",
+		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+}
+
+// Game is a Progressive game.
+type Game struct {
+	variant.Common
+	italian       bool
+	strictForfeit bool
+	start         chess.Position
+	startSeries   int
+	pos           chess.Position
+	series        int            // the number of the series to play now (= its length)
+	epSquares     chess.Bitboard // squares passed over by the previous series' double steps
+	quiet         int            // series since the last capture or pawn move
+	played        [][]string     // SAN of each series played, for records and notices
+}
+
+// New starts a game.
+func New(o variant.Options, italian bool) (*Game, error) {
+	pos, err := variant.StartPosition(o)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{Common: variant.NewCommon(), italian: italian, pos: pos, start: pos, series: 1 + int(pos.Turn)}
+	if s := o.Flags["series"]; s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("option series=%q: want a positive number, odd for White, even for Black", s)
+		}
+		if (n%2 == 1) != (pos.Turn == chess.White) {
+			return nil, fmt.Errorf("option series=%d: series %d belongs to %s, but the position has %s to move", n, n, sideOf(n), pos.Turn)
+		}
+		g.series = n
+	}
+	g.startSeries = g.series
+	g.strictForfeit = o.Flags["strict-forfeit"] != "" && o.Flags["strict-forfeit"] != "false"
+	g.pos.EnPassant = chess.NoSquare
+	if pos.EnPassant != chess.NoSquare {
+		g.epSquares = pos.EnPassant.Bit()
+	}
+	g.judgeStart()
+	return g, nil
+}
+
+func sideOf(n int) chess.Color {
+	if n%2 == 1 {
+		return chess.White
+	}
+	return chess.Black
+}
+
+func (g *Game) Key() string {
+	if g.italian {
+		return KeyItalian
+	}
+	return KeyScottish
+}
+
+func (g *Game) Position() chess.Position { return g.pos }
+
+// ToAct is the player of the current series.
+func (g *Game) ToAct() []variant.Side {
+	if g.Outcome().Over() {
+		return nil
+	}
+	return []variant.Side{g.pos.Turn}
+}
+
+// moves lists the moves available as move k (1-based) of the current series in p: legal
+// moves, en passant only on the first move (PR-D4), and under Italian rules no check before
+// the last move (IT-D2).
+func (g *Game) moves(p *chess.Position, k int) []chess.Move {
+	q := *p
+	q.EnPassant = chess.NoSquare
+	legal := q.LegalMoves(nil)
+	if k == 1 {
+		for eps := g.epSquares; eps != 0; eps &= eps - 1 {
+			e := q
+			e.EnPassant = eps.First()
+			for _, m := range e.LegalMoves(nil) {
+				if m.Kind == chess.EnPassant {
+					legal = append(legal, m)
+				}
+			}
+		}
+	}
+	if !g.italian || k == g.series || g.series == 1 {
+		return legal
+	}
+	out := legal[:0:0]
+	for _, m := range legal {
+		if !givesCheck(&q, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func givesCheck(p *chess.Position, m chess.Move) bool {
+	q := *p
+	q.Play(m)
+	k := q.King(q.Turn)
+	return k != chess.NoSquare && q.AttackersTo(k, q.Turn.Other(), q.Occupied()) != 0
+}
+
+// judgeStart ends the game if the series to play cannot start (mate, stalemate, dead
+// position, the 10-series rule).
+func (g *Game) judgeStart() {
+	if g.Outcome().Over() {
+		return
+	}
+	p := &g.pos
+	available := g.moves(p, 1)
+	inCheck := p.InCheck()
+	switch {
+	case len(available) == 0 && inCheck:
+		reason := fmt.Sprintf("%s checkmated %s", p.Turn.Other(), p.Turn)
+		if g.italian && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
+			reason = fmt.Sprintf("Italian mate: %s's every escape gives check", p.Turn)
+		}
+		g.End(variant.WinFor(p.Turn.Other()), "checkmate", reason)
+	case len(available) == 0:
+		g.End("1/2-1/2", "stalemate", p.Turn.String()+" has no move to start the series")
+	case p.AtMostOneMinorEach():
+		g.End("1/2-1/2", "insufficient material", "neither side can mate (rules.md 0.4c)")
+	case g.quiet >= QuietLimit:
+		g.End("1/2-1/2", "ten-series rule", "10 series without a capture or a pawn move")
+	}
+}
+
+// Resolve reads a series: "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+", "5 Kd2 Kd3 ...", or the
+// moves alone. It checks the whole series and returns it in coordinates.
+func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, ok := variant.ResolveCommon(by, text); ok {
+		return cmd, nil, nil
+	}
+	if g.Outcome().Over() {
+		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	if by != g.pos.Turn {
+		return variant.Command{}, nil, variant.Reject("series %d is %s's; wait for it", g.series, g.pos.Turn)
+	}
+	words, warns, err := g.splitSeries(text)
+	if err != nil {
+		return variant.Command{}, warns, err
+	}
+	uci, _, more, err := g.check(words)
+	warns = append(warns, more...)
+	if err != nil {
+		return variant.Command{}, warns, err
+	}
+	return variant.Command{By: by, Text: "series " + strings.Join(uci, " ")}, warns, nil
+}
+
+// splitSeries takes the moves out of a series line.
+func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
+	t := strings.TrimSpace(text)
+	var warns []chess.Warning
+	if len(t) >= 6 && strings.EqualFold(t[:6], "series") {
+		t = strings.TrimSpace(t[6:])
+	}
+	// A leading series number: "5:", "5.", "5".
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
+		n, _ := strconv.Atoi(t[:i])
+		rest := strings.TrimLeft(t[i:], ":. ")
+		if i == len(t) || t[i] == ':' || t[i] == '.' || t[i] == ' ' {
+			if n != g.series {
+				warns = append(warns, chess.Warning{Text: fmt.Sprintf("you wrote series %d, but this is series %d", n, g.series)})
+			}
+			t = rest
+		}
+	}
+	words := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
+	if len(words) == 0 {
+		return nil, warns, variant.Reject("no moves: send the %d moves of series %d, like SERIES %d: e4, Nf3", g.series, g.series, g.series)
+	}
+	return words, warns, nil
+}
+
+// check plays words as the current series on a copy and returns the moves in coordinates,
+// their SAN, and why the series is refused, naming the first bad move.
+func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, err error) {
+	p := g.pos
+	n := g.series
+	for k := 1; k <= len(words); k++ {
+		w := words[k-1]
+		if k > n {
+			return nil, nil, warns, variant.Reject("move %d (%s): series %d has only %d moves", k, w, n, n)
+		}
+		not, perr := chess.ParseNotation(w)
+		if perr != nil {
+			return nil, nil, warns, variant.Reject("move %d (%s): %v", k, w, perr)
+		}
+		available := g.moves(&p, k)
+		m, mw, rerr := chess.Resolve(&p, not, available)
+		if rerr != nil {
+			// Say why a legal move is not available: the Italian check rule.
+			if all := p.LegalMoves(nil); g.italian && len(all) > len(available) {
+				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && givesCheck(&p, lm) {
+					return nil, nil, warns, variant.Reject("move %d (%s) gives check before the last move of the series, which Italian rules forbid (IT-D1)", k, w)
+				}
+			}
+			if k == 1 && p.InCheck() {
+				return nil, nil, warns, variant.Reject("move 1 (%s): you are in check and must get out of it with the first move: %v", w, rerr)
+			}
+			return nil, nil, warns, variant.Reject("move %d (%s): %v", k, w, rerr)
+		}
+		for _, x := range mw {
+			if x.Code == chess.WarnCaptureMark { // rules.md 0.3b: full information
+				return nil, nil, warns, variant.Reject("move %d (%s): %s", k, w, x.Text)
+			}
+			if x.Code != chess.WarnMissingSymbol {
+				warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("move %d (%s): %s", k, w, x.Text)})
+			}
+		}
+		s := p.SAN(m)
+		p.Play(m)
+		p.Turn = g.pos.Turn // the series goes on
+		p.EnPassant = chess.NoSquare
+		check := inCheckAfter(&p)
+		uci, san = append(uci, m.UCI()), append(san, s)
+		if check && k < len(words) {
+			return nil, nil, warns, variant.Reject("move %d (%s) gives check, which ends the series: nothing may follow it (PR-D1)", k, w)
+		}
+		if check {
+			return uci, san, warns, nil
+		}
+	}
+	if len(words) < n {
+		// Short: allowed only if no move remains (PR-D7).
+		if len(g.moves(&p, len(words)+1)) > 0 {
+			return nil, nil, warns, variant.Reject("series %d has %d moves; you sent %d (a series ends early only with a check, or when no move is left)", n, n, len(words))
+		}
+	}
+	return uci, san, warns, nil
+}
+
+// inCheckAfter reports whether the side that is not moving (the opponent of p.Turn) is in
+// check in p.
+func inCheckAfter(p *chess.Position) bool {
+	k := p.King(p.Turn.Other())
+	return k != chess.NoSquare && p.AttackersTo(k, p.Turn, p.Occupied()) != 0
+}
+
+// Submit applies a canonical command.
+func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	if notices, ok, err := g.SubmitCommon(cmd); ok {
+		return notices, err
+	}
+	if g.Outcome().Over() {
+		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	rest, ok := strings.CutPrefix(cmd.Text, "series ")
+	if !ok {
+		return nil, variant.Reject("unknown command %q", cmd.Text)
+	}
+	if cmd.By != g.pos.Turn {
+		return nil, variant.Reject("series %d is %s's", g.series, g.pos.Turn)
+	}
+	words := strings.Fields(rest)
+	if g.italian && g.strictForfeit {
+		if k := g.earlyCheck(words); k > 0 {
+			// strict-forfeit: the literal AISE rule (E:L1066-1067) instead of IT-D1.
+			g.Accept(cmd)
+			by := cmd.By
+			g.End(variant.WinFor(by.Other()), "forfeit", fmt.Sprintf("%s gave check with move %d of series %d, before its last move (strict-forfeit)", by, k, g.series))
+			return g.endNotices(), nil
+		}
+	}
+	uci, san, _, err := g.check(words)
+	if err != nil {
+		return nil, err
+	}
+	by, n := cmd.By, g.series
+	quiet := true
+	var seq []chess.Move
+	for i, u := range uci {
+		want, _ := chess.ParseUCI(u)
+		var m chess.Move
+		for _, c := range g.moves(&g.pos, i+1) {
+			if c.SameSquares(want) {
+				m = c
+			}
+		}
+		if g.pos.IsCapture(m) || g.pos.At(m.From).Role() == chess.Pawn {
+			quiet = false
+		}
+		seq = append(seq, m)
+		g.pos.Play(m)
+		g.pos.Turn = by
+		g.pos.EnPassant = chess.NoSquare
+	}
+	// e.p. eligibility (rules.md §2 rule 6): each double step of this series whose pawn
+	// did not move again in it.
+	eps := chess.Bitboard(0)
+	for i, m := range seq {
+		if m.Kind != chess.DoublePush {
+			continue
+		}
+		again := false
+		for _, later := range seq[i+1:] {
+			again = again || later.From == m.To
+		}
+		if !again {
+			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
+		}
+	}
+	g.Accept(cmd)
+	g.played = append(g.played, san)
+	g.epSquares = eps
+	if quiet {
+		g.quiet++
+	} else {
+		g.quiet = 0
+	}
+	ranOut := len(seq) < n && !inCheckAfter(&g.pos) // short without a check: no move was left (PR-D7)
+	g.pos.Turn = by.Other()
+	g.series = n + 1
+	g.pos.Fullmove = (g.series + 1) / 2 // a FEN's move number: White's series 2k-1 and Black's 2k
+	if ranOut {
+		g.End("1/2-1/2", "stalemate", fmt.Sprintf("%s had no move left in series %d", by, n))
+	}
+	g.judgeStart()
+	if g.Quiet() {
+		return nil, nil
+	}
+	text := fmt.Sprintf("%s played series %d: %s", by, n, strings.Join(san, ", "))
+	if ranOut {
+		text += " (no move was left: stalemate)"
+	}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Text: text, Show: variant.ShowView}}
+	if g.Outcome().Over() {
+		return append(notices, g.endNotices()...), nil
+	}
+	return notices, nil
+}
+
+// earlyCheck returns the 1-based index of a check before the last move of the full series,
+// or 0 (for strict-forfeit).
+func (g *Game) earlyCheck(words []string) int {
+	p := g.pos
+	for k, w := range words {
+		not, err := chess.ParseNotation(w)
+		if err != nil {
+			return 0
+		}
+		m, _, err := chess.Resolve(&p, not, p.LegalMoves(nil))
+		if err != nil {
+			return 0
+		}
+		p.Play(m)
+		p.Turn = g.pos.Turn
+		p.EnPassant = chess.NoSquare
+		if inCheckAfter(&p) && k+1 < g.series {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+func (g *Game) endNotices() []variant.Notice {
+	out := g.Outcome()
+	return []variant.Notice{{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + ". Result " + out.Result + ".", Show: variant.ShowReveal}}
+}
+
+// View is the whole board (full information) and what comes next.
+func (g *Game) View(v variant.Viewer) variant.View {
+	bottom := chess.White
+	if v == variant.AsBlack {
+		bottom = chess.Black
+	}
+	var lines []string
+	if out := g.Outcome(); out.Over() {
+		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+	} else {
+		s := fmt.Sprintf("Next: series %d, %d move(s), for %s.", g.series, g.series, g.pos.Turn)
+		if g.pos.InCheck() {
+			s += " " + g.pos.Turn.String() + " is in check: the first move must escape it."
+		}
+		lines = append(lines, s)
+		if g.epSquares != 0 {
+			var pawns []string
+			for _, sq := range g.epSquares.Squares() {
+				pawn := sq + 8
+				if g.pos.Turn == chess.White {
+					pawn = sq - 8
+				}
+				pawns = append(pawns, pawn.String())
+			}
+			lines = append(lines, "Capturable en passant with the first move: the pawn on "+strings.Join(pawns, ", ")+".")
+		}
+		if g.italian {
+			lines = append(lines, "Italian rules: a check only with the last move of a full series.")
+		}
+	}
+	pos := g.pos
+	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: pos.Board}}, Lines: lines, FEN: pos.FEN()}
+}
+
+// Movetext writes the literature's notation: "1 d4 2 d5, Nc6 3 Bf4, Bxc7, Bxd8".
+func (g *Game) Movetext() string {
+	var parts []string
+	for i, s := range g.played {
+		parts = append(parts, fmt.Sprintf("%d %s", g.startSeries+i, strings.Join(s, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Steps reads Progressive records: numbered series of comma-separated moves, "1 d4 2 d5,
+// Nc6 3 Bf4, Bxc7, Bxd8", numbers with or without a dot, promotions as "=Q" or "(Q)".
+func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+	g := start.(*Game)
+	steps := buf
+	no := g.series
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			steps = append(steps, variant.Step{By: sideOf(no), Text: strings.Join(cur, ", "), Where: "series ", Num: no})
+			no++
+			cur = nil
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case record.Number:
+			flush()
+			n, err := strconv.Atoi(strings.TrimRight(t.Text, "."))
+			if err == nil {
+				no = n
+			}
+		case record.Symbol:
+			text := t.Text
+			if num, rest, ok := record.NumberAndSymbol(text); ok {
+				flush()
+				if n, err := strconv.Atoi(strings.TrimRight(num, ".")); err == nil {
+					no = n
+				}
+				text = rest
+			}
+			cur = append(cur, text)
+		case record.Paren:
+			if len(cur) == 0 {
+				return nil, fmt.Errorf("%s before any move", t.Text)
+			}
+			cur[len(cur)-1] += t.Text
+		case record.Result:
+			flush()
+			return steps, nil
+		}
+	}
+	flush()
+	return steps, nil
+}
