@@ -175,9 +175,20 @@ func TestPRD5SeriesChecked(t *testing.T) {
 	}
 }
 
-// PR-D6: 10 series without a capture or a pawn move draw; dead positions draw.
+// PR-D6 and IT-D3: 10 series without a capture or a pawn move draw under both rule sets
+// (no "unless a win can be demonstrated"); dead positions draw.
 func TestPRD6TenSeriesAndDeadPositions(t *testing.T) {
-	g := newGame(t, false, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil)
+	for _, italian := range []bool{false, true} {
+		tenQuietSeries(t, italian)
+	}
+	d := newGame(t, false, "4k3/8/8/8/8/8/8/4KB2 w - - 0 1", nil)
+	if out := d.Outcome(); out.Termination != "insufficient material" {
+		t.Errorf("K+B v K: %+v", out)
+	}
+}
+
+func tenQuietSeries(t *testing.T, italian bool) {
+	g := newGame(t, italian, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil)
 	rookOnA1, kingOnE8 := true, true
 	for i := 0; i < 10 && !g.Outcome().Over(); i++ {
 		var moves []string
@@ -192,12 +203,8 @@ func TestPRD6TenSeriesAndDeadPositions(t *testing.T) {
 		}
 		play(t, g, g.pos.Turn, strings.Join(moves, ", "))
 	}
-	if out := g.Outcome(); out.Termination != "ten-series rule" {
-		t.Errorf("after 10 quiet series: %+v", out)
-	}
-	d := newGame(t, false, "4k3/8/8/8/8/8/8/4KB2 w - - 0 1", nil)
-	if out := d.Outcome(); out.Termination != "insufficient material" {
-		t.Errorf("K+B v K: %+v", out)
+	if out := g.Outcome(); out.Termination != "ten-series rule" || g.series != 11 {
+		t.Errorf("italian=%v after 10 quiet series: %+v (series %d)", italian, out, g.series)
 	}
 }
 
