@@ -283,3 +283,31 @@ func TestProgressiveByMail(t *testing.T) {
 	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
 	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 move(s), for Black.")
 }
+
+// Conditional by mail: "A: e4" with "C: ..." in one mail; the opponent's mail says nothing of
+// the C-move until it resolves; then both get its full text with the played branch starred.
+func TestConditionalByMail(t *testing.T) {
+	worlds := map[string]string{}
+	for _, c := range []string{"C: !d4", "C: Nf6?d3/Nc3"} {
+		h := newHarness(t)
+		id := h.newGame("conditional")
+		h.outbox()
+		h.deliver(h.reply(id, W, "A: e4\n"+c))
+		m := h.outbox()
+		mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move", "Stated C-move (secret)")
+		worlds[c] = bodyTo(t, m, bob)
+		h.deliver(h.reply(id, B, "B: e5"))
+		m = h.outbox()
+		if c == "C: !d4" {
+			for _, who := range []string{ann, bob} {
+				mustContain(t, "after the C-move", bodyTo(t, m, who), "Black's B-move: e5", "White's C-move: !d4, played d4.", "Next: Black's A-move.")
+			}
+		}
+	}
+	if worlds["C: !d4"] != worlds["C: Nf6?d3/Nc3"] {
+		t.Errorf("Bob's mail depends on Ann's C-move:\n%s\n--\n%s", worlds["C: !d4"], worlds["C: Nf6?d3/Nc3"])
+	}
+	if strings.Contains(worlds["C: !d4"], "d4") {
+		t.Errorf("Bob's mail names the C-move:\n%s", worlds["C: !d4"])
+	}
+}

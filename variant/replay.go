@@ -123,7 +123,13 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 				Err: fmt.Errorf("the game was already over (%s)", g.Outcome().Reason)}
 			return r, nil
 		}
-		cmd, warns, err := g.Resolve(st.By, st.Text)
+		by := st.By
+		if st.Auto {
+			if act := g.ToAct(); len(act) > 0 {
+				by = act[0]
+			}
+		}
+		cmd, warns, err := g.Resolve(by, st.Text)
 		if err == nil {
 			_, err = g.Submit(cmd)
 		}
@@ -133,6 +139,11 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 		}
 		for _, w := range warns {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, w.Text))
+		}
+		if n, ok := g.(interface{ TakeNotes() []string }); ok {
+			for _, note := range n.TakeNotes() {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, note))
+			}
 		}
 		r.Plies++
 	}

@@ -208,7 +208,10 @@ type Variant struct {
 
 // Step is one command read from a record: who, what as written, and where (for errors).
 type Step struct {
-	By   Side
+	By Side
+	// Auto: the player is whoever the game waits for (records that do not say who moves,
+	// like Conditional Chess, whose skipped C-moves decide it).
+	Auto bool
 	Text string // as written, given to Game.Resolve
 	// Where, Num and After name the step in errors: "move " 12 "..." reads "move 12...".
 	// The number is kept apart so that reading a record formats nothing until needed.

@@ -1,0 +1,511 @@
+// Package conditional is Conditional Chess (João Pedro Neto, 1996): rules.md §6, decisions
+// CO-D1 to CO-D9.
+//
+// How it differs from orthodox chess: play runs in cycles A(X), B(Y), C(X) (CO-D1). X makes an
+// A-move, which may give check only if it mates (CO-D3), and states a secret conditional
+// C-move "condition?then/else" (or "!move"). Y makes a B-move. Then X's C-move is executed
+// on the position after the B-move: the condition picks a branch, which is played if it is
+// legal and skipped otherwise (CO-D5); then Y makes the next A-move. A B-move that checks X
+// without mating skips X's C-move unless the chosen branch escapes the check, and then X makes
+// the next A-move (CO-D2). Each branch is bound, when stated, to the from-square of the man it
+// moves (CO-D6). The C-move is known only to its author until it resolves (CO-D8).
+//
+// Decisions this package adds (also in the issue note):
+//   - The A-move and the C-move may come on one line ("A: e4 C: !d4") or on two lines of a
+//     mail; a C-move may also come later, and replaces the stated one, until the opponent's
+//     B-move is accepted (rules.md §6.4). If none was stated by then, the C step is skipped
+//     ("no C-move").
+//   - A branch that none of the author's men could ever play (no man of that kind reaches the
+//     square on an empty board) is accepted with a warning; chosen, it is skipped. The sample
+//     game has such branches (fixtures.md §2.2).
+//   - Binding uses the geometry of an empty board, so "two of the author's men could reach
+//     the destination" (CO-D6) does not depend on blockers the B-move may move.
+//   - In records, "..." is a placeholder (a column left empty) and "-" is a C step with no
+//     C-move; a starred branch that the rules do not play is a warning, not a failure.
+package conditional
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// Key is the registry key.
+const Key = "conditional"
+
+func init() {
+	variant.Register(&variant.Variant{Key: Key, Name: "Conditional Chess",
+		Aliases: []string{"conditional chess"},
+		Help: "A: e4            your A-move (when it is your A-move); add your C-move on the\n" +
+			"C: Bg5?Nf6/c4    same or the next line: condition?then/else, or C: !d4.\n" +
+			"                 Conditions: a8? (empty), Eg7? (any enemy man), Bg5? (an enemy\n" +
+			"                 bishop; K Q R B N P, T for R). Coordinates (g8-f6) are safest.\n" +
+			"B: Nf6           your B-move (when it is your B-move)",
+		New:   func(o variant.Options) (variant.Game, error) { return New(o) },
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+}
+
+// condition is what a C-move asks of the position after the B-move.
+type condition struct {
+	kind byte // '!' always, 'e' square empty, 'E' an enemy man, 'R' an enemy man of role
+	role chess.Role
+	sq   chess.Square
+}
+
+// branch is one move of a C-move, bound to its man's from-square (CO-D6).
+type branch struct {
+	text  string
+	from  chess.Square // NoSquare: no man of the author can ever play it
+	to    chess.Square
+	promo chess.Role
+}
+
+// cmove is a stated C-move.
+type cmove struct {
+	author    chess.Color
+	text      string // as stated, without stars
+	cond      condition
+	then, els branch
+	expect    string // records only: the branch the record stars ("then", "else" or "")
+}
+
+// plyRecord is one step of the game for records and notices.
+type plyRecord struct {
+	kind byte // 'A', 'B', 'C'
+	by   chess.Color
+	text string // SAN, or the C-move text with the played branch starred, or "-"
+}
+
+// Game is a Conditional Chess game.
+type Game struct {
+	variant.Common
+	pos         chess.Position
+	state       byte        // 'A' or 'B'
+	x           chess.Color // the A-mover of the current cycle
+	pending     *cmove
+	aCheckLoses bool
+	hashes      map[uint64]int
+	plies       []plyRecord
+	notes       []string // records: starred branches the rules did not play
+}
+
+// New starts a game; option "a-check-loses" makes an A-mover who cannot avoid a non-mating
+// check lose instead of drawing (C:L27).
+func New(o variant.Options) (*Game, error) {
+	pos, err := variant.StartPosition(o)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{Common: variant.NewCommon(), pos: pos, state: 'A', x: pos.Turn, hashes: map[uint64]int{}}
+	g.aCheckLoses = o.Flags["a-check-loses"] != "" && o.Flags["a-check-loses"] != "false"
+	g.record()
+	g.judgeA()
+	return g, nil
+}
+
+func (g *Game) Key() string              { return Key }
+func (g *Game) Position() chess.Position { return g.pos }
+
+// ToAct is the player whose A- or B-move the game waits for.
+func (g *Game) ToAct() []variant.Side {
+	if g.Outcome().Over() {
+		return nil
+	}
+	if g.state == 'A' {
+		return []variant.Side{g.x}
+	}
+	return []variant.Side{g.x.Other()}
+}
+
+// legalFor lists c's orthodox legal moves.
+func (g *Game) legalFor(c chess.Color) []chess.Move {
+	p := g.pos
+	p.Turn = c
+	if p.EnPassant != chess.NoSquare && c == g.pos.Turn.Other() {
+		p.EnPassant = chess.NoSquare
+	}
+	return p.LegalMoves(nil)
+}
+
+// checks reports whether m, played by c, attacks the other king, and whether it mates.
+func (g *Game) checks(c chess.Color, m chess.Move) (check, mate bool) {
+	p := g.pos
+	p.Turn = c
+	p.Play(m)
+	if !p.InCheck() {
+		return false, false
+	}
+	return true, len(p.LegalMoves(nil)) == 0
+}
+
+// aMoves are X's legal A-moves: no check unless it mates (CO-D3).
+func (g *Game) aMoves() []chess.Move {
+	var out []chess.Move
+	for _, m := range g.legalFor(g.x) {
+		if check, mate := g.checks(g.x, m); !check || mate {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// judgeA ends the game when X cannot make an A-move.
+func (g *Game) judgeA() {
+	if g.Outcome().Over() {
+		return
+	}
+	p := g.pos
+	p.Turn = g.x
+	legal := g.legalFor(g.x)
+	switch {
+	case len(legal) == 0 && p.InCheck():
+		g.End(variant.WinFor(g.x.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", g.x.Other(), g.x))
+	case len(legal) == 0:
+		g.End("1/2-1/2", "stalemate", g.x.String()+" has no legal move")
+	case len(g.aMoves()) == 0 && g.aCheckLoses:
+		g.End(variant.WinFor(g.x.Other()), "forced check", g.x.String()+" can only give a non-mating check with his A-move")
+	case len(g.aMoves()) == 0:
+		g.End("1/2-1/2", "forced check", g.x.String()+" can only give a non-mating check with his A-move (CO-D3)")
+	case p.AtMostOneMinorEach():
+		g.End("1/2-1/2", "insufficient material", "neither side can mate (rules.md 0.4c)")
+	case p.Halfmove >= 100:
+		g.End("1/2-1/2", "fifty-move rule", "100 executed plies without a capture or a pawn move (CO-D9)")
+	case g.hashes[g.stateHash()] >= 3:
+		g.End("1/2-1/2", "threefold repetition", "the same position and state three times (CO-D9)")
+	}
+}
+
+func (g *Game) stateHash() uint64 {
+	p := g.pos
+	p.Turn = g.x
+	return p.Hash() ^ uint64(g.state)<<56
+}
+
+func (g *Game) record() { g.hashes[g.stateHash()]++ }
+
+// Resolve reads "A: e4", "A: e4 C: Bg5?Nf6/c4", "C: !d4", "B: Nf6", or a bare move (an A- or
+// B-move as the state requires).
+func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, ok := variant.ResolveCommon(by, text); ok {
+		return cmd, nil, nil
+	}
+	if g.Outcome().Over() {
+		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	}
+	aPart, cPart, bPart := splitLine(text)
+	var warns []chess.Warning
+	switch {
+	case bPart != "" || (aPart == "" && cPart == "" && g.state == 'B' && by != g.x):
+		if bPart == "" {
+			bPart = strings.TrimSpace(text)
+		}
+		if g.state != 'B' || by == g.x {
+			return variant.Command{}, nil, variant.Reject("it is not your B-move now (%s)", g.next())
+		}
+		m, w, err := g.resolveOrthodox(by, bPart, g.legalFor(by))
+		if err != nil {
+			return variant.Command{}, w, err
+		}
+		return variant.Command{By: by, Text: "B " + m.UCI()}, w, nil
+	case aPart != "" || (cPart == "" && g.state == 'A'):
+		if aPart == "" {
+			aPart = strings.TrimSpace(text)
+		}
+		if g.state != 'A' || by != g.x {
+			return variant.Command{}, nil, variant.Reject("it is not your A-move now (%s)", g.next())
+		}
+		m, w, err := g.resolveOrthodox(by, aPart, g.legalFor(by))
+		if err != nil {
+			return variant.Command{}, w, err
+		}
+		warns = append(warns, w...)
+		if check, mate := g.checks(by, m); check && !mate {
+			return variant.Command{}, warns, variant.Reject("an A-move may give check only when it mates (CO-D3); %s gives check", aPart)
+		}
+		canon := "A " + m.UCI()
+		if cPart != "" {
+			// The C-move is bound on the position after the A-move.
+			after := *g
+			after.pos.Turn = by
+			after.pos.Play(m)
+			c, w, err := after.resolveC(by, cPart)
+			warns = append(warns, w...)
+			if err != nil {
+				return variant.Command{}, warns, err
+			}
+			canon += " ; " + c
+		}
+		return variant.Command{By: by, Text: canon}, warns, nil
+	default:
+		if by != g.x || g.state != 'B' {
+			return variant.Command{}, nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move (%s)", g.next())
+		}
+		c, w, err := g.resolveC(by, cPart)
+		return variant.Command{By: by, Text: c}, w, err
+	}
+}
+
+// splitLine finds the "A:", "B:" and "C:" parts of a line.
+func splitLine(text string) (a, c, b string) {
+	t := strings.TrimSpace(text)
+	parts := map[byte]string{}
+	for t != "" {
+		if len(t) >= 2 && (t[1] == ':') && strings.ContainsRune("ABCabc", rune(t[0])) {
+			key := t[0] &^ 0x20
+			rest := strings.TrimSpace(t[2:])
+			next := len(rest)
+			for _, k := range []string{" A:", " B:", " C:", " a:", " b:", " c:", "/C:", ";C:"} {
+				if i := strings.Index(rest, k); i >= 0 && i < next {
+					next = i
+				}
+			}
+			parts[key] = strings.Trim(strings.TrimSpace(rest[:next]), "/;")
+			t = strings.TrimLeft(rest[next:], " /;")
+			continue
+		}
+		if len(t) > 0 && (t[0] == '!' || strings.ContainsRune(t, '?')) && parts['C'] == "" && len(parts) == 0 {
+			parts['C'] = t
+		}
+		break
+	}
+	return parts['A'], parts['C'], parts['B']
+}
+
+func (g *Game) next() string {
+	if g.state == 'A' {
+		return g.x.String() + "'s A-move is next"
+	}
+	return g.x.Other().String() + "'s B-move is next"
+}
+
+// resolveOrthodox reads a move among moves; the x sign is checked (full information, 0.3b).
+func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) (chess.Move, []chess.Warning, error) {
+	n, err := chess.ParseNotation(strings.TrimSpace(text))
+	if err != nil {
+		return chess.NullMove, nil, variant.Reject("%v", err)
+	}
+	p := g.pos
+	p.Turn = by
+	m, warns, err := chess.Resolve(&p, n, moves)
+	if err != nil {
+		return m, warns, variant.Reject("%s: %v", text, err)
+	}
+	for _, w := range warns {
+		if w.Code == chess.WarnCaptureMark {
+			return chess.NullMove, warns, variant.Reject("%s: %s", text, w.Text)
+		}
+	}
+	return m, warns, nil
+}
+
+// parseC reads a C-move's text: "Bg5?Nf6/c4", "!d4", with stars marking a record's played
+// branch and the sample game's misprints ("Kg8?/*Rd1*/Nf3", "Td1/Kxd1/e4").
+func parseC(text string) (cond condition, then, els, expect string, err error) {
+	t := strings.ReplaceAll(strings.TrimSpace(text), " ", "")
+	if strings.HasPrefix(t, "!") {
+		m := strings.Trim(t[1:], "*")
+		return condition{kind: '!'}, m, m, "then", nil
+	}
+	q := strings.IndexByte(t, '?')
+	if q < 0 {
+		// "Td1/Kxd1/e4": a slash printed for the question mark.
+		if strings.Count(t, "/") == 2 {
+			q = strings.IndexByte(t, '/')
+		} else {
+			return cond, "", "", "", fmt.Errorf("%q: a C-move is condition?then/else or !move", text)
+		}
+	}
+	cs, rest := t[:q], strings.TrimPrefix(t[q+1:], "/")
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return cond, "", "", "", fmt.Errorf("%q: the then-move and the else-move are separated by /", text)
+	}
+	then, els = rest[:slash], rest[slash+1:]
+	if strings.HasPrefix(then, "*") {
+		expect = "then"
+	} else if strings.HasPrefix(els, "*") {
+		expect = "else"
+	}
+	then, els = strings.Trim(then, "*"), strings.Trim(els, "*")
+	if then == "" || els == "" {
+		return cond, "", "", "", fmt.Errorf("%q: both the then-move and the else-move are needed", text)
+	}
+	switch {
+	case len(cs) == 2:
+		sq, err := chess.ParseSquare(cs)
+		if err != nil {
+			return cond, "", "", "", fmt.Errorf("%q: condition %q is not a square", text, cs)
+		}
+		cond = condition{kind: 'e', sq: sq}
+	case len(cs) == 3:
+		sq, err := chess.ParseSquare(cs[1:])
+		if err != nil {
+			return cond, "", "", "", fmt.Errorf("%q: condition %q: %q is not a square", text, cs, cs[1:])
+		}
+		switch r := cs[0]; r {
+		case 'E':
+			cond = condition{kind: 'E', sq: sq}
+		case 'K', 'Q', 'R', 'B', 'N', 'P', 'T':
+			role := map[byte]chess.Role{'K': chess.King, 'Q': chess.Queen, 'R': chess.Rook, 'T': chess.Rook, 'B': chess.Bishop, 'N': chess.Knight, 'P': chess.Pawn}[r]
+			cond = condition{kind: 'R', role: role, sq: sq}
+		default:
+			return cond, "", "", "", fmt.Errorf("%q: condition %q: %q is not E or a piece letter (K Q R B N P)", text, cs, string(r))
+		}
+	default:
+		return cond, "", "", "", fmt.Errorf("%q: condition %q: write a8?, Eg7? or Bg5?", text, cs)
+	}
+	return cond, then, els, expect, nil
+}
+
+// bind resolves a branch's move for its author by piece geometry alone (CO-D6).
+func (g *Game) bind(author chess.Color, text string) (branch, *chess.Warning, error) {
+	b := branch{text: text, from: chess.NoSquare, to: chess.NoSquare}
+	n, err := chess.ParseNotation(text)
+	if err != nil {
+		return b, nil, err
+	}
+	if n.Castle != 0 {
+		home := chess.E1
+		if author == chess.Black {
+			home = chess.E8
+		}
+		b.from, b.to = home, home+2
+		if n.Castle == chess.CastleLong {
+			b.to = home - 2
+		}
+		return b, nil, nil
+	}
+	b.to, b.promo = n.To, n.Promotion
+	var cands []chess.Square
+	for men := g.pos.ByColor(author); men != 0; men &= men - 1 {
+		from := men.First()
+		pc := g.pos.At(from)
+		if n.Role != chess.NoRole && pc.Role() != n.Role {
+			continue
+		}
+		if n.FromFile >= 0 && from.File() != int(n.FromFile) || n.FromRank >= 0 && from.Rank() != int(n.FromRank) {
+			continue
+		}
+		// SAN: a pawn move without its file ("d5") is a push on the pawn's own file.
+		if pc.Role() == chess.Pawn && n.FromFile < 0 && from.File() != n.To.File() {
+			continue
+		}
+		if reaches(pc, from, n.To) {
+			cands = append(cands, from)
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return b, &chess.Warning{Text: fmt.Sprintf("no man of yours can ever play %s; if this branch is chosen, the C-move is skipped", text)}, nil
+	case 1:
+		b.from = cands[0]
+		return b, nil, nil
+	}
+	var names []string
+	for _, c := range cands {
+		names = append(names, c.String()+"-"+n.To.String())
+	}
+	return b, nil, fmt.Errorf("%s could be %s: name the man's square, like %s", text, strings.Join(names, " or "), names[0])
+}
+
+// reaches reports whether a man on from could move to to on an empty board.
+func reaches(pc chess.Piece, from, to chess.Square) bool {
+	if pc.Role() != chess.Pawn {
+		return chess.Attacks(pc, from, 0).Has(to)
+	}
+	dir := 1
+	if pc.Color() == chess.Black {
+		dir = -1
+	}
+	df, dr := to.File()-from.File(), (to.Rank()-from.Rank())*dir
+	start := 1
+	if pc.Color() == chess.Black {
+		start = 6
+	}
+	return (df == 0 && dr == 1) || (df == 0 && dr == 2 && from.Rank() == start) || ((df == 1 || df == -1) && dr == 1)
+}
+
+// resolveC reads a C-move for its author on the current position and returns the canonical
+// command: "C <text> <then-from><then-to>[promo] <else-from><else-to>[promo] [expect]".
+func (g *Game) resolveC(by chess.Color, text string) (string, []chess.Warning, error) {
+	cond, then, els, expect, err := parseC(text)
+	if err != nil {
+		return "", nil, variant.Reject("%v", err)
+	}
+	var warns []chess.Warning
+	var bs [2]branch
+	for i, t := range []string{then, els} {
+		b, w, err := g.bind(by, t)
+		if err != nil {
+			return "", warns, variant.Reject("C-move: %v", err)
+		}
+		if w != nil && !(i == 1 && cond.kind == '!') {
+			warns = append(warns, *w)
+		}
+		bs[i] = b
+	}
+	norm := condText(cond) + then + "/" + els
+	if cond.kind == '!' {
+		norm = "!" + then
+	}
+	out := fmt.Sprintf("C %s %s %s", norm, branchCode(bs[0]), branchCode(bs[1]))
+	if expect != "" {
+		out += " " + expect
+	}
+	return out, warns, nil
+}
+
+func condText(c condition) string {
+	switch c.kind {
+	case 'e':
+		return c.sq.String() + "?"
+	case 'E':
+		return "E" + c.sq.String() + "?"
+	case 'R':
+		return c.role.Letter() + c.sq.String() + "?"
+	}
+	return "!"
+}
+
+func branchCode(b branch) string {
+	if b.from == chess.NoSquare {
+		return "-"
+	}
+	s := b.from.String() + b.to.String()
+	if b.promo != chess.NoRole {
+		s += strings.ToLower(b.promo.Letter())
+	}
+	return s
+}
+
+// decodeC rebuilds a stated C-move from its canonical command.
+func decodeC(author chess.Color, f []string) (*cmove, error) {
+	if len(f) < 4 {
+		return nil, fmt.Errorf("malformed C command")
+	}
+	cond, then, els, _, err := parseC(f[1])
+	if err != nil {
+		return nil, err
+	}
+	c := &cmove{author: author, text: f[1], cond: cond, then: branch{text: then}, els: branch{text: els}}
+	for i, code := range f[2:4] {
+		b := &c.then
+		if i == 1 {
+			b = &c.els
+		}
+		b.from = chess.NoSquare
+		if code != "-" {
+			m, err := chess.ParseUCI(code)
+			if err != nil {
+				return nil, err
+			}
+			b.from, b.to, b.promo = m.From, m.To, m.Promotion
+		}
+	}
+	if len(f) > 4 {
+		c.expect = f[4]
+	}
+	return c, nil
+}

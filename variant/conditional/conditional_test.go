@@ -1,0 +1,326 @@
+package conditional
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+const (
+	W = chess.White
+	B = chess.Black
+)
+
+func newGame(t testing.TB, fen string, flags map[string]string) *Game {
+	t.Helper()
+	g, err := New(variant.Options{FEN: fen, Flags: flags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func send(t testing.TB, g *Game, by chess.Color, text string) []variant.Notice {
+	t.Helper()
+	cmd, _, err := g.Resolve(by, text)
+	if err != nil {
+		t.Fatalf("%v %q: %v", by, text, err)
+	}
+	n, err := g.Submit(cmd)
+	if err != nil {
+		t.Fatalf("%v %q: %v", by, text, err)
+	}
+	return n
+}
+
+func refuse(t *testing.T, g *Game, by chess.Color, text, want string) {
+	t.Helper()
+	if _, _, err := g.Resolve(by, text); err == nil || !variant.IsRejection(err) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%v %q: %v, want %q", by, text, err, want)
+	}
+}
+
+func texts(ns []variant.Notice, s chess.Color) string {
+	var out []string
+	for _, n := range ns {
+		if n.To.Has(s) {
+			out = append(out, n.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func replayFile(t *testing.T, name string) *variant.Replayed {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := record.NewReader(f).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := variant.ReplayRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Fixtures §2.1-2.2: the sample game as printed fails at ply 7 (White's own pawn stands on
+// d4); corrected (1. e4 e5 2. d4 exd4, 10. Qxa8) it replays to ply 30 with ply 27 skipped, and
+// fails at ply 31 (no white man can capture on b2).
+func TestFixture2SampleGame(t *testing.T) {
+	r := replayFile(t, "sample-printed.pgn")
+	if r.Failure == nil || r.Failure.Where != "ply 7" || !strings.Contains(r.Failure.Err.Error(), "Qxd4: no queen can move to d4") {
+		t.Fatalf("printed record: %+v", r.Failure)
+	}
+	r = replayFile(t, "sample-corrected.pgn")
+	if r.Failure == nil || r.Failure.Where != "ply 31" || !strings.Contains(r.Failure.Err.Error(), "Bxb2: no bishop can move to b2") {
+		t.Fatalf("corrected record: %+v", r.Failure)
+	}
+	pos := r.Game.Position()
+	if got := pos.Placement(); got != "Qnbr2k1/p3qppp/2B5/8/8/2N1P3/PbP3PP/4K1NR" {
+		t.Errorf("after ply 30: %s", got)
+	}
+	joined := strings.Join(r.Warnings, "\n")
+	if !strings.Contains(joined, "the record marks the then-branch of Kg8?Rd1/Nf3 as played, but the rules skip the C-move") {
+		t.Errorf("ply 27 not reported:\n%s", joined)
+	}
+	mt := r.Game.(*Game).Movetext()
+	for _, want := range []string{"1. e4 e5 !d4", "Bg5?*Nf6*/c4", "Bb4?Qxb4/*Bb5*", "Ef6?Bxf6/*d5*", "Bf6?*Qb4*/Be5", "!Qe7", "Qb2?Qxb2/Qxc3 8. Bxa1", "c3?Bxb2/*e3*", "Kg8?Rd1/Nf3", "Nd5?cxd5/*Bb2*"} {
+		if !strings.Contains(mt, want) {
+			t.Errorf("movetext lacks %q:\n%s", want, mt)
+		}
+	}
+}
+
+// Fixtures §3: the condition forms of the original page.
+func TestFixture3Conditions(t *testing.T) {
+	cases := []struct{ text, cond, then, els string }{
+		{"a8?Nf3/e4", "a8?", "Nf3", "e4"}, {"Bg5?Nf6/c4", "Bg5?", "Nf6", "c4"}, {"Pe2?Nf6/e5", "Pe2?", "Nf6", "e5"},
+		{"Eg7?Nf6/e5", "Eg7?", "Nf6", "e5"}, {"d2?Nh4/e6", "d2?", "Nh4", "e6"}, {"Nh5?gxh5/g5", "Nh5?", "gxh5", "g5"},
+		{"Pb4?Na2/Ncd3", "Pb4?", "Na2", "Ncd3"}, {"Td1?Kxd1/e4", "Rd1?", "Kxd1", "e4"}, {"!Qe2", "!", "Qe2", "Qe2"},
+		{"Kg8?/*Rd1*/Nf3", "Kg8?", "Rd1", "Nf3"}, {"Td1/Kxd1/e4", "Rd1?", "Kxd1", "e4"},
+	}
+	for _, c := range cases {
+		cond, then, els, _, err := parseC(c.text)
+		if err != nil || condText(cond) != c.cond || then != c.then || els != c.els {
+			t.Errorf("%q: %s %q %q %v", c.text, condText(cond), then, els, err)
+		}
+	}
+	for _, bad := range []string{"Zg5?a/b", "g9?Nf3/e4", "Bg5?Nf3", "Bg5?/e4", "e4"} {
+		if _, _, _, _, err := parseC(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	// h5?Qe2/Qe2 is !Qe2; Ea1?Ra1/Rxa1 is !Ra1: the x is cosmetic.
+	g := newGame(t, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil)
+	send(t, g, W, "A: Kd1 C: Ea1?Ra8+/Rxa8+")
+	send(t, g, B, "B: Kd7")
+	if g.pos.At(chess.A8).Role() != chess.Rook {
+		t.Errorf("the C-move Ra1-a8 was not played")
+	}
+}
+
+// CO-D1 and §2.3: the A/B/C cycle, condition kinds, and an illegal branch skipped with the
+// next actor moving twice.
+func TestCOD1Cycle(t *testing.T) {
+	g := newGame(t, "", nil)
+	if act := g.ToAct(); act[0] != W || g.state != 'A' {
+		t.Fatal("start state")
+	}
+	send(t, g, W, "A: e4")
+	send(t, g, W, "C: !d4")
+	if act := g.ToAct(); act[0] != B {
+		t.Fatal("after A: Black's B-move")
+	}
+	refuse(t, g, W, "A: d4", "it is not your A-move")
+	ns := send(t, g, B, "B: e5")
+	if !strings.Contains(texts(ns, B), "White's C-move: !d4, played d4.") || g.ToAct()[0] != B || g.state != 'A' {
+		t.Fatalf("after B: %s", texts(ns, B))
+	}
+	send(t, g, B, "A: Nc6 C: Qg5?Qxg5/Nf6")
+	send(t, g, W, "B: Nf3")
+	if g.pos.At(chess.SquareAt(5, 5)).Role() != chess.Knight {
+		t.Error("else-branch Nf6 not played")
+	}
+	// An illegal branch: skipped, and the next actor (the B-mover) moves twice running.
+	h := newGame(t, "", nil)
+	send(t, h, W, "A: e4 C: !Bd4") // the light bishop can never reach a dark square
+	ns = send(t, h, B, "B: e6")
+	if !strings.Contains(texts(ns, W), "White's C-move !Bd4: skipped (illegal).") || h.ToAct()[0] != B {
+		t.Errorf("an impossible branch: %s (next %v)", texts(ns, W), h.ToAct())
+	}
+}
+
+// CO-D2: a B-move check skips the C-move unless it escapes, and gives the checked player the
+// next A-move; a C-move that escapes is played and play goes on with the checker's A-move.
+func TestCOD2BMoveCheck(t *testing.T) {
+	setup := func(c string) (*Game, []variant.Notice) {
+		g := newGame(t, "", nil)
+		send(t, g, W, "A: f3 C: !a3")
+		send(t, g, B, "B: e5")
+		send(t, g, B, "A: a6 C: !h6")
+		send(t, g, W, "B: d3")
+		send(t, g, W, "A: b3 C: "+c)
+		return g, send(t, g, B, "B: Qh4+") // check, not mate: Kd2 and g3 escape
+	}
+	g, ns := setup("!c3") // does not escape the check
+	if !strings.Contains(texts(ns, W), "White's C-move !c3: skipped (check).") || g.ToAct()[0] != W || g.Outcome().Over() {
+		t.Fatalf("skip on check: %s (next %v)", texts(ns, W), g.ToAct())
+	}
+	refuse(t, g, W, "A: Nc3", "") // still in check: the A-move must escape it
+	k, ns := setup("Qh4?Kd2/Nc3") // the chosen branch escapes
+	if !strings.Contains(texts(ns, W), "White's C-move: Qh4?*Kd2*/Nc3, played Kd2.") || k.ToAct()[0] != B {
+		t.Fatalf("escaping C-move: %s (next %v)", texts(ns, W), k.ToAct())
+	}
+}
+
+// CO-D3: an A-move may check only when it mates.
+func TestCOD3AMoveCheck(t *testing.T) {
+	g := newGame(t, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil)
+	refuse(t, g, W, "A: Ra8+", "an A-move may give check only when it mates (CO-D3)")
+	m := newGame(t, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", nil)
+	send(t, m, W, "A: Ra8#")
+	if out := m.Outcome(); out.Result != "1-0" || !strings.Contains(out.Reason, "A-move") {
+		t.Errorf("mating A-move: %+v", out)
+	}
+}
+
+// CO-D5: the condition is judged on the position after the B-move; "enemy" is the author's
+// opponent (Ef6? is false when f6 holds the author's own man).
+func TestCOD5Conditions(t *testing.T) {
+	g := newGame(t, "", nil)
+	send(t, g, W, "A: e4")
+	send(t, g, W, "C: Nf6?d4/Nc3") // true only if Black's B-move puts a knight on f6
+	send(t, g, B, "B: Nf6")
+	if g.pos.At(chess.SquareAt(3, 3)).Role() != chess.Pawn {
+		t.Error("Nf6? was not judged after the B-move")
+	}
+	h := newGame(t, "", nil)
+	send(t, h, W, "A: Nf3 C: Ef3?e4/d4") // f3 holds White's own knight: not an enemy
+	send(t, h, B, "B: d5")
+	if h.pos.At(chess.SquareAt(3, 3)).Role() != chess.Pawn {
+		t.Error("Ef3? with the author's own man was judged true")
+	}
+}
+
+// CO-D6: branches are bound to their man when stated; an ambiguous one is refused; the bound
+// man must still stand on its square.
+func TestCOD6Binding(t *testing.T) {
+	g := newGame(t, "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", nil)
+	refuse(t, g, W, "A: Kf1 C: !Rd1", "Rd1 could be a1-d1 or h1-d1")
+	send(t, g, W, "A: Kf2 C: !Ra1-d1")
+	send(t, g, B, "B: Kd8")
+	if g.pos.At(chess.D1).Role() != chess.Rook || g.pos.At(chess.A1) != chess.NoPiece {
+		t.Error("the bound rook a1 did not play")
+	}
+	// The bound man captured by the B-move: the C-move is skipped.
+	h := newGame(t, "3rk3/8/8/8/8/8/8/3NK3 w - - 0 1", nil)
+	send(t, h, W, "A: Ke2 C: !Nc3")
+	ns := send(t, h, B, "B: Rxd1")
+	if !strings.Contains(texts(ns, W), "skipped") {
+		t.Errorf("a captured bound man: %s", texts(ns, W))
+	}
+}
+
+// CO-D7 (one condition, first slash) and §6.4: a C-move may be replaced until the B-move.
+func TestCOD7Replace(t *testing.T) {
+	g := newGame(t, "", nil)
+	send(t, g, W, "A: e4 C: !d4")
+	ns := send(t, g, W, "C: !d3")
+	if !strings.Contains(texts(ns, W), "replaces the one you stated before") || len(texts(ns, B)) != 0 {
+		t.Errorf("replace: %q / %q", texts(ns, W), texts(ns, B))
+	}
+	send(t, g, B, "B: e5")
+	if g.pos.At(chess.SquareAt(3, 2)).Role() != chess.Pawn {
+		t.Error("the replacement was not played")
+	}
+	refuse(t, g, W, "C: !a3", "a C-move is stated with your A-move")
+}
+
+// CO-D8: secrecy, as a property: whatever C-move the author states, the opponent's notices
+// and view are byte-identical until it resolves.
+func TestCOD8Secrecy(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 200; trial++ {
+		a, b := newGame(t, "", nil), newGame(t, "", nil)
+		// A few random full cycles, the same in both worlds.
+		for i := 0; i < rng.Intn(6) && !a.Outcome().Over(); i++ {
+			x := a.x
+			am := a.aMoves()
+			m := am[rng.Intn(len(am))]
+			for _, g := range []*Game{a, b} {
+				send(t, g, x, "A: "+m.UCI())
+			}
+			bm := a.legalFor(x.Other())
+			if len(bm) == 0 {
+				return
+			}
+			r := bm[rng.Intn(len(bm))]
+			for _, g := range []*Game{a, b} {
+				send(t, g, x.Other(), "B: "+r.UCI())
+			}
+			if a.Outcome().Over() {
+				break
+			}
+		}
+		if a.Outcome().Over() {
+			continue
+		}
+		x := a.x
+		am := a.aMoves()
+		m := am[rng.Intn(len(am))]
+		// Two different C-moves, stated with the same A-move.
+		na := send(t, a, x, "A: "+m.UCI()+" C: !"+randomMove(rng, a, x, m))
+		nb := send(t, b, x, "A: "+m.UCI()+" C: e4?"+randomMove(rng, b, x, m)+"/"+randomMove(rng, b, x, m))
+		if texts(na, x.Other()) != texts(nb, x.Other()) || a.View(variant.ViewerOf(x.Other())).Diagram() != b.View(variant.ViewerOf(x.Other())).Diagram() {
+			t.Fatalf("trial %d: the opponent learns something of the C-move:\n%s\n--\n%s", trial, texts(na, x.Other()), texts(nb, x.Other()))
+		}
+		if a.View(variant.ViewerOf(x)).Diagram() == b.View(variant.ViewerOf(x)).Diagram() {
+			t.Fatalf("trial %d: the author does not see his own C-move", trial)
+		}
+	}
+}
+
+// randomMove names, in coordinates, some move of one of x's men after the A-move m.
+func randomMove(rng *rand.Rand, g *Game, x chess.Color, m chess.Move) string {
+	p := g.pos
+	p.Turn = x
+	p.Play(m)
+	p.Turn = x
+	moves := p.LegalMoves(nil)
+	if len(moves) == 0 {
+		return "a1a2"
+	}
+	mv := moves[rng.Intn(len(moves))]
+	return fmt.Sprintf("%v-%v", mv.From, mv.To)
+}
+
+// CO-D9: orthodox draws on the executed moves: dead positions.
+func TestCOD9Draws(t *testing.T) {
+	g := newGame(t, "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", nil)
+	if out := g.Outcome(); out.Termination != "insufficient material" {
+		t.Errorf("K+N v K: %+v", out)
+	}
+}
+
+// The log replays to the same state (the C-move statements included).
+func TestLogReplays(t *testing.T) {
+	r := replayFile(t, "sample-corrected.pgn")
+	g, fail, err := variant.Replay(variant.MustLookup(Key), variant.Options{}, r.Game.Log())
+	if err != nil || fail != nil {
+		t.Fatalf("%v %v", err, fail)
+	}
+	if a, b := g.View(variant.AsReferee).Diagram(), r.Game.View(variant.AsReferee).Diagram(); a != b {
+		t.Error("replayed log differs")
+	}
+}
