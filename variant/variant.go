@@ -300,3 +300,28 @@ func StartPosition(opts Options) (chess.Position, error) {
 	}
 	return p, nil
 }
+
+// Bottom is the side drawn at the bottom of v's boards: his own, White for the referee.
+func Bottom(v Viewer) Side {
+	if v == AsBlack {
+		return chess.Black
+	}
+	return chess.White
+}
+
+// OverLine is the status line of a finished game: "Game over: 1-0 (White checkmated Black)."
+func (o Outcome) OverLine() string {
+	return fmt.Sprintf("Game over: %s (%s).", o.Result, o.Reason)
+}
+
+// SubmitPreamble is the start every variant's Submit shares: the common commands, then a
+// refusal once the game is over. handled is true when the caller must return at once.
+func (c *Common) SubmitPreamble(cmd Command) (notices []Notice, handled bool, err error) {
+	if notices, ok, err := c.SubmitCommon(cmd); ok {
+		return notices, true, err
+	}
+	if c.outcome.Over() {
+		return nil, true, Reject("the game is over (%s)", c.outcome.Result)
+	}
+	return nil, false, nil
+}

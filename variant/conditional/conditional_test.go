@@ -324,3 +324,23 @@ func TestLogReplays(t *testing.T) {
 		t.Error("replayed log differs")
 	}
 }
+
+// CO-D3: an A-mover whose every legal move gives a non-mating check draws; with the option
+// a-check-loses he loses (C:L27). White's king is boxed (b1 and b2 under the rook, a2 its own
+// blocked pawn); f7+ is White's only move, and Kxf7 answers it.
+func TestCOD3ForcedCheck(t *testing.T) {
+	fen := "1r4k1/8/5P2/8/8/p7/P7/K7 w - - 0 1"
+	if out := newGame(t, fen, nil).Outcome(); out.Result != "1/2-1/2" || out.Termination != "forced check" {
+		t.Errorf("forced check: %+v", out)
+	}
+	if out := newGame(t, fen, map[string]string{"a-check-loses": "true"}).Outcome(); out.Result != "0-1" {
+		t.Errorf("forced check, a-check-loses: %+v", out)
+	}
+}
+
+// CO-D9: 100 executed plies without a capture or a pawn move draw.
+func TestCOD9FiftyMoves(t *testing.T) {
+	if out := newGame(t, "4k3/8/8/8/8/8/8/R3K3 w - - 100 80", nil).Outcome(); out.Termination != "fifty-move rule" {
+		t.Errorf("%+v", out)
+	}
+}

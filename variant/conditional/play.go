@@ -11,11 +11,8 @@ import (
 
 // Submit applies a canonical command: "A e2e4 [; C ...]", "C ...", "B e7e5".
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
-	if notices, ok, err := g.SubmitCommon(cmd); ok {
+	if notices, done, err := g.SubmitPreamble(cmd); done {
 		return notices, err
-	}
-	if g.Outcome().Over() {
-		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
 	}
 	var notices []variant.Notice
 	for _, part := range strings.Split(cmd.Text, " ; ") {
@@ -261,13 +258,10 @@ func (g *Game) TakeNotes() []string {
 
 // View is the whole board; the author alone also sees his stated C-move (CO-D8).
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := chess.White
-	if v == variant.AsBlack {
-		bottom = chess.Black
-	}
+	bottom := variant.Bottom(v)
 	var lines []string
 	if out := g.Outcome(); out.Over() {
-		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+		lines = append(lines, out.OverLine())
 	} else {
 		lines = append(lines, "Next: "+g.next()+".")
 		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {

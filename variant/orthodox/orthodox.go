@@ -119,11 +119,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 			return []variant.Notice{{To: variant.ToBoth, Kind: "game-over", Text: "Draw by " + reason + "."}}, nil
 		}
 	}
-	if notices, ok, err := g.SubmitCommon(cmd); ok {
+	if notices, done, err := g.SubmitPreamble(cmd); done {
 		return notices, err
-	}
-	if g.Outcome().Over() {
-		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
 	}
 	uci, ok := strings.CutPrefix(cmd.Text, "move ")
 	if !ok {
@@ -247,13 +244,10 @@ func (g *Game) claimableDraw() string {
 
 // View is the whole board: orthodox chess hides nothing.
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := chess.White
-	if v == variant.AsBlack {
-		bottom = chess.Black
-	}
+	bottom := variant.Bottom(v)
 	var lines []string
 	if out := g.Outcome(); out.Over() {
-		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+		lines = append(lines, out.OverLine())
 	} else {
 		s := fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
 		if g.pos.InCheck() {

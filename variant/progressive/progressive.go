@@ -301,11 +301,8 @@ func inCheckAfter(p *chess.Position) bool {
 
 // Submit applies a canonical command.
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
-	if notices, ok, err := g.SubmitCommon(cmd); ok {
+	if notices, done, err := g.SubmitPreamble(cmd); done {
 		return notices, err
-	}
-	if g.Outcome().Over() {
-		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
 	}
 	rest, ok := strings.CutPrefix(cmd.Text, "series ")
 	if !ok {
@@ -422,13 +419,10 @@ func (g *Game) endNotices() []variant.Notice {
 
 // View is the whole board (full information) and what comes next.
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := chess.White
-	if v == variant.AsBlack {
-		bottom = chess.Black
-	}
+	bottom := variant.Bottom(v)
 	var lines []string
 	if out := g.Outcome(); out.Over() {
-		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+		lines = append(lines, out.OverLine())
 	} else {
 		s := fmt.Sprintf("Next: series %d, %d move(s), for %s.", g.series, g.series, g.pos.Turn)
 		if g.pos.InCheck() {
