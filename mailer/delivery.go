@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,57 +33,70 @@ type SMTP struct {
 	TLS      *tls.Config // server name and trust; a default from Addr when nil
 	Timeout  time.Duration
 
-	mu sync.Mutex
-	c  *smtp.Client // kept open between the mails of one drain
+	mu   sync.Mutex
+	idle []*smtp.Client // open sessions between the mails of one drain
 }
 
-// Closer is implemented by transports that keep a connection open between sends; the
-// Sender closes it when a drain is done.
+// Closer is implemented by transports that keep connections open between sends; the Sender
+// closes them when a drain is done.
 type Closer interface {
 	Close() error
 }
 
-var _ Transport = (*SMTP)(nil)
-
-// Send delivers raw with the given envelope, over the open connection if there is one. It
-// returns as soon as the server accepted the message (no QUIT wait), so that the caller can
-// record the delivery at once: the less time between the two, the rarer a duplicate after a
-// crash.
+// Send delivers raw with the given envelope over an idle session, or a new one: concurrent
+// calls use sessions of their own. It returns as soon as the server accepted the message (no
+// QUIT wait), so that the caller can record the delivery at once: the less time between the
+// two, the rarer a duplicate after a crash.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c != nil {
-		if err := s.c.Reset(); err != nil { // the server closed an idle connection
-			s.c.Close()
-			s.c = nil
-		}
-	}
-	if s.c == nil {
-		c, err := s.dial()
-		if err != nil {
+	c := s.take()
+	if c == nil {
+		var err error
+		if c, err = s.dial(); err != nil {
 			return err
 		}
-		s.c = c
 	}
-	if err := s.c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
-		s.c.Close()
-		s.c = nil
+	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
+		c.Close()
 		return Classify(fmt.Errorf("smtp: send: %w", err))
 	}
+	s.mu.Lock()
+	s.idle = append(s.idle, c)
+	s.mu.Unlock()
 	return nil
 }
 
-// Close ends the open connection politely.
+// take returns an idle session that still answers, or nil.
+func (s *SMTP) take() *smtp.Client {
+	for {
+		s.mu.Lock()
+		if len(s.idle) == 0 {
+			s.mu.Unlock()
+			return nil
+		}
+		c := s.idle[len(s.idle)-1]
+		s.idle = s.idle[:len(s.idle)-1]
+		s.mu.Unlock()
+		if c.Reset() == nil {
+			return c
+		}
+		c.Close() // the server closed an idle connection
+	}
+}
+
+// Close ends the open sessions politely.
 func (s *SMTP) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c == nil {
-		return nil
+	idle := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	var first error
+	for _, c := range idle {
+		if err := c.Quit(); err != nil && first == nil {
+			first = err
+		}
+		c.Close()
 	}
-	err := s.c.Quit()
-	s.c.Close()
-	s.c = nil
-	return err
+	return first
 }
 
 func (s *SMTP) dial() (*smtp.Client, error) {
@@ -127,7 +142,7 @@ func (s *SMTP) dial() (*smtp.Client, error) {
 	return c, nil
 }
 
-// RecordBatch is how many consecutive deliveries are recorded in one transaction.
+// RecordBatch is the most deliveries recorded in one transaction.
 const RecordBatch = 8
 
 // Sender drains the store's outbox.
@@ -137,6 +152,8 @@ type Sender struct {
 	Policy    Policy
 	Now       func() time.Time
 	Log       *slog.Logger
+	// Parallel is how many mails are delivered at once (4 when 0).
+	Parallel int
 	// OnGiveUp is told of each mail given up for good (a 5xx, or too old), after it was
 	// recorded; the referee records it against the player.
 	OnGiveUp func(m store.OutMail, err error)
@@ -237,23 +254,71 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		batch = batch[:0]
 		return nil
 	}
+	var ready []store.OutMail
 	for _, m := range due {
-		if ctx.Err() != nil {
-			break
-		}
 		if !m.NextTry.IsZero() && m.NextTry.After(s.now()) {
 			if next.IsZero() || m.NextTry.Before(next) {
 				next = m.NextTry
 			}
 			continue
 		}
-		sendErr := s.Transport.Send(ctx, m.From, m.To, m.Raw)
-		batch = append(batch, result{m: m, sendErr: sendErr})
-		if len(batch) >= RecordBatch || sendErr != nil {
-			if err := flush(); err != nil {
-				return sent, next, err
+		ready = append(ready, m)
+	}
+	// Deliver in parallel; record in this goroutine only.
+	workers := s.Parallel
+	if workers <= 0 {
+		workers = 4
+	}
+	// Each recipient's mails go through one worker, in outbox order: a player never gets the
+	// news of a move after the mail that follows it.
+	queues := make([][]store.OutMail, workers)
+	for _, m := range ready {
+		h := fnv.New32a()
+		h.Write([]byte(strings.ToLower(strings.Join(m.To, ","))))
+		i := int(h.Sum32() % uint32(workers))
+		queues[i] = append(queues[i], m)
+	}
+	results := make(chan result, workers)
+	var wg sync.WaitGroup
+	for _, q := range queues {
+		if len(q) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func(q []store.OutMail) {
+			defer wg.Done()
+			for _, m := range q {
+				if ctx.Err() != nil {
+					return
+				}
+				results <- result{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw)}
+			}
+		}(q)
+	}
+	go func() { wg.Wait(); close(results) }()
+	// Record what has arrived, up to RecordBatch at a time, without waiting for more.
+	var recErr error
+	for r := range results {
+		batch = append(batch, r)
+	gather:
+		for len(batch) < RecordBatch {
+			select {
+			case more, ok := <-results:
+				if !ok {
+					break gather
+				}
+				batch = append(batch, more)
+			default:
+				break gather
 			}
 		}
+		if recErr == nil {
+			recErr = flush()
+		}
+		batch = batch[:0] // after a failed record, the rest is sent again later
+	}
+	if recErr != nil {
+		return sent, next, recErr
 	}
 	if err := flush(); err != nil {
 		return sent, next, err
