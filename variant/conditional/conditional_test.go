@@ -344,3 +344,29 @@ func TestCOD9FiftyMoves(t *testing.T) {
 		t.Errorf("%+v", out)
 	}
 }
+
+// CO-D9: threefold repetition of position plus state (whose A-move it is) draws. Knights out
+// and back bring the start position, White's A-move, back every four cycles.
+func TestCOD9Repetition(t *testing.T) {
+	g := newGame(t, "", nil)
+	cycle := []struct {
+		a        chess.Color
+		aText, b string
+	}{
+		{W, "A: Nf3 C: !Ng1", "B: Nf6"},
+		{B, "A: Ng8 C: !Nf6", "B: Nf3"},
+		{W, "A: Ng1 C: !Nf3", "B: Ng8"},
+		{B, "A: Nf6 C: !Ng8", "B: Ng1"},
+	}
+	for i := 0; i < 8; i++ {
+		if g.Outcome().Over() {
+			t.Fatalf("ended after %d cycles: %+v", i, g.Outcome())
+		}
+		c := cycle[i%4]
+		send(t, g, c.a, c.aText)
+		send(t, g, c.a.Other(), c.b)
+	}
+	if out := g.Outcome(); out.Termination != "threefold repetition" {
+		t.Errorf("after the start position came back twice: %+v", out)
+	}
+}
