@@ -370,3 +370,21 @@ func TestCOD9Repetition(t *testing.T) {
 		t.Errorf("after the start position came back twice: %+v", out)
 	}
 }
+
+// CO-D4: B-moves are orthodox, checks allowed; a B-move that leaves no legal reply mates
+// and the pending C-move never runs.
+func TestCOD4BMoveMate(t *testing.T) {
+	g := newGame(t, "", nil)
+	send(t, g, W, "A: f3 C: !a3")
+	send(t, g, B, "B: e5")
+	send(t, g, B, "A: a6 C: !h6")
+	send(t, g, W, "B: g4")
+	send(t, g, W, "A: b3 C: !c3")
+	send(t, g, B, "B: Qh4#")
+	if out := g.Outcome(); out.Result != "0-1" || out.Reason != "Black checkmated White with a B-move" {
+		t.Errorf("%+v", out)
+	}
+	if g.pos.At(chess.SquareAt(2, 2)) != chess.NoPiece {
+		t.Error("the C-move c3 ran after the mate")
+	}
+}
