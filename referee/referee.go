@@ -150,8 +150,10 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 	if addrs[0] == addrs[1] {
 		return 0, fmt.Errorf("White and Black have the same address %s: a player cannot referee himself", addrs[0])
 	}
+	local, domain := r.local()
 	for _, a := range addrs {
-		if strings.EqualFold(a, r.Address) || strings.HasPrefix(strings.ToLower(a), strings.ToLower(strings.SplitN(r.Address, "@", 2)[0])+"+") && strings.HasSuffix(strings.ToLower(a), strings.ToLower("@"+strings.SplitN(r.Address, "@", 2)[1])) {
+		l, d, _ := strings.Cut(a, "@")
+		if base, _, _ := strings.Cut(l, "+"); strings.EqualFold(base, local) && strings.EqualFold(d, domain) {
 			return 0, fmt.Errorf("%s is the referee's own address", a)
 		}
 	}

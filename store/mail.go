@@ -96,8 +96,8 @@ func (t *Tx) Stored(k InboxKey) bool { return t.tx.Bucket(bInbox).Get(k.bytes())
 // Processed reports whether k was processed.
 func (t *Tx) Processed(k InboxKey) bool { return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil }
 
-// ProcessedInMailbox reports whether any key of mailbox with this UIDVALIDITY and a UID at
-// least uid was processed (for intake that resumes after a restart).
+// HighestProcessedUID returns the highest UID of mailbox under uidValidity that the store has
+// seen (processed or waiting), 0 if none.
 func (t *Tx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
 	prefix := append([]byte(mailbox), 0)
 	prefix = binary.BigEndian.AppendUint32(prefix, uidValidity)

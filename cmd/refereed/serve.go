@@ -22,16 +22,16 @@ import (
 
 // serveOptions is everything serve needs, from flags and the config file.
 type serveOptions struct {
-	data, address       string
-	imap, smtp          mailer.IMAP
-	smtpT               mailer.SMTP
-	mailbox, processed  string
-	poll, fastPoll      time.Duration
-	maxSize             int64
-	local               bool // run the embedded mail server
-	localIMAP, localSMT string
-	password            string
-	passwordPrinted     bool
+	data, address        string
+	imap, smtp           mailer.IMAP
+	smtpT                mailer.SMTP
+	mailbox, processed   string
+	poll, fastPoll       time.Duration
+	maxSize              int64
+	local                bool // run the embedded mail server
+	localIMAP, localSMTP string
+	password             string
+	passwordPrinted      bool
 }
 
 func (m *Main) runServe(ctx context.Context, args []string) int {
@@ -113,7 +113,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 			o.password = strings.ToLower(base32.StdEncoding.EncodeToString(b))[:12]
 			o.passwordPrinted = true
 		}
-		o.localIMAP, o.localSMT = *imapAddr, *smtpAddr
+		o.localIMAP, o.localSMTP = *imapAddr, *smtpAddr
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
 	}
@@ -148,7 +148,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	var local *localmail.Server
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
-		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMT}
+		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP}
 		if err := local.Start(); err != nil {
 			return err
 		}
