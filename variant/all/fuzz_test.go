@@ -1,0 +1,59 @@
+package all
+
+import (
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// FuzzResolve feeds any text, as either player, to every registered game at its start and
+// after a few moves: the text is read into a command or refused, never a panic, and a command
+// Resolve accepted is applied by Submit or refused, never a panic either.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"e4", "T1: Nc3 (C)", "SERIES 3: Bf4, Bxc7, Bxd8", "A: e4 C: Bg5?*Nf6*/c4", "C: Td1/Kxd1/e4",
+		"B: Nf6", "EP? e4", "VIEW", "draw offer", "resign", "5: Kd2 Kd3,Kxd4", "A: O-O C: !Qe2", "T99:", "(C)", "?/", "C: a8?Nf3/"} {
+		f.Add(s, true)
+	}
+	openings := map[string][]string{
+		"orthodox":            {"e4", "e5"},
+		"transactional":       {"e4", "d5 (C)"},
+		"progressive":         {"d4", "d5, Nc6"},
+		"progressive-italian": {"d4", "d5, Nc6"},
+		"conditional":         {"A: e4 C: !d4", "B: e5"},
+	}
+	f.Fuzz(func(t *testing.T, text string, white bool) {
+		by := chess.Black
+		if white {
+			by = chess.White
+		}
+		for _, key := range variant.Keys() {
+			v := variant.MustLookup(key)
+			for moves := 0; moves <= len(openings[key]); moves++ {
+				g, err := v.New(variant.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range openings[key][:moves] {
+					if act := g.ToAct(); len(act) > 0 {
+						if cmd, _, err := g.Resolve(act[0], m); err == nil {
+							g.Submit(cmd)
+						}
+					}
+				}
+				cmd, _, err := g.Resolve(by, text)
+				if err != nil {
+					if !variant.IsRejection(err) {
+						t.Fatalf("%s: %q: not a rejection: %v", key, text, err)
+					}
+					continue
+				}
+				if _, err := g.Submit(cmd); err != nil && !variant.IsRejection(err) {
+					t.Fatalf("%s: %q -> %q: %v", key, text, cmd.Text, err)
+				}
+				g.View(variant.AsWhite)
+				g.View(variant.AsBlack)
+			}
+		}
+	})
+}
