@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
@@ -91,6 +92,9 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 	player := sg.Players[side]
 	if !strings.EqualFold(msg.From, player.Address) {
 		log.Warn("sender is not the registered player: refused", "game", sg.ID, "registered", player.Address)
+		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+			return err
+		}
 		return r.enqueuePlain(tx, player.Address, "a message in your name was refused", []string{
 			"A message addressed to one of your refereed games came from an address that is not registered for you, and it was refused. Nothing was done.",
 			"If you sent it, send it again from the address this mail came to.",
@@ -107,11 +111,32 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 	}
 	if oversize > 0 {
 		log.Info("oversize mail answered", "game", sg.ID, "size", oversize)
+		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+			return err
+		}
 		return r.enqueue(tx, sg, v, side, "your mail was too large", []string{
 			fmt.Sprintf("Your mail was %.1f MB, too large for me to read, so nothing in it was done. Send your commands as plain text, without attachments.", float64(oversize)/(1<<20)),
 		}, "", nil, msg.MessageID, msg.References, "reply")
 	}
 	return r.apply(tx, key, msg, sg, v, g, side)
+}
+
+// RefusalLimit is how many refusal-only answers (refused lines, mails with no command, oversize
+// mail, refused senders) one address gets per RefusalWindow: enough for a person, and a stop to
+// a loop with an auto-responder that does not say it is one. Answers to accepted commands are
+// never limited.
+const (
+	RefusalLimit  = 10
+	RefusalWindow = time.Hour
+)
+
+// allowRefusal counts a refusal-only answer to address; false means: do not send it.
+func (r *Referee) allowRefusal(tx *store.Tx, address string) (bool, error) {
+	ok, err := tx.Allow(strings.ToLower(address), RefusalLimit, RefusalWindow)
+	if err == nil && !ok {
+		r.logger().Warn("refusal not answered: rate limit", "to", address)
+	}
+	return ok, err
 }
 
 // outcome collects what one inbound mail does for each player.
@@ -141,6 +166,7 @@ func (o *outcome) add(n variant.Notice) {
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) error {
 	var out outcome
+	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
 		out.paras[side] = append(out.paras[side], "I found no command in your mail. Write one command per line above any quoted text; HELP lists them.")
@@ -198,6 +224,14 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	}
 	if err := r.fault("render"); err != nil {
 		return err
+	}
+	if len(g.Log()) == logBefore && len(out.paras[side.Other()]) == 0 && (out.refused > 0 || len(lines) == 0) {
+		// Nothing was done and only the sender would hear of it: a refusal-only answer.
+		if ok, err := r.allowRefusal(tx, sg.Players[side].Address); err != nil {
+			return err
+		} else if !ok {
+			return nil
+		}
 	}
 	for _, s := range []chess.Color{chess.White, chess.Black} {
 		if len(out.paras[s]) == 0 && s != side {

@@ -311,3 +311,21 @@ func TestConditionalByMail(t *testing.T) {
 		t.Errorf("Bob's mail names the C-move:\n%s", worlds["C: !d4"])
 	}
 }
+
+// design.md: replies are rate-limited per sender. Refusal-only answers stop after
+// RefusalLimit in RefusalWindow; an accepted move is still answered.
+func TestRefusalsRateLimited(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	for i := 0; i < RefusalLimit+5; i++ {
+		h.deliver(h.reply(id, W, fmt.Sprintf("nonsense %d", i)))
+	}
+	if n := len(h.outbox()); n != RefusalLimit {
+		t.Errorf("%d refusal answers, want %d", n, RefusalLimit)
+	}
+	h.deliver(h.reply(id, W, "e4"))
+	if m := h.outbox(); len(m) != 2 || !strings.Contains(bodyTo(t, m, ann), "White played 1. e4") {
+		t.Errorf("an accepted move after the limit: %d mails", len(m))
+	}
+}

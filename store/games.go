@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -157,4 +158,29 @@ func (t *Tx) SeenMessageID(id uint64, messageID string) (bool, error) {
 		return false, fmt.Errorf("store: record message id: %w", err)
 	}
 	return false, nil
+}
+
+// Allow reports whether one more answer of a limited kind may go to address: at most limit
+// within window. An allowed answer is counted.
+func (t *Tx) Allow(address string, limit int, window time.Duration) (bool, error) {
+	b := t.tx.Bucket(bRate)
+	var times []time.Time
+	if raw := b.Get([]byte(address)); raw != nil {
+		if err := json.Unmarshal(raw, &times); err != nil {
+			return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+		}
+	}
+	recent := times[:0]
+	for _, at := range times {
+		if t.Now.Sub(at) < window {
+			recent = append(recent, at)
+		}
+	}
+	if len(recent) >= limit {
+		return false, nil
+	}
+	if err := putJSON(b, []byte(address), append(recent, t.Now)); err != nil {
+		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+	}
+	return true, nil
 }

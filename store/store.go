@@ -35,7 +35,8 @@ var (
 	bOutbox    = []byte("outbox")    // seq (u64) -> OutMail JSON
 	bSent      = []byte("sent")      // seq (u64) -> OutMail JSON, delivered or given up
 	bSeen      = []byte("seenids")   // game id + "/" + Message-ID -> time: a re-sent mail is not applied twice
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen}
+	bRate      = []byte("ratelimit") // address -> times of recent answers (JSON)
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate}
 	keySchema  = []byte("schema")
 )
 
