@@ -10,6 +10,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
+	"github.com/refereed/refereed/variant/varianttest"
 )
 
 const (
@@ -28,33 +29,15 @@ func newGame(t testing.TB, fen string, flags map[string]string) *Game {
 
 func send(t testing.TB, g *Game, by chess.Color, text string) []variant.Notice {
 	t.Helper()
-	cmd, _, err := g.Resolve(by, text)
-	if err != nil {
-		t.Fatalf("%v %q: %v", by, text, err)
-	}
-	n, err := g.Submit(cmd)
-	if err != nil {
-		t.Fatalf("%v %q: %v", by, text, err)
-	}
-	return n
+	return varianttest.Send(t, g, by, text)
 }
 
 func refuse(t *testing.T, g *Game, by chess.Color, text, want string) {
 	t.Helper()
-	if _, _, err := g.Resolve(by, text); err == nil || !variant.IsRejection(err) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("%v %q: %v, want %q", by, text, err, want)
-	}
+	varianttest.Refuse(t, g, by, text, want)
 }
 
-func texts(ns []variant.Notice, s chess.Color) string {
-	var out []string
-	for _, n := range ns {
-		if n.To.Has(s) {
-			out = append(out, n.Text)
-		}
-	}
-	return strings.Join(out, "\n")
-}
+func texts(ns []variant.Notice, s chess.Color) string { return varianttest.TextsTo(ns, s, false) }
 
 func replayFile(t *testing.T, name string) *variant.Replayed {
 	t.Helper()

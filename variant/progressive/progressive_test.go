@@ -8,6 +8,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
+	"github.com/refereed/refereed/variant/varianttest"
 )
 
 const (
@@ -26,27 +27,12 @@ func newGame(t *testing.T, italian bool, fen string, flags map[string]string) *G
 
 func play(t *testing.T, g *Game, by chess.Color, text string) []variant.Notice {
 	t.Helper()
-	cmd, _, err := g.Resolve(by, text)
-	if err != nil {
-		t.Fatalf("%v %q: %v", by, text, err)
-	}
-	n, err := g.Submit(cmd)
-	if err != nil {
-		t.Fatalf("%v %q: %v", by, text, err)
-	}
-	return n
+	return varianttest.Send(t, g, by, text)
 }
 
 func refuse(t *testing.T, g *Game, by chess.Color, text, want string) {
 	t.Helper()
-	before := g.pos.FEN()
-	_, _, err := g.Resolve(by, text)
-	if err == nil || !variant.IsRejection(err) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("%v %q: %v, want a rejection with %q", by, text, err, want)
-	}
-	if g.pos.FEN() != before {
-		t.Fatal("a refused series changed the game")
-	}
+	varianttest.Refuse(t, g, by, text, want)
 }
 
 // Fixtures §4.1: the opening line E:L926-929, both branches.

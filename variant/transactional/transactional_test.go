@@ -8,6 +8,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
+	"github.com/refereed/refereed/variant/varianttest"
 )
 
 const (
@@ -24,48 +25,18 @@ func newGame(t *testing.T, fen string) *Game {
 	return g
 }
 
-// move sends one line for by and fails the test on a rejection; it returns the notices.
+// move, refuse and textsTo are the shared helpers of varianttest.
 func move(t *testing.T, g *Game, by chess.Color, text string) []variant.Notice {
 	t.Helper()
-	cmd, _, err := g.Resolve(by, text)
-	if err != nil {
-		t.Fatalf("%v %q: %v", by, text, err)
-	}
-	n, err := g.Submit(cmd)
-	if err != nil {
-		t.Fatalf("%v %q (%s): %v", by, text, cmd.Text, err)
-	}
-	return n
+	return varianttest.Send(t, g, by, text)
 }
 
-// refuse sends one line that must be rejected with a reason containing want, and checks
-// that nothing changed.
 func refuse(t *testing.T, g *Game, by chess.Color, text, want string) {
 	t.Helper()
-	before := g.Position()
-	logLen := len(g.Log())
-	_, _, err := g.Resolve(by, text)
-	if err == nil {
-		t.Fatalf("%v %q accepted, want rejection %q", by, text, want)
-	}
-	if !variant.IsRejection(err) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("%v %q: %v, want %q", by, text, err, want)
-	}
-	after := g.Position()
-	if before.FEN() != after.FEN() || len(g.Log()) != logLen {
-		t.Fatalf("a rejection changed the game")
-	}
+	varianttest.Refuse(t, g, by, text, want)
 }
 
-func textsTo(ns []variant.Notice, s chess.Color) string {
-	var out []string
-	for _, n := range ns {
-		if n.To.Has(s) && n.Text != "" {
-			out = append(out, n.Kind+": "+n.Text)
-		}
-	}
-	return strings.Join(out, "\n")
-}
+func textsTo(ns []variant.Notice, s chess.Color) string { return varianttest.TextsTo(ns, s, true) }
 
 func placement(b chess.Board) string { return b.Placement() }
 
