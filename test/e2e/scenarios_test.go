@@ -239,3 +239,28 @@ func TestIMAPRestart(t *testing.T) {
 	msgs := e.waitMail(ann, 3, 120*time.Second)
 	mustContain(t, "after the restart", msgs[2].Body, "Black played 1... e5")
 }
+
+// The intake over IMAP with implicit TLS (port 1993) and with STARTTLS (port 1143), against
+// real Dovecot: a move goes in and its answers come out (real servers).
+func TestIMAPTLS(t *testing.T) {
+	if os.Getenv("REFEREED_TEST_REAL") != "1" {
+		t.Skip("needs real Dovecot (REFEREED_TEST_REAL=1)")
+	}
+	for _, c := range []struct{ security, addr string }{{"tls", "127.0.0.1:1993"}, {"starttls", e2eIMAP()}} {
+		t.Run(c.security, func(t *testing.T) {
+			e := newEnv(t)
+			e.writeConfig(c.security, c.addr)
+			e.start()
+			ann, bob := e.addr("ann"), e.addr("bob")
+			e.admin("new", "--white", ann, "--black", bob)
+			e.reply(ann, 1, "e4")
+			msgs := e.waitMail(bob, 2, 30*time.Second)
+			mustContain(t, "Bob's news over "+c.security, msgs[1].Body, "White played 1. e4")
+			if b, _ := os.ReadFile(e.logFile); !strings.Contains(string(b), "imap connected") {
+				t.Errorf("no IMAP session over %s in the log:\n%s", c.security, b)
+			}
+		})
+	}
+}
+
+func e2eIMAP() string { return getenv("IMAP_ADDR", "127.0.0.1:1143") }
