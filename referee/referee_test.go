@@ -6,9 +6,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 const (
@@ -327,5 +329,67 @@ func TestRefusalsRateLimited(t *testing.T) {
 	h.deliver(h.reply(id, W, "e4"))
 	if m := h.outbox(); len(m) != 2 || !strings.Contains(bodyTo(t, m, ann), "White played 1. e4") {
 		t.Errorf("an accepted move after the limit: %d mails", len(m))
+	}
+}
+
+// rules.md 0.4a: a reminder after one deadline, a forfeit after two on the same action; the
+// waiting player's own queries do not restart his clock; the forfeit is in the log.
+func TestDeadlines(t *testing.T) {
+	h := newHarness(t)
+	now := fixedNow
+	h.db.Now = func() time.Time { return now }
+	id, err := h.ref.NewGame("transactional", ann, bob, variant.Options{Flags: map[string]string{"deadline": "48h"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, W, "e4 (C)"))
+	h.outbox()
+	check := func() int {
+		n, err := h.ref.CheckDeadlines()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	now = now.Add(47 * time.Hour)
+	h.deliver(h.reply(id, B, "VIEW")) // Bob's own query: his clock runs on
+	h.outbox()
+	if check() != 0 {
+		t.Fatal("a reminder before the deadline")
+	}
+	now = now.Add(2 * time.Hour)
+	if check() != 1 {
+		t.Fatal("no reminder after the deadline")
+	}
+	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move is due", "has waited 49 hours", "you forfeit the game")
+	if check() != 0 {
+		t.Fatal("the reminder was sent twice")
+	}
+	now = now.Add(48 * time.Hour)
+	if check() != 2 {
+		t.Fatal("no forfeit after two deadlines")
+	}
+	m := h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustContain(t, "forfeit", bodyTo(t, m, who), "Black did not act in time, twice", "White wins", "game over, 1-0")
+	}
+	if out := h.outcome(id); out.Result != "1-0" || out.Termination != "forfeit" {
+		t.Errorf("outcome %+v (from the replayed log)", out)
+	}
+	if check() != 0 {
+		t.Error("a finished game was checked again")
+	}
+	// A move in time restarts the clock: no reminder for White after Black's move.
+	g := newHarness(t)
+	gnow := fixedNow
+	g.db.Now = func() time.Time { return gnow }
+	gid := g.newGame("orthodox")
+	gnow = gnow.Add(70 * time.Hour)
+	g.deliver(g.reply(gid, W, "e4"))
+	g.outbox()
+	gnow = gnow.Add(10 * time.Hour)
+	if n, _ := g.ref.CheckDeadlines(); n != 0 {
+		t.Error("a reminder to Black only 10 hours after White's move")
 	}
 }

@@ -16,9 +16,11 @@ type Game struct {
 	Players [2]Player         `json:"players"` // [0] White, [1] Black
 	Status  string            `json:"status"`  // "active" or "over"
 	Result  string            `json:"result,omitempty"`
-	Reason  string            `json:"reason,omitempty"`
-	Created time.Time         `json:"created"`
-	Updated time.Time         `json:"updated"`
+	// Reminded is the start of the action whose deadline reminder was sent (rules.md 0.4a).
+	Reminded time.Time `json:"reminded,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
 }
 
 // Player is a player of one game.

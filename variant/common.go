@@ -66,6 +66,9 @@ const (
 	// CmdDrawAgreed ends a game drawn by agreement in a record ("1/2-1/2" with the position
 	// undecided). Players never send it: by mail a draw is an offer and an acceptance.
 	CmdDrawAgreed = "draw agreed"
+	// CmdForfeit is logged by the referee when a player let a deadline pass twice (rules.md
+	// 0.4a). Players never send it.
+	CmdForfeit = "forfeit"
 )
 
 // ResolveCommon reads the common commands; ok is false for anything else.
@@ -94,7 +97,7 @@ func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
 // SubmitCommon applies a common command; handled is false when cmd is not one.
 func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err error) {
 	switch cmd.Text {
-	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawAgreed:
+	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawAgreed, CmdForfeit:
 	default:
 		return nil, false, nil
 	}
@@ -132,6 +135,9 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Text: by.String() + " declines the draw offer."})
 	case CmdDrawAgreed:
 		c.End("1/2-1/2", "draw", "draw agreed")
+	case CmdForfeit:
+		c.End(WinFor(by.Other()), "forfeit", by.String()+" let the deadline pass twice and forfeits")
+		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: by.String() + " did not act in time, twice: " + by.String() + " forfeits. " + by.Other().String() + " wins.", Show: ShowReveal})
 	}
 	c.Accept(cmd)
 	return notices, true, nil

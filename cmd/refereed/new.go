@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/refereed/refereed/variant"
 )
@@ -17,6 +18,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	white := fs.String("white", "", "White's mail address")
 	black := fs.String("black", "", "Black's mail address")
 	fen := fs.String("fen", "", "start position, where the variant allows one")
+	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit after twice it (rules.md 0.4a)")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player.")
 		fs.PrintDefaults()
@@ -34,7 +36,11 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
-	id, err := d.referee(db).NewGame(*v, *white, *black, variant.Options{FEN: *fen})
+	if *deadline <= 0 {
+		fmt.Fprintf(m.Stderr, "refereed new: --deadline %v: want a positive duration like 72h\n", *deadline)
+		return exitUsage
+	}
+	id, err := d.referee(db).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: map[string]string{"deadline": deadline.String()}})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 		return exitInvalid

@@ -184,7 +184,22 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		}}
 
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
+	go func() {
+		defer wg.Done()
+		for {
+			if n, err := ref.CheckDeadlines(); err != nil {
+				log.Error("checking deadlines", "err", err)
+			} else if n > 0 {
+				poke(outbox)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Minute):
+			}
+		}
+	}()
 	go func() { defer wg.Done(); intake.Run(ctx) }()
 	go func() { defer wg.Done(); sender.Run(ctx, outbox, 30*time.Second) }()
 	go func() {
