@@ -111,8 +111,8 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 			return 0, err
 		}
 		left := (2*d - waited).Round(time.Hour)
-		text := fmt.Sprintf("Reminder: your action in this game has waited %s, the deadline. If nothing comes from you within %s more, you forfeit the game (rules: a second deadline on the same action loses).",
-			roundDur(waited), roundDur(left))
+		text := fmt.Sprintf("Reminder: it is your move, and it has waited %s; the deadline is %s. If nothing comes from you within %s more, you forfeit the game (a second deadline on the same action loses).",
+			roundDur(waited), roundDur(d), roundDur(left))
 		if err := r.enqueue(tx, sg, v, waiting, "reminder: your move is due", []string{text}, g.View(variant.ViewerOf(waiting)).Diagram(), nil, "", nil, "reminder"); err != nil {
 			return 0, err
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 )
@@ -20,6 +21,8 @@ type goldenStep struct {
 	side chess.Color
 	body string
 	raw  func(h *harness, id uint64) []byte // instead of body
+	// wait moves the clock on and runs the deadline check instead of delivering a mail.
+	wait time.Duration
 }
 
 func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
@@ -50,6 +53,14 @@ func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 	}
 	check(0, "opening")
 	for i, s := range steps {
+		if s.wait > 0 {
+			h.now = h.now.Add(s.wait)
+			if _, err := h.ref.CheckDeadlines(); err != nil {
+				t.Fatal(err)
+			}
+			check(i+1, s.name)
+			continue
+		}
 		raw := []byte(nil)
 		if s.raw != nil {
 			raw = s.raw(h, id)
@@ -77,6 +88,15 @@ func TestGoldenTransactional(t *testing.T) {
 		{name: "draw-offer", side: B, body: "Bd7 (R)\nDRAW OFFER"},
 		{name: "draw-decline", side: W, body: "DRAW DECLINE\nBxd7+"},
 		{name: "resign", side: B, body: "RESIGN"},
+	})
+}
+
+// The deadline mails (rules.md 0.4a): a reminder, then the forfeit.
+func TestGoldenDeadlines(t *testing.T) {
+	runGolden(t, "deadline", "orthodox", []goldenStep{
+		{name: "move", side: W, body: "e4"},
+		{name: "reminder", wait: 73 * time.Hour},
+		{name: "forfeit", wait: 72 * time.Hour},
 	})
 }
 

@@ -23,7 +23,8 @@ type harness struct {
 	db   *store.DB
 	ref  *Referee
 	uid  uint32
-	sent [2]int // mails sent by each player, to number their Message-IDs
+	sent [2]int    // mails sent by each player, to number their Message-IDs
+	now  time.Time // the store's clock; tests move it
 }
 
 func newHarness(t *testing.T) *harness {
@@ -33,8 +34,9 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return fixedNow }
-	return &harness{t: t, db: db, ref: &Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
+	h := &harness{t: t, db: db, now: fixedNow, ref: &Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
+	db.Now = func() time.Time { return h.now }
+	return h
 }
 
 func (h *harness) newGame(v string) uint64 {

@@ -362,7 +362,7 @@ func TestDeadlines(t *testing.T) {
 	if check() != 1 {
 		t.Fatal("no reminder after the deadline")
 	}
-	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move is due", "has waited 49 hours", "you forfeit the game")
+	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move is due", "it has waited 49 hours; the deadline is", "within 47 hours more, you forfeit")
 	if check() != 0 {
 		t.Fatal("the reminder was sent twice")
 	}
