@@ -15,7 +15,7 @@ func (m *Main) runBackup(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := parseInterspersed(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -19,7 +19,7 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := parseInterspersed(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if (*all && fs.NArg() != 0) || (!*all && fs.NArg() != 1) {
 		fs.Usage()

@@ -14,7 +14,7 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	fs.SetOutput(m.Stderr)
 	d := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	db, closeDB, err := d.open(m)
 	if err != nil {

@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -87,4 +89,12 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", sc.name, sc.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'refereed COMMAND -h' for a command's options.")
+}
+
+// usageCode is the exit code after a flag error: 0 when the user asked for -h, else 2.
+func usageCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
 }

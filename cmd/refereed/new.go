@@ -24,7 +24,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if *white == "" || *black == "" || fs.NArg() > 0 {
 		fs.Usage()

@@ -21,7 +21,7 @@ func (m *Main) runPerft(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

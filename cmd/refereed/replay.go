@@ -39,7 +39,7 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -51,7 +51,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()

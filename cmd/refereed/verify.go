@@ -36,7 +36,7 @@ func (m *Main) runVerify(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
