@@ -121,11 +121,40 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	return 0, nil
 }
 
-// roundDur writes 72h0m0s as "72 hours" and 90m as "1.5 hours".
+// roundDur writes 72h0m0s as "72 hours", 1h as "1 hour" and 90m as "1.5 hours".
 func roundDur(d time.Duration) string {
 	h := d.Hours()
+	if h == 1 {
+		return "1 hour"
+	}
 	if h == float64(int(h)) {
 		return fmt.Sprintf("%d hours", int(h))
 	}
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.1f", h), "0"), ".") + " hours"
+}
+
+// Waiting describes, for the organizer, whose action a game awaits, since when, and where it
+// stands against its deadline; "" for a finished game or one with several players to act.
+func Waiting(tx *store.Tx, id uint64) (string, error) {
+	sg, _, g, err := Load(tx, id)
+	if err != nil || g.Outcome().Over() || len(g.ToAct()) != 1 {
+		return "", err
+	}
+	waiting := g.ToAct()[0]
+	events, err := tx.Events(id)
+	if err != nil {
+		return "", err
+	}
+	start := sg.Created
+	for _, e := range events {
+		if chess.Color(e.Side) != waiting && e.At.After(start) {
+			start = e.At
+		}
+	}
+	d := deadlineOf(sg)
+	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, start.UTC().Format("2006-01-02 15:04 UTC"), roundDur(tx.Now.Sub(start).Round(time.Hour)), roundDur(d))
+	if sg.Reminded.Equal(start) {
+		s += "; reminded, forfeit at " + start.Add(2*d).UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return s + ".", nil
 }

@@ -53,6 +53,9 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 			fmt.Fprintf(m.Stdout, " %s (%s)", sg.Result, sg.Reason)
 		}
 		fmt.Fprintf(m.Stdout, "\n\n%s", g.View(v).Diagram())
+		if w, err := referee.Waiting(tx, id); err == nil && w != "" {
+			fmt.Fprintln(m.Stdout, w)
+		}
 		for i, p := range sg.Players {
 			if p.Bounces > 0 {
 				fmt.Fprintf(m.Stdout, "%s's mail bounced %d time(s); last: %s\n", variant.Side(i), p.Bounces, p.LastBounce)
