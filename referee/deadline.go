@@ -25,9 +25,9 @@ func deadlineOf(g *store.Game) time.Duration {
 // CheckDeadlines applies rules.md 0.4a to every active game, one transaction per game: a
 // player whose action has waited one deadline gets a reminder; after a second deadline on the
 // same action he forfeits, which is logged like any command (CmdForfeit), so that replaying
-// the log gives the same result. An action starts at the game's creation or at the last
-// command of another player; the waiting player's own queries do not restart it. It returns
-// how many mails it queued.
+// the log gives the same result. An action starts when the turn passed to the player (see
+// actionStart): no query, of his or his opponent's, restarts it. It returns how many mails it
+// queued.
 func (r *Referee) CheckDeadlines() (int, error) {
 	var ids []uint64
 	if err := r.DB.View(func(tx *store.Tx) error {
@@ -65,15 +65,9 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		return 0, nil // simultaneous games: 0.4a's own clock rule, not built yet
 	}
 	waiting := act[0]
-	events, err := tx.Events(id)
+	start, err := actionStart(tx, sg, v, waiting)
 	if err != nil {
 		return 0, err
-	}
-	start := sg.Created
-	for _, e := range events {
-		if chess.Color(e.Side) != waiting && e.At.After(start) {
-			start = e.At
-		}
 	}
 	d := deadlineOf(sg)
 	waited := tx.Now.Sub(start)
@@ -136,20 +130,14 @@ func roundDur(d time.Duration) string {
 // Waiting describes, for the organizer, whose action a game awaits, since when, and where it
 // stands against its deadline; "" for a finished game or one with several players to act.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
-	sg, _, g, err := Load(tx, id)
+	sg, v, g, err := Load(tx, id)
 	if err != nil || g.Outcome().Over() || len(g.ToAct()) != 1 {
 		return "", err
 	}
 	waiting := g.ToAct()[0]
-	events, err := tx.Events(id)
+	start, err := actionStart(tx, sg, v, waiting)
 	if err != nil {
 		return "", err
-	}
-	start := sg.Created
-	for _, e := range events {
-		if chess.Color(e.Side) != waiting && e.At.After(start) {
-			start = e.At
-		}
 	}
 	d := deadlineOf(sg)
 	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, start.UTC().Format("2006-01-02 15:04 UTC"), roundDur(tx.Now.Sub(start).Round(time.Hour)), roundDur(d))
@@ -157,4 +145,34 @@ func Waiting(tx *store.Tx, id uint64) (string, error) {
 		s += "; reminded, forfeit at " + start.Add(2*d).UTC().Format("2006-01-02 15:04 UTC")
 	}
 	return s + ".", nil
+}
+
+// actionStart is when the turn passed to waiting: the time of the last logged command after
+// which the game began to wait for him, or the game's creation. Only the game's own turn
+// changes count: an opponent's private query or C-move statement does not restart the clock,
+// so the timing of a reminder tells the player nothing he may not know.
+func actionStart(tx *store.Tx, sg *store.Game, v *variant.Variant, waiting chess.Color) (time.Time, error) {
+	events, err := tx.Events(sg.ID)
+	if err != nil {
+		return time.Time{}, err
+	}
+	g, err := v.New(variant.Options{FEN: sg.FEN, Flags: sg.Flags})
+	if err != nil {
+		return time.Time{}, err
+	}
+	g.SetQuiet(true)
+	start := sg.Created
+	waits := func() bool { act := g.ToAct(); return len(act) == 1 && act[0] == waiting }
+	was := waits()
+	for _, e := range events {
+		if _, err := g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
+			return time.Time{}, fmt.Errorf("replay for the deadline: %w", err)
+		}
+		now := waits()
+		if now && !was {
+			start = e.At
+		}
+		was = now
+	}
+	return start, nil
 }

@@ -354,6 +354,7 @@ func TestDeadlines(t *testing.T) {
 	}
 	now = now.Add(47 * time.Hour)
 	h.deliver(h.reply(id, B, "VIEW")) // Bob's own query: his clock runs on
+	h.deliver(h.reply(id, W, "VIEW")) // Ann's private query: it must not move Bob's clock either
 	h.outbox()
 	if check() != 0 {
 		t.Fatal("a reminder before the deadline")
