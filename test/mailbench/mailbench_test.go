@@ -239,6 +239,25 @@ func refereePipeline(ctx context.Context, b *testing.B, db *store.DB, out *tap, 
 	return &wg
 }
 
+// startReferee empties the mailboxes, creates n games in a fresh store and starts the
+// referee's pipeline polling every poll. stop ends it and closes the store.
+func startReferee(b *testing.B, n int, poll time.Duration) (white, to, keys []string, out *tap, stop func()) {
+	empty(b)
+	db, err := store.Open(filepath.Join(b.TempDir(), "r.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	white, to, keys = games(b, db, n)
+	out = newTap(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	wg := refereePipeline(ctx, b, db, out, poll)
+	return white, to, keys, out, func() {
+		cancel()
+		wg.Wait()
+		db.Close()
+	}
+}
+
 // games creates n orthodox games and returns, for each, White's address, White's reply
 // address and the game's key in the tap.
 func games(b *testing.B, db *store.DB, n int) (white, to, keys []string) {
@@ -348,15 +367,7 @@ func BenchmarkThroughput(b *testing.B) {
 		time.Sleep(200 * time.Millisecond)
 
 		// Referee.
-		empty(b)
-		db, err := store.Open(filepath.Join(b.TempDir(), "r.db"), store.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		white, refTo, keys := games(b, db, n)
-		refOut := newTap(true)
-		ctx, cancel = context.WithCancel(context.Background())
-		wg := refereePipeline(ctx, b, db, refOut, 25*time.Millisecond)
+		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond)
 		u0, s0 := cpuSplit()
 		start = time.Now()
 		burst(b, white, refTo, "ref")
@@ -364,9 +375,7 @@ func BenchmarkThroughput(b *testing.B) {
 		refRate := float64(n) / time.Since(start).Seconds()
 		u1, s1 := cpuSplit()
 		cpu, user := u1-u0+s1-s0, u1-u0
-		cancel()
-		wg.Wait()
-		db.Close()
+		stop()
 		b.ReportMetric(rawRate, "raw-mails/s")
 		b.ReportMetric(refRate, "referee-mails/s")
 		b.ReportMetric(refRate/rawRate, "x-raw")
@@ -400,22 +409,12 @@ func BenchmarkLatency(b *testing.B) {
 		cancel()
 		time.Sleep(200 * time.Millisecond)
 
-		empty(b)
-		db, err := store.Open(filepath.Join(b.TempDir(), "r.db"), store.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		white, refTo, keys := games(b, db, n)
-		refOut := newTap(true)
-		ctx, cancel = context.WithCancel(context.Background())
 		// The referee polls every 10 ms while games are active (the issue's "IDLE plus a short
 		// poll"); the raw consumer's 25 ms poll is the baseline it is measured against.
-		wg := refereePipeline(ctx, b, db, refOut, 10*time.Millisecond)
+		white, refTo, keys, refOut, stop := startReferee(b, n, 10*time.Millisecond)
 		time.Sleep(300 * time.Millisecond) // connected
 		refLat := paced(b, refOut, white, refTo, keys, "reflat")
-		cancel()
-		wg.Wait()
-		db.Close()
+		stop()
 		b.ReportMetric(ms(pct(rawLat, 50)), "raw-p50-ms")
 		b.ReportMetric(ms(pct(rawLat, 99)), "raw-p99-ms")
 		b.ReportMetric(ms(pct(refLat, 50)), "referee-p50-ms")
