@@ -25,9 +25,13 @@ type goldenStep struct {
 	wait time.Duration
 }
 
+//
+// Every golden file of the game must be produced: a mail that is no longer sent fails the test
+// as a changed one does (with -update, its file is removed).
 func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 	h := newHarness(t)
 	id := h.newGame(variantKey)
+	produced := map[string]bool{}
 	check := func(n int, name string) {
 		for _, m := range h.outbox() {
 			who := "white"
@@ -35,6 +39,10 @@ func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 				who = "black"
 			}
 			file := filepath.Join("testdata", "golden", fmt.Sprintf("%s-%02d-%s-%s.eml", game, n, name, who))
+			if produced[file] {
+				t.Errorf("%s: two mails to the same player in one step", file)
+			}
+			produced[file] = true
 			if *update {
 				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
 					t.Fatal(err)
@@ -69,6 +77,22 @@ func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 		}
 		h.deliver(raw)
 		check(i+1, s.name)
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", game+"-*.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if produced[f] {
+			continue
+		}
+		if *update {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s: this mail was not sent", f)
 	}
 }
 
