@@ -246,7 +246,9 @@ func (in *Intake) session(ctx context.Context) error {
 
 // fetch stores every message of the mailbox that the store does not know yet, then moves
 // all the fetched ones out of the mailbox. A crash between the two fetches them again, and
-// their keys make the second copy a no-op.
+// their keys make the second copy a no-op. A key the store knows is trusted only if the
+// server still returns the same content under it (its fingerprint): a server that reuses
+// UIDs, like a mail store that lost its state, must not cost a player's move.
 func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	criteria := &imap.SearchCriteria{}
 	if in.Processed == "-" {
@@ -260,17 +262,56 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	if len(uids) == 0 {
 		return nil
 	}
-	var unknown []imap.UID
+	key := func(uid imap.UID) store.InboxKey {
+		return store.InboxKey{Mailbox: in.mailbox(), UIDValidity: uidValidity, UID: uint32(uid)}
+	}
+	var unknown, check []imap.UID
+	known := map[imap.UID]string{} // fingerprints the store holds
 	if err := in.DB.View(func(tx *store.Tx) error {
 		for _, uid := range uids {
-			k := store.InboxKey{Mailbox: in.mailbox(), UIDValidity: uidValidity, UID: uint32(uid)}
-			if !tx.Processed(k) && !tx.Stored(k) {
+			fp, ok := tx.Known(key(uid))
+			switch {
+			case !ok:
 				unknown = append(unknown, uid)
+			case fp != "":
+				known[uid] = fp
+				check = append(check, uid)
 			}
 		}
 		return nil
 	}); err != nil {
 		return err
+	}
+	// What the server holds now under the keys we know: the same mail, or other mail.
+	keys := map[imap.UID]store.InboxKey{}
+	if len(check) > 0 {
+		hdr := &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}
+		msgs, err := c.Fetch(imap.UIDSetNum(check...), &imap.FetchOptions{UID: true, RFC822Size: true,
+			BodySection: []*imap.FetchItemBodySection{hdr}}).Collect()
+		if err != nil {
+			return fmt.Errorf("imap: fetch headers: %w", err)
+		}
+		if err := in.DB.View(func(tx *store.Tx) error {
+			for _, m := range msgs {
+				fp := Fingerprint(m.RFC822Size, m.FindBodySection(hdr))
+				if fp == known[m.UID] {
+					continue
+				}
+				// Other content under a known key: it is kept under a key of its own.
+				alt := key(m.UID)
+				alt.Content = fp[:16]
+				if _, ok := tx.Known(alt); ok {
+					continue
+				}
+				in.log().Error("the mail server returned other mail under a UID already processed; processing it as new",
+					"key", key(m.UID).String(), "stored", known[m.UID], "now", fp)
+				keys[m.UID] = alt
+				unknown = append(unknown, m.UID)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
 	}
 	var mails []store.InboundMail
 	if len(unknown) > 0 {
@@ -305,8 +346,12 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 				return fmt.Errorf("imap: fetch: %w", err)
 			}
 			for _, m := range msgs {
-				im := store.InboundMail{Key: store.InboxKey{Mailbox: in.mailbox(), UIDValidity: uidValidity, UID: uint32(m.UID)},
-					Raw: m.FindBodySection(part.section)}
+				k, ok := keys[m.UID]
+				if !ok {
+					k = key(m.UID)
+				}
+				raw := m.FindBodySection(part.section)
+				im := store.InboundMail{Key: k, Raw: raw, Fingerprint: Fingerprint(m.RFC822Size, raw)}
 				if part.section == header {
 					im.Oversize = m.RFC822Size
 				}

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -13,16 +14,27 @@ type InboxKey struct {
 	Mailbox     string `json:"mailbox"`
 	UIDValidity uint32 `json:"uidvalidity"`
 	UID         uint32 `json:"uid"`
+	// Content is set only for mail that a server returned under a key already used for other
+	// mail (it broke its UID promise): a prefix of the new mail's fingerprint. Such a key
+	// sorts right after the one it shares a UID with, so mail is still handled in order.
+	Content string `json:"content,omitempty"`
 }
 
-func (k InboxKey) String() string { return fmt.Sprintf("%s/%d/%d", k.Mailbox, k.UIDValidity, k.UID) }
+func (k InboxKey) String() string {
+	s := fmt.Sprintf("%s/%d/%d", k.Mailbox, k.UIDValidity, k.UID)
+	if k.Content != "" {
+		s += "#" + k.Content
+	}
+	return s
+}
 
 func (k InboxKey) bytes() []byte {
-	b := make([]byte, 0, len(k.Mailbox)+9)
+	b := make([]byte, 0, len(k.Mailbox)+9+len(k.Content))
 	b = append(b, k.Mailbox...)
 	b = append(b, 0)
 	b = binary.BigEndian.AppendUint32(b, k.UIDValidity)
-	return binary.BigEndian.AppendUint32(b, k.UID)
+	b = binary.BigEndian.AppendUint32(b, k.UID)
+	return append(b, k.Content...)
 }
 
 // InboundMail is a raw message fetched from the server, kept until it is processed.
@@ -34,6 +46,17 @@ type InboundMail struct {
 	// Oversize is the size of a message too large to fetch whole: Raw is then its header.
 	Oversize int64  `json:"oversize,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Fingerprint identifies the content the server returned under Key (see
+	// mailer.Fingerprint). It outlives the raw copy in the processed set, so that a server
+	// that reuses a UID for other mail is caught instead of trusted.
+	Fingerprint string `json:"fingerprint,omitempty"`
+}
+
+// processedMark is the value of a processed key. Files written before fingerprints held a
+// bare RFC 3339 time instead.
+type processedMark struct {
+	At          time.Time `json:"at"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
 }
 
 // PutInbound stores a fetched message unless its key is already stored or processed; it
@@ -78,10 +101,18 @@ func (t *Tx) UpdateInbound(m InboundMail) error {
 	return nil
 }
 
-// MarkProcessed records k as done and drops its raw copy from the inbox.
+// MarkProcessed records k as done, with the fingerprint of its stored copy, and drops that
+// copy from the inbox.
 func (t *Tx) MarkProcessed(k InboxKey) error {
 	kb := k.bytes()
-	if err := t.tx.Bucket(bProcessed).Put(kb, []byte(t.Now.UTC().Format(time.RFC3339))); err != nil {
+	mark := processedMark{At: t.Now.UTC()}
+	if raw := t.tx.Bucket(bInbox).Get(kb); raw != nil {
+		var m InboundMail
+		if err := json.Unmarshal(raw, &m); err == nil {
+			mark.Fingerprint = m.Fingerprint
+		}
+	}
+	if err := putJSON(t.tx.Bucket(bProcessed), kb, mark); err != nil {
 		return fmt.Errorf("store: mark processed %v: %w", k, err)
 	}
 	if err := t.tx.Bucket(bInbox).Delete(kb); err != nil {
@@ -95,6 +126,28 @@ func (t *Tx) Stored(k InboxKey) bool { return t.tx.Bucket(bInbox).Get(k.bytes())
 
 // Processed reports whether k was processed.
 func (t *Tx) Processed(k InboxKey) bool { return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil }
+
+// Known reports whether k is stored or processed, and the fingerprint of the content it had
+// then ("" when the store did not record one).
+func (t *Tx) Known(k InboxKey) (fingerprint string, known bool) {
+	kb := k.bytes()
+	if raw := t.tx.Bucket(bInbox).Get(kb); raw != nil {
+		var m InboundMail
+		if json.Unmarshal(raw, &m) == nil {
+			return m.Fingerprint, true
+		}
+		return "", true
+	}
+	raw := t.tx.Bucket(bProcessed).Get(kb)
+	if raw == nil {
+		return "", false
+	}
+	var mark processedMark
+	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &mark) == nil {
+		return mark.Fingerprint, true
+	}
+	return "", true // a bare time: written before fingerprints
+}
 
 // HighestProcessedUID returns the highest UID of mailbox under uidValidity that the store has
 // seen (processed or waiting), 0 if none.

@@ -40,7 +40,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	data := fs.String("data", "refereed-data", "data directory (holds refereed.db)")
 	configPath := fs.String("config", "", "TOML configuration for real mail servers; without it a local mail server runs")
 	address := fs.String("address", "", "the referee's mail address (referee@localhost without --config)")
-	password := fs.String("mail-password", "", "local mail server password for every mailbox (default $REFEREED_MAIL_PASSWORD, else random)")
+	password := fs.String("mail-password", "", "local mail server password for every mailbox (default $REFEREED_MAIL_PASSWORD, else a random one kept in DIR/mail-password)")
 	imapAddr := fs.String("imap", "127.0.0.1:1143", "local mail server: IMAP listen address")
 	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "local mail server: SMTP listen address")
 	poll := fs.Duration("poll", 0, "IMAP poll interval (0: the config's, else 30s; IDLE is used when offered)")
@@ -107,12 +107,6 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		if o.password == "" {
 			o.password = os.Getenv("REFEREED_MAIL_PASSWORD")
 		}
-		if o.password == "" {
-			b := make([]byte, 10)
-			rand.Read(b)
-			o.password = strings.ToLower(base32.StdEncoding.EncodeToString(b))[:12]
-			o.passwordPrinted = true
-		}
 		o.localIMAP, o.localSMTP = *imapAddr, *smtpAddr
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
@@ -147,8 +141,14 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	defer cancel()
 	var local *localmail.Server
 	if o.local {
+		if o.password == "" {
+			if o.password, o.passwordPrinted, err = localPassword(o.data); err != nil {
+				return err
+			}
+			o.imap.Password = o.password
+		}
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
-		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP}
+		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data}
 		if err := local.Start(); err != nil {
 			return err
 		}
@@ -224,10 +224,10 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
 	if o.local {
-		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail stays in memory):\n", o.address[strings.IndexByte(o.address, '@')+1:])
+		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
 		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
 		if o.passwordPrinted {
-			fmt.Fprintf(m.Stdout, "  password for every mailbox: %s  (set REFEREED_MAIL_PASSWORD to choose it)\n", o.password)
+			fmt.Fprintf(m.Stdout, "  password for every mailbox: %s  (kept in %s; set REFEREED_MAIL_PASSWORD to choose it)\n", o.password, filepath.Join(o.data, "mail-password"))
 		} else {
 			fmt.Fprintln(m.Stdout, "  password for every mailbox: as given")
 		}
@@ -242,4 +242,25 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	cancel()
 	wg.Wait()
 	return nil
+}
+
+// localPassword is the local mail server's password when none is given: the one kept in
+// DIR/mail-password, or a new random one written there, so that mail clients keep working
+// across restarts. printed says whether it should be shown (it was not chosen by the user).
+func localPassword(dir string) (password string, printed bool, err error) {
+	path := filepath.Join(dir, "mail-password")
+	if b, err := os.ReadFile(path); err == nil {
+		if p := strings.TrimSpace(string(b)); p != "" {
+			return p, true, nil
+		}
+	} else if !os.IsNotExist(err) {
+		return "", false, fmt.Errorf("local mail password: %w", err)
+	}
+	b := make([]byte, 10)
+	rand.Read(b)
+	password = strings.ToLower(base32.StdEncoding.EncodeToString(b))[:12]
+	if err := os.WriteFile(path, []byte(password+"\n"), 0o600); err != nil {
+		return "", false, fmt.Errorf("local mail password: %w", err)
+	}
+	return password, true, nil
 }

@@ -3,13 +3,17 @@
 // that together act as a mail host for one domain ("localhost"). Every address of that
 // domain that receives mail gets a mailbox; plus addresses (referee+g42-w-token@localhost)
 // are delivered to their base mailbox, as Postfix and Dovecot do with recipient_delimiter.
-// Everyone logs in over IMAP with the full address and one shared password. Mail to other
-// domains is refused: there is no relaying. The mail lives in memory: it is a place to try
-// refereed and to run its tests, not a mail server for a club.
+// Everyone logs in over IMAP with the full address and one shared password, also before a
+// first mail has arrived. Mail to other domains is refused: there is no relaying.
+//
+// With Dir set, the mail is kept in DIR/localmail.db (see journal.go) and a restart brings
+// back every mailbox with its UIDs and UIDVALIDITY; without it the mail lives in memory (the
+// tests). It is a place to try refereed and to run its tests, not a mail server for a club.
 package localmail
 
 import (
 	"bytes"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -33,14 +37,17 @@ type Server struct {
 	SMTPAddr string // listen address, e.g. 127.0.0.1:2525
 	// MaxMessageBytes bounds one SMTP message (25 MiB when 0).
 	MaxMessageBytes int64
+	// Dir, when set, is where the mail is kept across restarts (localmail.db).
+	Dir string
 
-	mu    sync.Mutex
-	users map[string]*imapmemserver.User
-	mem   *imapmemserver.Server
-	imap  *imapserver.Server
-	smtp  *smtp.Server
-	iln   net.Listener
-	sln   net.Listener
+	mu      sync.Mutex // guards users
+	users   map[string]*imapmemserver.User
+	jmu     sync.Mutex // serializes changes, so that the journal's order is the servers'
+	journal *journal
+	imap    *imapserver.Server
+	smtp    *smtp.Server
+	iln     net.Listener
+	sln     net.Listener
 }
 
 func (s *Server) domain() string {
@@ -53,10 +60,23 @@ func (s *Server) domain() string {
 // Start listens on both addresses and serves in the background.
 func (s *Server) Start() error {
 	s.users = map[string]*imapmemserver.User{}
-	s.mem = imapmemserver.New()
+	if s.Dir != "" {
+		j, err := openJournal(s.Dir)
+		if err != nil {
+			return err
+		}
+		if err := j.each(func(o op) error {
+			s.apply(o) // a change that failed when it was made fails again: same state
+			return nil
+		}); err != nil {
+			j.close()
+			return err
+		}
+		s.journal = j
+	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return &imapSession{srv: s}, nil, nil
 		},
 		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
 		InsecureAuth: true, // loopback only
@@ -64,10 +84,12 @@ func (s *Server) Start() error {
 	})
 	var err error
 	if s.iln, err = net.Listen("tcp", s.IMAPAddr); err != nil {
+		s.closeJournal()
 		return fmt.Errorf("localmail: imap listen %s: %w", s.IMAPAddr, err)
 	}
 	if s.sln, err = net.Listen("tcp", s.SMTPAddr); err != nil {
 		s.iln.Close()
+		s.closeJournal()
 		return fmt.Errorf("localmail: smtp listen %s: %w", s.SMTPAddr, err)
 	}
 	s.smtp = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{srv: s}, nil }))
@@ -91,20 +113,63 @@ func (s *Server) SMTPListen() string { return s.sln.Addr().String() }
 func (s *Server) Close() error {
 	err1 := s.imap.Close()
 	err2 := s.smtp.Close()
-	return errors.Join(err1, err2)
+	s.jmu.Lock() // no change half made
+	defer s.jmu.Unlock()
+	return errors.Join(err1, err2, s.closeJournal())
 }
 
-// Mailbox returns the mailbox user of address, creating it.
-func (s *Server) Mailbox(address string) (*imapmemserver.User, error) {
+func (s *Server) closeJournal() error {
+	if s.journal == nil {
+		return nil
+	}
+	err := s.journal.close()
+	s.journal = nil
+	return err
+}
+
+// canonical is the mailbox address of address: lower case, without a +suffix; "" if it is
+// not an address of the domain.
+func (s *Server) canonical(address string) string {
 	addr := strings.ToLower(address)
 	local, domain, ok := strings.Cut(addr, "@")
 	if !ok || domain != s.domain() || local == "" {
-		return nil, fmt.Errorf("%s is not an address of %s", address, s.domain())
+		return ""
 	}
 	if base, _, plus := strings.Cut(local, "+"); plus {
 		local = base
 	}
-	addr = local + "@" + domain
+	if local == "" {
+		return ""
+	}
+	return local + "@" + domain
+}
+
+func (s *Server) passwordOK(password string) bool {
+	return subtle.ConstantTimeCompare([]byte(password), []byte(s.Password)) == 1
+}
+
+// Mailbox returns the mailbox user of address, creating it.
+func (s *Server) Mailbox(address string) (*imapmemserver.User, error) {
+	addr := s.canonical(address)
+	if addr == "" {
+		return nil, fmt.Errorf("%s is not an address of %s", address, s.domain())
+	}
+	s.mu.Lock()
+	u := s.users[addr]
+	s.mu.Unlock()
+	if u != nil {
+		return u, nil
+	}
+	err := s.change(op{Op: "user", User: addr}, func() error {
+		var err error
+		u, err = s.addUser(addr)
+		return err
+	})
+	return u, err
+}
+
+// addUser creates the user of a canonical address with its INBOX (a no-op if it exists).
+func (s *Server) addUser(addr string) (*imapmemserver.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if u := s.users[addr]; u != nil {
@@ -114,23 +179,22 @@ func (s *Server) Mailbox(address string) (*imapmemserver.User, error) {
 	if err := u.Create("INBOX", nil); err != nil {
 		return nil, err
 	}
-	s.mem.AddUser(u)
 	s.users[addr] = u
 	return u, nil
 }
 
 // Deliver puts raw into the mailbox of each recipient, with Return-Path and Delivered-To
-// headers as a real delivery agent writes them.
+// headers as a real delivery agent writes them. It returns once the mail is kept.
 func (s *Server) Deliver(from string, to []string, raw []byte) error {
 	for _, rcpt := range to {
-		u, err := s.Mailbox(rcpt)
-		if err != nil {
+		if _, err := s.Mailbox(rcpt); err != nil {
 			return err
 		}
 		var buf bytes.Buffer
 		fmt.Fprintf(&buf, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
 		buf.Write(raw)
-		if _, err := u.Append("INBOX", bytes.NewReader(buf.Bytes()), &imap.AppendOptions{Time: time.Now()}); err != nil {
+		o := op{Op: "append", User: s.canonical(rcpt), Mailbox: "INBOX", Raw: buf.Bytes(), Time: time.Now()}
+		if err := s.change(o, func() error { return s.apply(o) }); err != nil {
 			return fmt.Errorf("localmail: deliver to %s: %w", rcpt, err)
 		}
 	}
