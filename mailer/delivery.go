@@ -142,8 +142,11 @@ func (s *SMTP) dial() (*smtp.Client, error) {
 	return c, nil
 }
 
-// RecordBatch is the most deliveries recorded in one transaction.
-const RecordBatch = 8
+// DefaultParallel is how many delivery workers a Sender runs unless told otherwise.
+const DefaultParallel = 8
+
+// RecordBatch is the most deliveries recorded in one transaction (group commit).
+const RecordBatch = 64
 
 // Sender drains the store's outbox.
 type Sender struct {
@@ -152,7 +155,8 @@ type Sender struct {
 	Policy    Policy
 	Now       func() time.Time
 	Log       *slog.Logger
-	// Parallel is how many mails are delivered at once (4 when 0).
+	// Parallel is how many mails are delivered at once (DefaultParallel when 0). It is also the most mails
+	// a crash can make it send twice: each worker has at most one delivery not yet recorded.
 	Parallel int
 	// OnGiveUp is told of each mail given up for good (a 5xx, or too old), after it was
 	// recorded; the referee records it against the player.
@@ -191,12 +195,15 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 	}); err != nil {
 		return 0, time.Time{}, err
 	}
-	// Results are recorded in one transaction per RecordBatch sends: fewer commits, and a
-	// crash can send again at most that many mails (with their stable Message-IDs).
+	// A worker sends its next mail only once the last one's result is recorded, and the
+	// results that arrive meanwhile from the other workers are recorded together in one
+	// transaction (group commit: one fsync for many deliveries). So a crash sends again at
+	// most one mail per worker, with its stable Message-ID, and the commits keep pace.
 	type result struct {
-		m       store.OutMail
-		sendErr error
-		giveUp  error
+		m        store.OutMail
+		sendErr  error
+		giveUp   error
+		recorded chan error // nil once recorded; the record's error otherwise
 	}
 	var batch []result
 	flush := func() error {
@@ -267,7 +274,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 	// Deliver in parallel; record in this goroutine only.
 	workers := s.Parallel
 	if workers <= 0 {
-		workers = 4
+		workers = DefaultParallel
 	}
 	// Each recipient's mails go through one worker, in outbox order: a player never gets the
 	// news of a move after the mail that follows it.
@@ -291,12 +298,17 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 				if ctx.Err() != nil {
 					return
 				}
-				results <- result{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw)}
+				r := result{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw), recorded: make(chan error, 1)}
+				results <- r
+				if err := <-r.recorded; err != nil {
+					return // the store cannot record: send nothing more that it could not
+				}
 			}
 		}(q)
 	}
 	go func() { wg.Wait(); close(results) }()
-	// Record what has arrived, up to RecordBatch at a time, without waiting for more.
+	// Record what has arrived, up to RecordBatch at a time, without waiting for more; then
+	// let each of those workers go on.
 	var recErr error
 	for r := range results {
 		batch = append(batch, r)
@@ -312,8 +324,14 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 				break gather
 			}
 		}
+		waiting := append([]result(nil), batch...)
 		if recErr == nil {
 			recErr = flush()
+		} else {
+			recErr = fmt.Errorf("%w (and a later delivery)", recErr)
+		}
+		for _, w := range waiting {
+			w.recorded <- recErr
 		}
 		batch = batch[:0] // after a failed record, the rest is sent again later
 	}

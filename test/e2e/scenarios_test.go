@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/refereed/refereed/mailer"
 )
 
 func mustContain(t *testing.T, what, got string, wants ...string) {
@@ -175,7 +177,11 @@ func TestCrashBurst(t *testing.T) {
 		}
 	}
 	dups := e.dups.Load()
-	t.Logf("daemon killed %d times; %d duplicate deliveries (same Message-ID, at-least-once)", kills, dups)
+	t.Logf("daemon killed %d times; %d duplicate deliveries (same Message-ID, at-least-once; at most %d per kill allowed)", kills, dups, mailer.DefaultParallel)
+	fmt.Printf("crash scenario: %d kills, %d duplicate deliveries\n", kills, dups)
+	if dups > int64(kills*mailer.DefaultParallel) {
+		t.Errorf("%d duplicate deliveries after %d kills: more than one per delivery worker per crash", dups, kills)
+	}
 	if e.real && kills < 3 {
 		t.Errorf("the daemon was killed only %d times: the burst ended too soon to test anything", kills)
 	}
