@@ -18,8 +18,15 @@ import (
 	"github.com/emersion/go-message/mail"
 )
 
-// MaxBodyBytes bounds the text read from one message; the rest is ignored.
-const MaxBodyBytes = 256 << 10
+// Bounds on what one message can make the parser do.
+const (
+	// MaxBodyBytes bounds the text read from one message; the rest is ignored.
+	MaxBodyBytes = 256 << 10
+	// MaxDepth bounds the nesting of MIME parts (Postfix's mime_nesting_limit is 100).
+	MaxDepth = 100
+	// MaxParts bounds the MIME parts read from one message.
+	MaxParts = 1000
+)
 
 // Message is the part of an inbound mail the referee uses.
 type Message struct {
@@ -43,15 +50,14 @@ type Message struct {
 
 // Parse reads a raw message. Unknown charsets are not fatal: the raw bytes are used.
 func Parse(raw []byte) (*Message, error) {
-	mr, err := mail.CreateReader(bytes.NewReader(raw))
+	e, err := message.Read(bytes.NewReader(raw))
 	if err != nil && !message.IsUnknownCharset(err) {
 		return nil, fmt.Errorf("parser: read message: %w", err)
 	}
-	if mr == nil {
+	if e == nil {
 		return nil, errors.New("parser: read message: no header")
 	}
-	defer mr.Close()
-	h := mr.Header
+	h := mail.Header{Header: e.Header}
 	m := &Message{}
 	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
 		m.From = strings.ToLower(from[0].Address)
@@ -92,10 +98,46 @@ func Parse(raw []byte) (*Message, error) {
 	}
 
 	var plain, html string
-	for {
-		p, err := mr.NextPart()
+	// The parts are walked depth first, as mail.Reader does, but no deeper than MaxDepth and
+	// no further than MaxParts: every level of nesting wraps the reader of the level above,
+	// so unbounded nesting costs time quadratic in the size of the mail.
+	leaf := func(p *message.Entity) {
+		ct, _, _ := p.Header.ContentType()
+		disp, _, _ := p.Header.ContentDisposition()
+		if disp != "inline" && (disp == "attachment" || (ct != "" && !strings.HasPrefix(ct, "text/"))) {
+			m.Attachments++
+			return // the reader of its level skips its bytes
+		}
+		if ct == "" {
+			ct = "text/plain"
+		}
+		if ct == "text/plain" || ct == "text/html" {
+			b, _ := io.ReadAll(io.LimitReader(p.Body, MaxBodyBytes))
+			if ct == "text/plain" && plain == "" {
+				plain = string(b)
+			} else if ct == "text/html" && html == "" {
+				html = string(b)
+			}
+		}
+	}
+	var stack []message.MultipartReader
+	if top := e.MultipartReader(); top != nil {
+		stack = append(stack, top)
+	} else {
+		leaf(e)
+	}
+	defer func() {
+		for _, r := range stack {
+			r.Close()
+		}
+	}()
+	parts := 0
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		p, err := top.NextPart()
 		if err == io.EOF {
-			break
+			stack = stack[:len(stack)-1]
+			continue
 		}
 		if err != nil && !message.IsUnknownCharset(err) {
 			// A damaged or missing body (a header-only copy of an oversize mail): keep the
@@ -106,25 +148,19 @@ func Parse(raw []byte) (*Message, error) {
 		if p == nil {
 			break
 		}
-		switch ph := p.Header.(type) {
-		case *mail.InlineHeader:
-			ct, _, _ := ph.ContentType()
-			if ct == "" {
-				ct = "text/plain"
-			}
-			if ct != "text/plain" && ct != "text/html" {
-				continue
-			}
-			b, _ := io.ReadAll(io.LimitReader(p.Body, MaxBodyBytes))
-			if ct == "text/plain" && plain == "" {
-				plain = string(b)
-			} else if ct == "text/html" && html == "" {
-				html = string(b)
-			}
-		case *mail.AttachmentHeader:
-			m.Attachments++
-			io.Copy(io.Discard, io.LimitReader(p.Body, MaxBodyBytes))
+		if parts++; parts > MaxParts {
+			m.BodyError = fmt.Sprintf("more than %d MIME parts: the rest was not read", MaxParts)
+			break
 		}
+		if sub := p.MultipartReader(); sub != nil {
+			if len(stack) >= MaxDepth {
+				m.BodyError = fmt.Sprintf("MIME parts nested more than %d deep: the deeper ones were not read", MaxDepth)
+				continue // its bytes are skipped by the reader of this level
+			}
+			stack = append(stack, sub)
+			continue
+		}
+		leaf(p)
 		if m.Report {
 			m.Attachments++
 		}

@@ -106,6 +106,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("From: a@x\r\nTo: r@x\r\nContent-Type: multipart/alternative; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>e4</p><blockquote>x</blockquote>\r\n--B--\r\n"))
 	f.Add([]byte("From: =?ISO-8859-1?Q?J=F6rg?= <j@x>\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nGr=FC=DFe\r\n"))
 	f.Add([]byte("Content-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n"))
+	f.Add([]byte(nestedMIME(150, "e4")))
+	f.Add([]byte(manyParts(1200)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m, err := Parse(raw)
 		if err != nil {
