@@ -155,15 +155,35 @@ type Sender struct {
 	Policy    Policy
 	Now       func() time.Time
 	Log       *slog.Logger
-	// Parallel is how many mails are delivered at once (DefaultParallel when 0). It is also the most mails
-	// a crash can make it send twice: each worker has at most one delivery not yet recorded.
+	// Parallel is how many mails are delivered at once (DefaultParallel when 0). It is also
+	// the most mails a crash can make it send twice: each worker has at most one delivery
+	// not yet recorded.
 	Parallel int
 	// OnGiveUp is told of each mail given up for good (a 5xx, or too old), after it was
 	// recorded; the referee records it against the player.
 	OnGiveUp func(m store.OutMail, err error)
 
-	mu sync.Mutex // one drain at a time
+	mu sync.Mutex // one drain at a time; guards the fields below
+	// unrecorded holds the mails a server accepted whose delivery the store could not
+	// record (a full disk): they are never sent again, and recorded first when it can.
+	unrecorded []delivery
+	pause      time.Duration // the backoff after a failed record
+	pauseUntil time.Time
 }
+
+// delivery is the outcome of one send.
+type delivery struct {
+	m        store.OutMail
+	sendErr  error
+	giveUp   error
+	recorded chan error // told once the outcome is recorded, or why it could not be
+}
+
+// Pauses after a failed record: the first, and the longest.
+const (
+	recordPause    = 5 * time.Second
+	maxRecordPause = 5 * time.Minute
+)
 
 func (s *Sender) now() time.Time {
 	if s.Now != nil {
@@ -179,11 +199,104 @@ func (s *Sender) log() *slog.Logger {
 	return s.Log
 }
 
+// record writes the outcome of sends in one transaction and reports them. On failure the
+// accepted ones are kept in memory (never sent again) and delivery pauses with backoff.
+func (s *Sender) record(batch []delivery) (sent int, next time.Time, err error) {
+	if len(batch) == 0 {
+		return 0, time.Time{}, nil
+	}
+	now := s.now()
+	err = s.DB.Update(func(tx *store.Tx) error {
+		for i := range batch {
+			r := &batch[i]
+			m := r.m // a failed transaction leaves batch as it was
+			m.Attempts++
+			if r.sendErr == nil {
+				m.Sent, m.LastError = now, ""
+				if err := tx.Done(m); err != nil {
+					return err
+				}
+				continue
+			}
+			m.LastError = r.sendErr.Error()
+			nextTry, perr := s.Policy.Next(r.sendErr, m.Attempts, m.Created, now)
+			if perr != nil {
+				m.Failed, r.giveUp = true, perr
+				if err := tx.Done(m); err != nil {
+					return err
+				}
+				continue
+			}
+			m.NextTry = nextTry
+			if err := tx.PutOutbox(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		for _, r := range batch {
+			if r.sendErr == nil && !s.isUnrecorded(r.m.ID) {
+				s.unrecorded = append(s.unrecorded, delivery{m: r.m})
+			}
+		}
+		s.pause = min(max(2*s.pause, recordPause), maxRecordPause)
+		s.pauseUntil = now.Add(s.pause)
+		s.log().Error("the store cannot record deliveries: delivery paused (no mail is sent twice for it)",
+			"err", err, "accepted_unrecorded", len(s.unrecorded), "retry_in", s.pause)
+		return 0, s.pauseUntil, fmt.Errorf("mailer: record deliveries: %w", err)
+	}
+	s.pause = 0
+	for _, r := range batch {
+		m := r.m
+		m.Attempts++
+		switch {
+		case r.sendErr == nil:
+			sent++
+			s.log().Info("mail delivered", "message_id", m.MessageID, "to", m.To)
+		case r.giveUp != nil:
+			s.log().Error("mail given up", "message_id", m.MessageID, "to", m.To, "err", r.giveUp)
+			if s.OnGiveUp != nil {
+				m.Failed = true
+				s.OnGiveUp(m, r.giveUp)
+			}
+		default:
+			nextTry, _ := s.Policy.Next(r.sendErr, m.Attempts, m.Created, now)
+			s.log().Warn("delivery failed; will retry", "message_id", m.MessageID, "to", m.To, "attempt", m.Attempts, "next", nextTry, "err", r.sendErr)
+			if next.IsZero() || nextTry.Before(next) {
+				next = nextTry
+			}
+		}
+	}
+	return sent, next, nil
+}
+
+func (s *Sender) isUnrecorded(id uint64) bool {
+	for _, u := range s.unrecorded {
+		if u.m.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // Drain tries every mail that is due and returns how many were sent and when the next
-// waiting one is due (zero if none waits).
+// waiting one is due (zero if none waits). While the store cannot record deliveries it sends
+// nothing, and reports when it will try again.
 func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.now().Before(s.pauseUntil) {
+		return 0, s.pauseUntil, nil
+	}
+	if len(s.unrecorded) > 0 {
+		n, _, err := s.record(s.unrecorded)
+		if err != nil {
+			return 0, s.pauseUntil, err
+		}
+		sent += n
+		s.unrecorded = nil
+	}
 	if c, ok := s.Transport.(Closer); ok {
 		defer c.Close()
 	}
@@ -193,73 +306,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		due = all
 		return err
 	}); err != nil {
-		return 0, time.Time{}, err
-	}
-	// A worker sends its next mail only once the last one's result is recorded, and the
-	// results that arrive meanwhile from the other workers are recorded together in one
-	// transaction (group commit: one fsync for many deliveries). So a crash sends again at
-	// most one mail per worker, with its stable Message-ID, and the commits keep pace.
-	type result struct {
-		m        store.OutMail
-		sendErr  error
-		giveUp   error
-		recorded chan error // nil once recorded; the record's error otherwise
-	}
-	var batch []result
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		now := s.now()
-		err := s.DB.Update(func(tx *store.Tx) error {
-			for i := range batch {
-				r := &batch[i]
-				r.m.Attempts++
-				if r.sendErr == nil {
-					r.m.Sent, r.m.LastError = now, ""
-					if err := tx.Done(r.m); err != nil {
-						return err
-					}
-					continue
-				}
-				r.m.LastError = r.sendErr.Error()
-				nextTry, perr := s.Policy.Next(r.sendErr, r.m.Attempts, r.m.Created, now)
-				if perr != nil {
-					r.m.Failed, r.giveUp = true, perr
-					if err := tx.Done(r.m); err != nil {
-						return err
-					}
-					continue
-				}
-				r.m.NextTry = nextTry
-				if err := tx.PutOutbox(r.m); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("mailer: record deliveries: %w", err)
-		}
-		for _, r := range batch {
-			switch {
-			case r.sendErr == nil:
-				sent++
-				s.log().Info("mail delivered", "message_id", r.m.MessageID, "to", r.m.To)
-			case r.giveUp != nil:
-				s.log().Error("mail given up", "message_id", r.m.MessageID, "to", r.m.To, "err", r.giveUp)
-				if s.OnGiveUp != nil {
-					s.OnGiveUp(r.m, r.giveUp)
-				}
-			default:
-				s.log().Warn("delivery failed; will retry", "message_id", r.m.MessageID, "to", r.m.To, "attempt", r.m.Attempts, "next", r.m.NextTry, "err", r.sendErr)
-				if next.IsZero() || r.m.NextTry.Before(next) {
-					next = r.m.NextTry
-				}
-			}
-		}
-		batch = batch[:0]
-		return nil
+		return sent, time.Time{}, err
 	}
 	var ready []store.OutMail
 	for _, m := range due {
@@ -271,7 +318,10 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		}
 		ready = append(ready, m)
 	}
-	// Deliver in parallel; record in this goroutine only.
+	// A worker sends its next mail only once the last one's outcome is recorded, and the
+	// outcomes that arrive meanwhile from the other workers are recorded together in one
+	// transaction (group commit: one fsync for many deliveries). So a crash sends again at
+	// most one mail per worker, with its stable Message-ID, and the commits keep pace.
 	workers := s.Parallel
 	if workers <= 0 {
 		workers = DefaultParallel
@@ -285,7 +335,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		i := int(h.Sum32() % uint32(workers))
 		queues[i] = append(queues[i], m)
 	}
-	results := make(chan result, workers)
+	results := make(chan delivery, workers)
 	var wg sync.WaitGroup
 	for _, q := range queues {
 		if len(q) == 0 {
@@ -298,10 +348,10 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 				if ctx.Err() != nil {
 					return
 				}
-				r := result{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw), recorded: make(chan error, 1)}
+				r := delivery{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw), recorded: make(chan error, 1)}
 				results <- r
 				if err := <-r.recorded; err != nil {
-					return // the store cannot record: send nothing more that it could not
+					return // the store cannot record: send nothing more
 				}
 			}
 		}(q)
@@ -310,8 +360,9 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 	// Record what has arrived, up to RecordBatch at a time, without waiting for more; then
 	// let each of those workers go on.
 	var recErr error
+	var batch []delivery
 	for r := range results {
-		batch = append(batch, r)
+		batch = append(batch[:0], r)
 	gather:
 		for len(batch) < RecordBatch {
 			select {
@@ -324,22 +375,28 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 				break gather
 			}
 		}
-		waiting := append([]result(nil), batch...)
 		if recErr == nil {
-			recErr = flush()
+			n, nx, err := s.record(batch)
+			sent += n
+			if !nx.IsZero() && (next.IsZero() || nx.Before(next)) {
+				next = nx
+			}
+			recErr = err
 		} else {
-			recErr = fmt.Errorf("%w (and a later delivery)", recErr)
+			// A worker that had already sent when another's record failed: keep its
+			// outcome with the others, unrecorded, never to be sent again.
+			for _, r := range batch {
+				if r.sendErr == nil && !s.isUnrecorded(r.m.ID) {
+					s.unrecorded = append(s.unrecorded, delivery{m: r.m})
+				}
+			}
 		}
-		for _, w := range waiting {
-			w.recorded <- recErr
+		for _, r := range batch {
+			r.recorded <- recErr
 		}
-		batch = batch[:0] // after a failed record, the rest is sent again later
 	}
 	if recErr != nil {
-		return sent, next, recErr
-	}
-	if err := flush(); err != nil {
-		return sent, next, err
+		return sent, s.pauseUntil, recErr
 	}
 	if ctx.Err() != nil {
 		return sent, next, ctx.Err()

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,7 +63,7 @@ func TestSenderCrashResendsAtMostOnePerWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	probe := &crashProbe{db: db}
-	s := &mailer.Sender{DB: db, Transport: probe, Parallel: workers}
+	s := &mailer.Sender{DB: db, Transport: probe, Parallel: workers, Log: slog.New(slog.DiscardHandler)}
 	sent, _, err := s.Drain(context.Background())
 	if err != nil || sent != mails {
 		t.Fatalf("drain: %d sent, %v", sent, err)
@@ -108,4 +111,103 @@ func BenchmarkDrain(b *testing.B) {
 			b.ReportMetric(float64(mails*b.N)/b.Elapsed().Seconds(), "mails/s")
 		})
 	}
+}
+
+// countingTransport accepts everything and counts each Message-ID it accepted.
+type countingTransport struct {
+	mu       sync.Mutex
+	accepted map[string]int
+	total    int
+}
+
+func (c *countingTransport) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.accepted == nil {
+		c.accepted = map[string]int{}
+	}
+	c.accepted[string(raw)]++
+	c.total++
+	return nil
+}
+
+// With the disk full the store cannot record deliveries: delivery pauses with backoff, the
+// mails already accepted are never sent again (however often the sender is woken), and once
+// there is room again they are recorded and the rest goes out, each mail once. A real full
+// filesystem: a small tmpfs (root only).
+func TestSenderDiskFull(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	defer exec.Command("umount", dir).Run()
+	db, err := store.Open(filepath.Join(dir, "r.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const mails = 40
+	if err := db.Update(func(tx *store.Tx) error {
+		for i := 0; i < mails; i++ {
+			if _, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@x", i), To: []string{fmt.Sprintf("p%d@x", i)},
+				Raw: []byte(fmt.Sprintf("mail %d %s", i, strings.Repeat("x", 8000)))}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Fill the disk.
+	filler, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := filler.Write(chunk); err != nil {
+			break
+		}
+	}
+	filler.Close()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tr := &countingTransport{}
+	s := &mailer.Sender{DB: db, Transport: tr, Parallel: 4, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)}
+	_, next, err := s.Drain(context.Background())
+	if err == nil {
+		t.Fatal("deliveries recorded on a full disk?")
+	}
+	first := tr.total
+	if first == 0 || first > 4 {
+		t.Errorf("%d mails sent before the first failed record, want 1 to 4 (one per worker)", first)
+	}
+	if !next.After(now) {
+		t.Errorf("no pause after a failed record: next %v", next)
+	}
+	for i := 0; i < 20; i++ { // woken by admin commands and timers, time passing
+		now = now.Add(time.Minute)
+		s.Drain(context.Background())
+	}
+	if tr.total != first {
+		t.Errorf("%d mails sent while the disk was full, want %d: accepted mails sent again or more sent", tr.total, first)
+	}
+	os.Remove(filepath.Join(dir, "filler"))
+	now = now.Add(10 * time.Minute)
+	if _, _, err := s.Drain(context.Background()); err != nil {
+		t.Fatalf("drain after the disk has room: %v", err)
+	}
+	if len(tr.accepted) != mails || tr.total != mails {
+		t.Errorf("%d distinct mails in %d sends, want %d each once", len(tr.accepted), tr.total, mails)
+	}
+	db.View(func(tx *store.Tx) error {
+		out, _ := tx.Outbox()
+		sent, _ := tx.SentMails()
+		if len(out) != 0 || len(sent) != mails {
+			t.Errorf("outbox %d, sent %d, want 0 and %d", len(out), len(sent), mails)
+		}
+		return nil
+	})
 }
