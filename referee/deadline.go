@@ -23,11 +23,12 @@ func deadlineOf(g *store.Game) time.Duration {
 }
 
 // CheckDeadlines applies rules.md 0.4a to every active game, one transaction per game: a
-// player whose action has waited one deadline gets a reminder; after a second deadline on the
-// same action he forfeits, which is logged like any command (CmdForfeit), so that replaying
-// the log gives the same result. An action starts when the turn passed to the player (see
-// actionStart): no query, of his or his opponent's, restarts it. It returns how many mails it
-// queued.
+// player whose action has waited one deadline gets a reminder, which names the time of the
+// second deadline, one deadline later; if nothing has come from him by then he forfeits,
+// which is logged like any command (CmdForfeit), so that replaying the log gives the same
+// result. A forfeit always follows a reminder, however short the deadline or long the daemon
+// was down. An action starts when the turn passed to the player (see actionStart): no query,
+// of his or his opponent's, restarts it. It returns how many mails it queued.
 func (r *Referee) CheckDeadlines() (int, error) {
 	var ids []uint64
 	if err := r.DB.View(func(tx *store.Tx) error {
@@ -55,6 +56,11 @@ func (r *Referee) CheckDeadlines() (int, error) {
 	return queued, nil
 }
 
+// reminded reports whether the reminder for the action that began at start went out: the
+// game keeps the time of its last reminder, and a reminder is sent only a deadline after its
+// action began, so one sent before start was for an earlier action.
+func reminded(sg *store.Game, start time.Time) bool { return sg.Reminded.After(start) }
+
 func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	sg, v, g, err := Load(tx, id)
 	if err != nil || g.Outcome().Over() {
@@ -70,9 +76,8 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		return 0, err
 	}
 	d := deadlineOf(sg)
-	waited := tx.Now.Sub(start)
 	switch {
-	case waited >= 2*d:
+	case reminded(sg, start) && !tx.Now.Before(sg.Reminded.Add(d)):
 		before := len(g.Log())
 		notices, err := g.Submit(variant.Command{By: waiting, Text: variant.CmdForfeit})
 		if err != nil {
@@ -83,31 +88,31 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 				return 0, err
 			}
 		}
-		out := g.Outcome()
-		sg.Status, sg.Result, sg.Reason = "over", out.Result, out.Reason
+		res := g.Outcome()
+		sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err
 		}
-		var o outcome
+		var out outcome
 		for _, n := range notices {
-			o.add(n)
+			out.add(n)
 		}
-		for _, s := range []chess.Color{chess.White, chess.Black} {
-			if err := r.enqueue(tx, sg, v, s, "game over, "+out.Result, o.paras[s], g.View(variant.AsReferee).Diagram(), nil, "", nil, "deadline"); err != nil {
-				return 0, err
-			}
+		if err := r.send(tx, sg, v, g, &out, nil, true, "deadline"); err != nil {
+			return 0, err
 		}
 		r.logger().Info("forfeit on time", "game", id, "side", waiting)
 		return 2, nil
-	case waited >= d && !sg.Reminded.Equal(start):
-		sg.Reminded = start
+	case !reminded(sg, start) && tx.Now.Sub(start) >= d:
+		sg.Reminded = tx.Now
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err
 		}
-		left := (2*d - waited).Round(time.Hour)
-		text := fmt.Sprintf("Reminder: it is your move, and it has waited %s; the deadline is %s. If nothing comes from you within %s more, you forfeit the game (a second deadline on the same action loses).",
-			roundDur(waited), roundDur(d), roundDur(left))
-		if err := r.enqueue(tx, sg, v, waiting, "reminder: your move is due", []string{text}, g.View(variant.ViewerOf(waiting)).Diagram(), nil, "", nil, "reminder"); err != nil {
+		due := tx.Now.Add(d)
+		text := fmt.Sprintf("Reminder: it is your move. It has waited %s, and this game gives %s for each move. If nothing comes from you by %s (%s from now), you forfeit the game.",
+			span(tx.Now.Sub(start)), span(d), when(due), span(d))
+		l := letter{side: waiting, kind: "reminder", what: "reminder: your move" + turnLabel(g, waiting) + " is due by " + when(due),
+			paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
+		if err := r.enqueue(tx, sg, v, l); err != nil {
 			return 0, err
 		}
 		return 1, nil
@@ -115,16 +120,30 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	return 0, nil
 }
 
-// roundDur writes 72h0m0s as "72 hours", 1h as "1 hour" and 90m as "1.5 hours".
-func roundDur(d time.Duration) string {
-	h := d.Hours()
-	if h == 1 {
-		return "1 hour"
+// when writes a moment for players anywhere: "Sat 2026-11-28 13:00 UTC".
+func when(t time.Time) string { return t.UTC().Format("Mon 2006-01-02 15:04 UTC") }
+
+// span writes a duration in days, hours and minutes, as far as they are not zero: "3 days",
+// "1 day 2 hours", "1 hour 30 minutes", "less than a minute". Seconds are dropped.
+func span(d time.Duration) string {
+	if d < time.Minute {
+		return "less than a minute"
 	}
-	if h == float64(int(h)) {
-		return fmt.Sprintf("%d hours", int(h))
+	var parts []string
+	for _, u := range []struct {
+		name string
+		size time.Duration
+	}{{"day", 24 * time.Hour}, {"hour", time.Hour}, {"minute", time.Minute}} {
+		n := int(d / u.size)
+		d -= time.Duration(n) * u.size
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+u.name)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", n, u.name))
+		}
 	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.1f", h), "0"), ".") + " hours"
+	return strings.Join(parts, " ")
 }
 
 // Waiting describes, for the organizer, whose action a game awaits, since when, and where it
@@ -140,9 +159,9 @@ func Waiting(tx *store.Tx, id uint64) (string, error) {
 		return "", err
 	}
 	d := deadlineOf(sg)
-	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, start.UTC().Format("2006-01-02 15:04 UTC"), roundDur(tx.Now.Sub(start).Round(time.Hour)), roundDur(d))
-	if sg.Reminded.Equal(start) {
-		s += "; reminded, forfeit at " + start.Add(2*d).UTC().Format("2006-01-02 15:04 UTC")
+	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, when(start), span(tx.Now.Sub(start)), span(d))
+	if reminded(sg, start) {
+		s += fmt.Sprintf("; reminded %s, forfeit at %s", when(sg.Reminded), when(sg.Reminded.Add(d)))
 	}
 	return s + ".", nil
 }

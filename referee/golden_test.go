@@ -25,8 +25,8 @@ type goldenStep struct {
 	wait time.Duration
 }
 
-//
-// Every golden file of the game must be produced: a mail that is no longer sent fails the test
+// runGolden plays the steps of one game and compares every mail with its golden file. Every
+// golden file of the game must be produced: a mail that is no longer sent fails the test
 // as a changed one does (with -update, its file is removed).
 func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 	h := newHarness(t)
@@ -43,6 +43,7 @@ func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 				t.Errorf("%s: two mails to the same player in one step", file)
 			}
 			produced[file] = true
+			checkMail(t, m)
 			if *update {
 				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
 					t.Fatal(err)
@@ -109,7 +110,7 @@ func TestGoldenTransactional(t *testing.T) {
 			p := h.player(id, B)
 			return mailText("mallory@evil.example", h.ref.replyAddress(id, B, p.Token), "x", "resign", "")
 		}},
-		{name: "draw-offer", side: B, body: "Bd7 (R)\nDRAW OFFER"},
+		{name: "draw-offer", side: B, body: "DRAW OFFER"},
 		{name: "draw-decline", side: W, body: "DRAW DECLINE\nBxd7+"},
 		{name: "resign", side: B, body: "RESIGN"},
 	})

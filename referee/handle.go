@@ -81,8 +81,7 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 	}
 	ref, err := tx.TokenRef(token)
 	if err != nil {
-		log.Info("mail for no game ignored (no valid reply token)")
-		return nil
+		return r.answerNoGame(tx, log, msg)
 	}
 	sg, v, g, err := Load(tx, ref.Game)
 	if err != nil {
@@ -95,10 +94,10 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
 			return err
 		}
-		return r.enqueuePlain(tx, player.Address, "a message in your name was refused", []string{
-			"A message addressed to one of your refereed games came from an address that is not registered for you, and it was refused. Nothing was done.",
-			"If you sent it, send it again from the address this mail came to.",
-		})
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
+			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, which is not your registered address, so I refused it: nothing in it was done.", sg.ID, v.Name, side, msg.From),
+			"If you sent it, send it again from " + player.Address + ", the address this mail came to.",
+		}})
 	}
 	if err := r.fault("replay"); err != nil {
 		return err
@@ -114,9 +113,9 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, side, "your mail was too large", []string{
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "reply", answers: msg, what: "your mail was too large", paras: []string{
 			fmt.Sprintf("Your mail was %.1f MB, too large for me to read, so nothing in it was done. Send your commands as plain text, without attachments.", float64(oversize)/(1<<20)),
-		}, "", nil, msg.MessageID, msg.References, "reply")
+		}})
 	}
 	return r.apply(tx, key, msg, sg, v, g, side)
 }
@@ -139,33 +138,9 @@ func (r *Referee) allowRefusal(tx *store.Tx, address string) (bool, error) {
 	return ok, err
 }
 
-// outcome collects what one inbound mail does for each player.
-type outcome struct {
-	paras   [2][]string
-	show    [2]variant.Show
-	kinds   [2][]string
-	quoted  []string
-	refused int // the line that was refused, 0 if none
-}
-
-func (o *outcome) add(n variant.Notice) {
-	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if !n.To.Has(s) {
-			continue
-		}
-		if n.Text != "" {
-			o.paras[s] = append(o.paras[s], n.Text)
-		}
-		o.kinds[s] = append(o.kinds[s], n.Kind)
-		if n.Show > o.show[s] {
-			o.show[s] = n.Show
-		}
-	}
-}
-
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) error {
-	var out outcome
+	out := outcome{sender: &side}
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
@@ -216,8 +191,10 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			break
 		}
 	}
+	endedNow := false
 	if res := g.Outcome(); res.Over() && sg.Status != "over" {
 		sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+		endedNow = true
 		if err := tx.PutGame(sg); err != nil {
 			return err
 		}
@@ -233,33 +210,8 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			return nil
 		}
 	}
-	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if len(out.paras[s]) == 0 && s != side {
-			continue // nothing for the opponent: he is not written to at all
-		}
-		if len(out.paras[s]) == 0 {
-			out.paras[s] = append(out.paras[s], "Done.")
-		}
-		diagram := ""
-		switch out.show[s] {
-		case variant.ShowView:
-			diagram = g.View(variant.ViewerOf(s)).Diagram()
-		case variant.ShowReveal:
-			diagram = g.View(variant.AsReferee).Diagram()
-		}
-		var quoted []string
-		inReplyTo, refs := "", []string(nil)
-		if s == side {
-			quoted = out.quoted
-			inReplyTo, refs = msg.MessageID, msg.References
-		}
-		kind := "update"
-		if s == side {
-			kind = "reply"
-		}
-		if err := r.enqueue(tx, sg, v, s, r.subjectFor(g, s, side, &out), out.paras[s], diagram, quoted, inReplyTo, refs, kind); err != nil {
-			return err
-		}
+	if err := r.send(tx, sg, v, g, &out, msg, endedNow, "update"); err != nil {
+		return err
 	}
 	return r.fault("enqueue")
 }
@@ -268,14 +220,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
 	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
 	case "HELP", "?":
-		help := "Commands, one per line:\n" + v.Help + "\n" +
-			"BOARD            your current view\n" +
-			"HISTORY          everything you have been told in this game\n" +
-			"RESIGN           resign the game\n" +
-			"DRAW OFFER       offer a draw; DRAW ACCEPT or DRAW DECLINE answers one"
-		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: help}}, nil, nil
+		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g)}}, nil, nil
 	case "BOARD":
-		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: "Your view:", Show: variant.ShowView}}, nil, nil
+		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: "Your current view is below.", Show: variant.ShowView}}, nil, nil
 	case "HISTORY":
 		h, err := r.history(sg, v, g, side)
 		if err != nil {
@@ -313,25 +260,6 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 		return "Nothing has happened in this game yet.", nil
 	}
 	return "What you have been told in this game:\n" + strings.Join(lines, "\n"), nil
-}
-
-// subjectFor says in a few words what the mail to s is about.
-func (r *Referee) subjectFor(g variant.Game, s, sender chess.Color, out *outcome) string {
-	if res := g.Outcome(); res.Over() {
-		return "game over, " + res.Result
-	}
-	if s == sender && out.refused > 0 {
-		return fmt.Sprintf("line %d of your mail was refused", out.refused)
-	}
-	for _, a := range g.ToAct() {
-		if a == s {
-			return "your move"
-		}
-	}
-	if s == sender {
-		return "accepted"
-	}
-	return "news from your game"
 }
 
 // recordBounce notes a delivery failure against the player whose bounce address it came

@@ -7,9 +7,14 @@
 //
 // Trust (design.md): a command counts only with a valid reply token (in the recipient address,
 // or in the Message-ID of the referee mail it answers) and a From address registered for that
-// player. A refused sender gets a generic answer at the registered address, never at the
-// sender's, and nothing about the game. Machine mail (auto-replies, bounces, lists) and the
-// referee's own mail are never answered.
+// player. A mail from another address is refused and reported to the registered player (at
+// his registered address, never at the sender's). Mail that names no game is answered only
+// to a registered player, with the list of his games and their reply addresses. Machine mail
+// (auto-replies, bounces, lists) and the referee's own mail are never answered.
+//
+// Mail to a player threads under his opening mail of the game, and its subject says what
+// happened ("your move (T5)"). When a game ends, both players are sent the whole game, hidden
+// moves included (rules.md 0.4b).
 //
 // Errors: a rejection is the player's (it says which line, why, what was kept, and quotes
 // the rest back); anything else is an operator's error, wrapped with context, and rolls the
@@ -24,6 +29,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,25 +177,37 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 			}
 			sg.Players[i] = store.Player{Address: addrs[i], Token: tok}
 		}
+		out := game.Outcome()
+		if out.Over() {
+			// A position that is already decided (a mate, a dead position): the game is
+			// over before it begins, and says so everywhere.
+			sg.Status, sg.Result, sg.Reason = "over", out.Result, out.Reason
+		}
 		if err := tx.CreateGame(sg); err != nil {
 			return err
 		}
 		id = sg.ID
 		for _, side := range []chess.Color{chess.White, chess.Black} {
+			l := letter{side: side, kind: "opening"}
 			other := sg.Players[side.Other()].Address
-			paras := []string{fmt.Sprintf("A game of %s begins: you play %s against %s. I am the referee: reply to this mail with your commands, one per line. HELP lists them.", v.Name, side, other)}
-			waiting := false
-			for _, s := range game.ToAct() {
-				if s == side {
-					paras = append(paras, "It is your move.")
-					waiting = true
+			if out.Over() {
+				l.what = "game over at the start, " + out.Result
+				l.paras = []string{
+					fmt.Sprintf("A game of %s was set up between you, playing %s, and %s, from a position that is already decided: %s. Result %s.", v.Name, side, other, out.Reason, out.Result),
+					"There is nothing to play in it. The position is below.",
 				}
+				l.diagram = diagram(game, side, variant.ShowReveal)
+			} else {
+				l.what = "new game, you play " + side.String()
+				l.paras = []string{fmt.Sprintf("A game of %s begins: you play %s against %s. I am the referee: reply to this mail with your commands, one per line. HELP lists them.", v.Name, side, other)}
+				if !slices.Contains(game.ToAct(), side) {
+					l.paras = append(l.paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
+				} else {
+					l.what += ", your move" + turnLabel(game, side)
+				}
+				l.diagram = diagram(game, side, variant.ShowView)
 			}
-			if !waiting {
-				paras = append(paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
-			}
-			what := "a new game; you play " + side.String()
-			if err := r.enqueue(tx, sg, v, side, what, paras, game.View(variant.ViewerOf(side)).Diagram(), nil, "", nil, "opening"); err != nil {
+			if err := r.enqueue(tx, sg, v, l); err != nil {
 				return err
 			}
 		}
@@ -201,53 +219,102 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 	return id, nil
 }
 
+// letter is one mail to one player of a game.
+type letter struct {
+	side    chess.Color
+	what    string // the subject after the game's name: "your move (T5)"
+	paras   []string
+	diagram string
+	quoted  []string        // the unprocessed rest of the player's mail
+	answers *parser.Message // the player's mail this answers; nil for news and the referee's own
+	kind    string          // the outbox kind: opening, reply, update, reminder, deadline, refusal
+}
+
+// messageID is the Message-ID of the n-th mail to side in game g: unique, stable across
+// retries, and dependent on nothing but what this player was sent (noninterference).
+func (r *Referee) messageID(g *store.Game, side chess.Color, n int) string {
+	_, domain := r.local()
+	return fmt.Sprintf("refereed.g%d.%s.%s.%d@%s", g.ID, sideLetter(side), g.Players[side].Token, n, domain)
+}
+
+// maxReferences is how many of a player's References an answer carries on (after the game's
+// own thread root): enough for any mail client to thread, and a bound on what a hostile
+// mail can make the referee write.
+const maxReferences = 8
+
+// threading is the In-Reply-To and References of the n-th mail to side: every mail threads
+// under the player's opening mail of the game, and an answer also under the mail it answers.
+func (r *Referee) threading(g *store.Game, side chess.Color, n int, answers *parser.Message) (inReplyTo string, refs []string) {
+	if n > 1 {
+		root := r.messageID(g, side, 1)
+		inReplyTo, refs = root, []string{root}
+	}
+	if answers == nil || answers.MessageID == "" {
+		return inReplyTo, refs
+	}
+	theirs := answers.References
+	if len(theirs) > maxReferences {
+		theirs = theirs[len(theirs)-maxReferences:]
+	}
+	for _, id := range append(slices.Clone(theirs), answers.MessageID) {
+		if id != "" && !slices.Contains(refs, id) {
+			refs = append(refs, id)
+		}
+	}
+	return answers.MessageID, refs
+}
+
 // enqueue renders one mail to a player of g and puts it in the outbox.
-func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, side chess.Color, what string, paras []string, diagram string, quoted []string, inReplyTo string, refs []string, kind string) error {
-	// The Message-ID numbers the player's mails in this game: unique, stable across retries,
-	// and it depends on nothing but what this player was sent (noninterference).
+func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
+	side := l.side
 	g.Players[side].Mails++
 	if err := tx.PutGame(g); err != nil {
 		return err
 	}
 	p := g.Players[side]
-	_, domain := r.local()
-	mid := fmt.Sprintf("refereed.g%d.%s.%s.%d@%s", g.ID, sideLetter(side), p.Token, p.Mails, domain)
+	mid := r.messageID(g, side, p.Mails)
+	inReplyTo, refs := r.threading(g, side, p.Mails, l.answers)
 	auto := "auto-generated"
-	if inReplyTo != "" {
+	if l.answers != nil {
 		auto = "auto-replied"
 	}
-	refs = append(append([]string(nil), refs...), inReplyTo)
-	if inReplyTo == "" {
-		refs = nil
-	}
-	name := r.Name
-	if name == "" {
-		name = "refereed"
+	footer := fmt.Sprintf("Game #%d, %s. You play %s against %s. Reply to this mail to send commands, one per line; HELP lists them.", g.ID, v.Name, side, g.Players[side.Other()].Address)
+	if g.Status == "over" {
+		footer = fmt.Sprintf("Game #%d, %s, is over: %s. You played %s against %s.", g.ID, v.Name, g.Result, side, g.Players[side.Other()].Address)
 	}
 	raw, err := templates.Render(templates.Mail{
-		From:          fmt.Sprintf("%s <%s>", name, r.Address),
+		From:          r.from(),
 		ReplyTo:       r.replyAddress(g.ID, side, p.Token),
 		To:            p.Address,
-		Subject:       templates.Subject(g.ID, v.Name, what),
+		Subject:       templates.Subject(g.ID, v.Name, l.what),
 		MessageID:     mid,
 		InReplyTo:     inReplyTo,
 		References:    refs,
 		Date:          tx.Now,
 		AutoSubmitted: auto,
-		Paragraphs:    paras,
-		Diagram:       diagram,
-		Quoted:        quoted,
-		Footer:        fmt.Sprintf("Game #%d, %s. You play %s against %s. Reply to this mail to send commands, one per line; HELP lists them.", g.ID, v.Name, side, g.Players[side.Other()].Address),
+		Paragraphs:    l.paras,
+		Diagram:       l.diagram,
+		Quoted:        l.quoted,
+		Footer:        footer,
 	})
 	if err != nil {
 		return fmt.Errorf("referee: render mail for game %d: %w", g.ID, err)
 	}
 	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: r.bounceAddress(g.ID, side, p.Token), To: []string{p.Address},
-		Raw: raw, Game: g.ID, Side: int(side), Kind: kind})
+		Raw: raw, Game: g.ID, Side: int(side), Kind: l.kind})
 	return err
 }
 
-// enqueuePlain sends a mail that belongs to no game view (refused senders).
+// from is the From header of every mail.
+func (r *Referee) from() string {
+	name := r.Name
+	if name == "" {
+		name = "refereed"
+	}
+	return fmt.Sprintf("%s <%s>", name, r.Address)
+}
+
+// enqueuePlain sends a mail that belongs to no game (the list of a player's games).
 func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string) error {
 	suffix, err := r.newToken()
 	if err != nil {
@@ -255,12 +322,8 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string)
 	}
 	_, domain := r.local()
 	mid := fmt.Sprintf("refereed.notice.%s@%s", suffix, domain)
-	name := r.Name
-	if name == "" {
-		name = "refereed"
-	}
 	raw, err := templates.Render(templates.Mail{
-		From: fmt.Sprintf("%s <%s>", name, r.Address), To: to, Subject: templates.Subject(0, "", subject),
+		From: r.from(), To: to, Subject: templates.Subject(0, "", subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: paras,
 		Footer: "This is the refereed play-by-email referee.",
 	})

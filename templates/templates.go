@@ -16,6 +16,8 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -32,7 +34,7 @@ const Width = 72
 
 var (
 	textTmpl = texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
-	htmlTmpl = htmltemplate.Must(htmltemplate.New("game.html").Funcs(htmltemplate.FuncMap{"lines": htmlLines}).ParseFS(files, "mail/game.html"))
+	htmlTmpl = htmltemplate.Must(htmltemplate.New("game.html").Funcs(htmltemplate.FuncMap{"lines": htmlLines, "table": isTable}).ParseFS(files, "mail/game.html"))
 )
 
 // Mail is one message to one recipient.
@@ -63,8 +65,17 @@ func Subject(game uint64, variant, what string) string {
 	return fmt.Sprintf("[refereed #%d] %s: %s", game, variant, what)
 }
 
+// ruleRef is a rule's ID in parentheses, as the rules' authors cite them: " (TX-D15)",
+// " (rules.md 0.4c)". Players are told rules in words; Render drops such citations.
+var ruleRef = regexp.MustCompile(` ?\((?:[A-Z]{2}-D\d+[a-z]?|rules\.md[^)]*)\)`)
+
 // Render builds the complete RFC 5322 message.
 func Render(m Mail) ([]byte, error) {
+	m.Paragraphs = slices.Clone(m.Paragraphs)
+	for i, p := range m.Paragraphs {
+		m.Paragraphs[i] = ruleRef.ReplaceAllString(p, "")
+	}
+	m.Diagram = ruleRef.ReplaceAllString(m.Diagram, "")
 	var text, html bytes.Buffer
 	if err := textTmpl.Execute(&text, m); err != nil {
 		return nil, fmt.Errorf("templates: text: %w", err)
@@ -132,77 +143,4 @@ func Render(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("templates: close: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// Wrap breaks text into lines of at most Width columns at spaces, keeping its line breaks.
-// A word longer than a line stands alone.
-func Wrap(text string) string {
-	var out strings.Builder
-	for i, para := range strings.Split(text, "\n") {
-		if i > 0 {
-			out.WriteByte('\n')
-		}
-		col := 0
-		indent := para[:len(para)-len(strings.TrimLeft(para, " "))]
-		var words []string
-		for _, w := range strings.Fields(para) {
-			for r := []rune(w); ; r = r[Width-len(indent)-1:] {
-				if len(r) <= Width-len(indent)-1 {
-					words = append(words, string(r))
-					break
-				}
-				words = append(words, string(r[:Width-len(indent)-1]))
-			}
-		}
-		for j, word := range words {
-			n := len([]rune(word))
-			if j == 0 {
-				out.WriteString(indent)
-				col = len(indent)
-			} else if col+1+n > Width {
-				out.WriteByte('\n')
-				out.WriteString(indent)
-				col = len(indent)
-			} else {
-				out.WriteByte(' ')
-				col++
-			}
-			out.WriteString(word)
-			col += n
-		}
-	}
-	return out.String()
-}
-
-func htmlLines(s string) htmltemplate.HTML {
-	parts := strings.Split(s, "\n")
-	for i, p := range parts {
-		parts[i] = htmltemplate.HTMLEscapeString(p)
-	}
-	return htmltemplate.HTML(strings.Join(parts, "<br>\n"))
-}
-
-// quote wraps a line of the player's mail and puts "> " before each piece.
-func quote(line string) string {
-	var out []string
-	for _, l := range strings.Split(Wrap(line), "\n") {
-		if len([]rune(l)) > Width-2 {
-			r := []rune(l)
-			out = append(out, "> "+string(r[:Width-2]), "> "+string(r[Width-2:]))
-			continue
-		}
-		out = append(out, "> "+l)
-	}
-	return strings.Join(out, "\n")
-}
-
-// wrapLong wraps only the lines longer than Width, leaving aligned lines (boards) alone.
-func wrapLong(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if len([]rune(l)) > Width {
-			lines[i] = Wrap(l)
-		}
-	}
-	return strings.Join(lines, "\n")
 }

@@ -1,0 +1,187 @@
+package referee
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// firstMove is a first mail from White for each registered variant, one that leaves
+// something hidden from Black where the game hides anything: a pending Transactional move, a
+// stated Conditional C-move. A new variant must add its line here.
+var firstMove = map[string]string{
+	"orthodox":            "e4",
+	"transactional":       "e4",
+	"progressive":         "e4",
+	"progressive-italian": "e4",
+	"conditional":         "A: e4 C: !d4",
+	numberedKey:           "e4",
+}
+
+// checkMail holds what every mail to a player must do (design.md "Mail people can read",
+// rules.md 0.4): Black's boards are drawn from Black's side; no rule IDs; a finished game's
+// mail invites no more commands; every mail after the opening threads under the opening.
+func checkMail(t *testing.T, m store.OutMail) {
+	t.Helper()
+	p, err := parser.Parse(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("mail %s (%s)", m.MessageID, p.Subject)
+	if m.Side == int(chess.Black) && m.Game != 0 && strings.Contains(p.Body, "    a  b  c  d  e  f  g  h") {
+		t.Errorf("%s: a board drawn from White's side for Black:\n%s", name, p.Body)
+	}
+	if id := ruleID.FindString(p.Body + p.Subject); id != "" {
+		t.Errorf("%s: a rule ID (%s) in a player's mail:\n%s", name, id, p.Body)
+	}
+	if strings.Contains(p.Subject, "game over") && (strings.Contains(p.Body, "Reply to this mail") || strings.Contains(p.Body, "HELP lists")) {
+		t.Errorf("%s: a finished game invites commands:\n%s", name, p.Body)
+	}
+	if sub := mailNumber.FindStringSubmatch(m.MessageID); sub != nil && sub[2] != "1" {
+		root := sub[1] + "1@" + sub[3]
+		if !slices.Contains(p.References, root) || len(p.InReplyTo) == 0 {
+			t.Errorf("%s: not threaded under the game's opening mail %s: References %v, In-Reply-To %v", name, root, p.References, p.InReplyTo)
+		}
+	}
+}
+
+var (
+	ruleID     = regexp.MustCompile(`\b[A-Z]{2}-D\d+\b|rules\.md`)
+	mailNumber = regexp.MustCompile(`^(refereed\.g\d+\.[wb]\.[a-z2-7]+\.)(\d+)@(.*)$`)
+)
+
+// rules.md 0.4b: when a game ends, however it ends, both players get the whole true record:
+// the record in the game's notation, every accepted command (hidden ones included, like a
+// pending move or a stated C-move never executed) and the final position, drawn from each
+// player's own side. Every registered variant, ended by resignation, agreement and forfeit.
+func TestGameOverRevealsEverything(t *testing.T) {
+	for _, key := range variant.Keys() {
+		first, ok := firstMove[key]
+		if !ok {
+			t.Errorf("variant %s: no first move in firstMove", key)
+			continue
+		}
+		for _, end := range []string{"resign", "draw", "forfeit"} {
+			t.Run(key+"/"+end, func(t *testing.T) {
+				h := newHarness(t)
+				id := h.newGame(key)
+				h.outbox()
+				first := first
+				if end == "draw" {
+					first += "\nDRAW OFFER"
+				}
+				h.deliver(h.reply(id, W, first))
+				for _, m := range h.outbox() {
+					checkMail(t, m)
+				}
+				switch end {
+				case "resign":
+					h.deliver(h.reply(id, B, "RESIGN"))
+				case "draw":
+					h.deliver(h.reply(id, B, "DRAW ACCEPT"))
+				case "forfeit":
+					h.now = h.now.Add(DefaultDeadline + time.Minute)
+					if _, err := h.ref.CheckDeadlines(); err != nil {
+						t.Fatal(err)
+					}
+					if m := h.outbox(); len(m) != 1 || !strings.Contains(bodyTo(t, m, bob), "Reminder") {
+						t.Fatalf("no reminder before the forfeit: %d mails", len(m))
+					}
+					h.now = h.now.Add(DefaultDeadline)
+					if _, err := h.ref.CheckDeadlines(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !h.outcome(id).Over() {
+					t.Fatalf("the game did not end")
+				}
+				var events []store.Event
+				var record string
+				h.db.View(func(tx *store.Tx) error {
+					_, v, g, err := Load(tx, id)
+					if err != nil {
+						return err
+					}
+					record = v.WriteMovetext(g)
+					events, err = tx.Events(id)
+					return err
+				})
+				m := h.outbox()
+				if len(m) != 2 {
+					t.Fatalf("%d game-over mails, want one to each player", len(m))
+				}
+				for _, mail := range m {
+					checkMail(t, mail)
+				}
+				for _, who := range []string{ann, bob} {
+					body := bodyTo(t, m, who)
+					mustContain(t, who+"'s game-over mail", body, "game over, "+h.outcome(id).Result, "The whole game:", "Every command I accepted", "The final position:")
+					for _, e := range events {
+						mustContain(t, who+"'s game-over mail", body, fmt.Sprintf("%s: %s", chess.Color(e.Side), e.Text))
+					}
+					for _, line := range strings.Split(record, "\n") {
+						mustContain(t, who+"'s game-over mail", strings.Join(strings.Fields(body), " "), strings.Join(strings.Fields(line), " "))
+					}
+				}
+				if key == "conditional" {
+					// The C-move White stated was never executed: both see it now.
+					for _, who := range []string{ann, bob} {
+						mustContain(t, who+"'s game-over mail", bodyTo(t, m, who), "!d4")
+					}
+				}
+				// After the end, nothing more is sent on time.
+				h.now = h.now.Add(10 * DefaultDeadline)
+				if n, _ := h.ref.CheckDeadlines(); n != 0 {
+					t.Errorf("%d deadline mails for a finished game", n)
+				}
+			})
+		}
+	}
+}
+
+// A game set up from a decided position is over from the start: stored as over, and its
+// opening mails say so, with the result, and do not say who moves first.
+func TestGameOverAtCreation(t *testing.T) {
+	for _, tc := range []struct{ key, fen, result string }{
+		{"orthodox", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "1-0"},
+		{"progressive", "8/8/8/4k3/8/8/8/4K3 w - - 0 1", "1/2-1/2"},
+		{"conditional", "k7/8/1Q6/8/8/8/8/K7 b - - 0 1", "1/2-1/2"},
+		{"transactional", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "1-0"},
+	} {
+		h := newHarness(t)
+		id, err := h.ref.NewGame(tc.key, ann, bob, variant.Options{FEN: tc.fen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sg *store.Game
+		h.db.View(func(tx *store.Tx) error { sg, err = tx.Game(id); return err })
+		if sg.Status != "over" || sg.Result != tc.result {
+			t.Errorf("%s: stored as %q %q, want over %s", tc.key, sg.Status, sg.Result, tc.result)
+		}
+		m := h.outbox()
+		for _, mail := range m {
+			checkMail(t, mail)
+		}
+		for _, who := range []string{ann, bob} {
+			body := bodyTo(t, m, who)
+			mustContain(t, tc.key+" opening of a decided game", body, "game over at the start, "+tc.result, "already decided", "There is nothing to play")
+			for _, wrong := range []string{"moves first", "your move", "It is your", "HELP lists"} {
+				if strings.Contains(body, wrong) {
+					t.Errorf("%s: the opening of a decided game says %q:\n%s", tc.key, wrong, body)
+				}
+			}
+		}
+		h.now = h.now.Add(10 * DefaultDeadline)
+		if n, _ := h.ref.CheckDeadlines(); n != 0 {
+			t.Errorf("%s: %d deadline mails for a game over at the start", tc.key, n)
+		}
+	}
+}

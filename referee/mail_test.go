@@ -1,0 +1,208 @@
+package referee
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/variant"
+	"github.com/refereed/refereed/variant/orthodox"
+)
+
+// numberedKey is a test variant: orthodox chess whose game names its turns (TurnNamer).
+const numberedKey = "test-numbered"
+
+type numbered struct{ *orthodox.Game }
+
+func (n numbered) TurnName(s variant.Side) string {
+	return fmt.Sprintf("move %d", n.Position().Fullmove)
+}
+
+func init() {
+	o := variant.MustLookup("orthodox")
+	variant.Register(&variant.Variant{Key: numberedKey, Name: "Numbered chess", Help: o.Help,
+		New: func(opts variant.Options) (variant.Game, error) {
+			g, err := orthodox.New(opts)
+			if err != nil {
+				return nil, err
+			}
+			return numbered{g}, nil
+		},
+		WriteMovetext: func(g variant.Game) string { return g.(numbered).Movetext() },
+	})
+}
+
+// design.md: the subject names the game, says what happened, and numbers the turn where the
+// game names its turns: "[refereed #42] Transactional: your move (T5)".
+func TestSubjectsNameTheTurn(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame(numberedKey)
+	m := h.outbox()
+	mustContain(t, "White's opening", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: new game, you play White, your move (move 1)")
+	mustContain(t, "Black's opening", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: new game, you play Black\n")
+	h.deliver(h.reply(id, W, "e4"))
+	m = h.outbox()
+	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: accepted\n")
+	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: your move (move 1)")
+	h.deliver(h.reply(id, B, "e5\nDRAW OFFER"))
+	m = h.outbox()
+	mustContain(t, "White's news", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: draw offered; your move (move 2)", "Black offers a draw. Reply DRAW ACCEPT")
+	mustContain(t, "Black's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: your draw offer was sent", "You offer a draw.")
+	if strings.Contains(bodyTo(t, m, bob), "DRAW ACCEPT") {
+		t.Errorf("the offerer is asked to accept his own offer:\n%s", bodyTo(t, m, bob))
+	}
+	h.deliver(h.reply(id, W, "DRAW DECLINE"))
+	m = h.outbox()
+	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: draw declined", "White declined your draw offer.")
+	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: your move (move 2)", "You declined the draw offer.")
+	h.deliver(h.reply(id, W, "HELP\nBOARD"))
+	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered chess: your move (move 2)")
+	h.deliver(h.reply(id, B, "HELP"))
+	mustContain(t, "Black's answer", bodyTo(t, h.outbox(), bob), "Subject: [refereed #1] Numbered chess: what you asked for")
+}
+
+// design.md: replies thread under the game. Every mail to a player after his opening mail,
+// the opponent's news included, refers to that opening mail; an answer also to the mail it
+// answers, and to the references that mail carried (a bounded number of them).
+func TestMailsThreadUnderTheGame(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	open := map[string]string{}
+	for _, m := range h.outbox() {
+		open[m.To[0]] = m.MessageID
+		if p, _ := parser.Parse(m.Raw); len(p.References) > 0 || len(p.InReplyTo) > 0 {
+			t.Errorf("the opening mail refers to %v %v", p.References, p.InReplyTo)
+		}
+	}
+	raw := string(h.reply(id, W, "e4"))
+	var many []string
+	for i := 0; i < 20; i++ {
+		many = append(many, fmt.Sprintf("<old%d@example.com>", i))
+	}
+	raw = strings.Replace(raw, "Subject:", "References: <"+open[ann]+"> "+strings.Join(many, " ")+"\r\nSubject:", 1)
+	h.deliver([]byte(raw))
+	for _, m := range h.outbox() {
+		checkMail(t, m)
+		p, _ := parser.Parse(m.Raw)
+		if p.References[0] != open[m.To[0]] {
+			t.Errorf("mail to %s: References %v do not start at the opening %s", m.To[0], p.References, open[m.To[0]])
+		}
+		if m.To[0] == ann {
+			if p.InReplyTo[0] != "0.1.m@example.com" || p.References[len(p.References)-1] != "0.1.m@example.com" || len(p.References) > maxReferences+2 {
+				t.Errorf("White's answer: In-Reply-To %v, References %v", p.InReplyTo, p.References)
+			}
+			if !strings.Contains(string(m.Raw), "Auto-Submitted: auto-replied") {
+				t.Error("an answer not marked auto-replied")
+			}
+		} else if p.InReplyTo[0] != open[bob] || !strings.Contains(string(m.Raw), "Auto-Submitted: auto-generated") {
+			t.Errorf("Black's news: In-Reply-To %v", p.InReplyTo)
+		}
+	}
+}
+
+// A registered player who writes to the referee's bare address (no game, no token), or
+// sends HELP there, gets the list of his games with the address that plays each, at his
+// registered address; the address works. A stranger gets nothing. Rate-limited.
+func TestMailWithoutGame(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	id2, err := h.ref.NewGame("transactional", "carl@example.com", ann, variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ref.NewGame("orthodox", ann, "dora@example.com", variant.Options{FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}); err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(mailText(ann, "referee@example.org", "lost", "HELP", ""))
+	m := h.outbox()
+	if len(m) != 1 || m[0].To[0] != ann {
+		t.Fatalf("mails %d, want one to Ann", len(m))
+	}
+	body := bodyTo(t, m, ann)
+	mustContain(t, "Ann's list", strings.Join(strings.Fields(body), " "), "Subject: [refereed] your games", "names no game, so nothing in it was done",
+		fmt.Sprintf("#%d Orthodox chess: you play White against bob@example.net. It is your move.", id),
+		fmt.Sprintf("#%d Transactional Chess: you play Black against carl@example.com.", id2),
+		"#3 Orthodox chess against dora@example.com: over, 1-0")
+	addr := regexp.MustCompile(`referee\+g1-w-[a-z2-7]+@example\.org`).FindString(body)
+	if addr == "" {
+		t.Fatalf("no reply address for game 1 in:\n%s", body)
+	}
+	h.deliver(mailText(ann, addr, "move", "e4", ""))
+	mustContain(t, "a move sent to the listed address", bodyTo(t, h.outbox(), ann), "White played 1. e4")
+
+	// A stranger, and a stranger with a made-up token: nothing at all.
+	h.deliver(mailText("eve@example.org", "referee@example.org", "hello", "HELP", ""))
+	h.deliver(mailText("eve@example.org", "referee+g1-w-aaaaaaaaaa@example.org", "hello", "e5", ""))
+	if m := h.outbox(); len(m) != 0 {
+		t.Errorf("a stranger was answered: %d mails", len(m))
+	}
+	// Rate-limited like refusals.
+	for i := 0; i < RefusalLimit+3; i++ {
+		h.deliver(mailText(bob, "referee@example.org", "x", "e5", ""))
+	}
+	if n := len(h.outbox()); n != RefusalLimit {
+		t.Errorf("%d answers to mail without a game, want %d", n, RefusalLimit)
+	}
+}
+
+// rules.md 0.4a: however short the deadline, and however long the daemon was down, a
+// reminder goes out before any forfeit; it names the forfeit's date and time and the time
+// left, and the forfeit comes one deadline after it.
+func TestReminderAlwaysBeforeForfeit(t *testing.T) {
+	for _, tc := range []struct {
+		deadline, late time.Duration
+		left           string
+	}{
+		{time.Minute, 10 * time.Minute, "(1 minute from now)"},
+		{90 * time.Minute, 3 * time.Hour, "(1 hour 30 minutes from now)"},
+		{72 * time.Hour, 30 * 24 * time.Hour, "(3 days from now)"}, // the daemon was down a month
+	} {
+		h := newHarness(t)
+		id, err := h.ref.NewGame("orthodox", ann, bob, variant.Options{Flags: map[string]string{"deadline": tc.deadline.String()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.outbox()
+		h.now = h.now.Add(tc.late)
+		if n, _ := h.ref.CheckDeadlines(); n != 1 {
+			t.Fatalf("deadline %v, %v late: %d mails, want the reminder", tc.deadline, tc.late, n)
+		}
+		due := h.now.Add(tc.deadline)
+		body := bodyTo(t, h.outbox(), ann)
+		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+when(due)+" "+tc.left+", you forfeit", "reminder: your move is due by "+when(due))
+		if strings.Contains(body, "0 hours") {
+			t.Errorf("reminder says 0 hours:\n%s", body)
+		}
+		if h.outcome(id).Over() {
+			t.Fatal("forfeited with the reminder")
+		}
+		h.now = due.Add(-time.Second)
+		if n, _ := h.ref.CheckDeadlines(); n != 0 {
+			t.Errorf("deadline %v: %d mails before the time the reminder named", tc.deadline, n)
+		}
+		h.now = due
+		if n, _ := h.ref.CheckDeadlines(); n != 2 || h.outcome(id).Termination != "forfeit" {
+			t.Errorf("deadline %v: no forfeit at the time the reminder named", tc.deadline)
+		}
+	}
+}
+
+func TestSpan(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second:                "less than a minute",
+		time.Minute:                     "1 minute",
+		59*time.Minute + 59*time.Second: "59 minutes",
+		time.Hour:                       "1 hour",
+		90 * time.Minute:                "1 hour 30 minutes",
+		72 * time.Hour:                  "3 days",
+		25*time.Hour + 2*time.Minute:    "1 day 1 hour 2 minutes",
+	} {
+		if got := span(d); got != want {
+			t.Errorf("span(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

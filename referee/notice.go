@@ -1,0 +1,207 @@
+package referee
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// TurnNamer is implemented by games that name the turn a player is at in their own terms:
+// "T5" (a transaction), "move 12", "series 7". Subjects carry it, as in
+// "[refereed #42] Transactional Chess: your move (T5)". A game without it gets subjects
+// without a number.
+type TurnNamer interface {
+	TurnName(s variant.Side) string
+}
+
+// turnLabel is " (T5)" for a game that names its turns, else "".
+func turnLabel(g variant.Game, s chess.Color) string {
+	if n, ok := g.(TurnNamer); ok {
+		if name := n.TurnName(s); name != "" {
+			return " (" + name + ")"
+		}
+	}
+	return ""
+}
+
+// diagram draws what show asks for, for player s: his own view, or once the game is over the
+// whole truth. Every board is drawn from s's side.
+func diagram(g variant.Game, s chess.Color, show variant.Show) string {
+	switch show {
+	case variant.ShowView:
+		return g.View(variant.ViewerOf(s)).Diagram()
+	case variant.ShowReveal:
+		v := g.View(variant.AsReferee)
+		v.Bottom = s
+		if out := g.Outcome(); out.Over() {
+			// The mail says how the game ended; the board need not say it again.
+			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
+		}
+		return v.Diagram()
+	}
+	return ""
+}
+
+// logLines writes a game's log, one accepted command a line with its time and player.
+func logLines(events []store.Event, layout string) []string {
+	out := make([]string, 0, len(events))
+	for _, e := range events {
+		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), chess.Color(e.Side), e.Text))
+	}
+	return out
+}
+
+// reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in
+// the game's notation and every command the referee accepted, hidden ones included, so that
+// nothing is secret any more and any dispute can be checked. The final position goes under it.
+func reveal(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game) ([]string, error) {
+	var paras []string
+	if record := strings.TrimSpace(v.WriteMovetext(g)); record != "" {
+		paras = append(paras, "The whole game:\n"+record)
+	}
+	events, err := tx.Events(sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(events) > 0 {
+		paras = append(paras, "Every command I accepted, hidden ones included, in order (times UTC):\n"+strings.Join(logLines(events, "2006-01-02 15:04"), "\n"))
+	}
+	return append(paras, "The final position:"), nil
+}
+
+// commonHelp lists the commands every game has (rules.md 0.4), in the layout of a game's
+// own Help.
+const commonHelp = "BOARD            your current view\n" +
+	"HISTORY          everything you have been told in this game\n" +
+	"RESIGN           resign the game\n" +
+	"DRAW OFFER       offer a draw\n" +
+	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it"
+
+// helpText is the answer to HELP.
+func helpText(v *variant.Variant, g variant.Game) string {
+	if out := g.Outcome(); out.Over() {
+		return fmt.Sprintf("This game is over: %s (%s). Nothing more can be played in it.", out.Result, out.Reason)
+	}
+	return "Commands, one per line:\n" + templates.Columns(v.Help+"\n"+commonHelp)
+}
+
+// subjectFor says in a few words what the mail to s is about.
+func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
+	if res := g.Outcome(); res.Over() {
+		return "game over, " + res.Result
+	}
+	sender := out.sender != nil && *out.sender == s
+	if sender && out.refused > 0 {
+		return fmt.Sprintf("line %d of your mail was refused", out.refused)
+	}
+	offered := slices.Contains(out.kinds[s], "draw-offer")
+	if slices.Contains(g.ToAct(), s) {
+		what := "your move" + turnLabel(g, s)
+		if offered && !sender {
+			what = "draw offered; " + what
+		}
+		return what
+	}
+	switch {
+	case offered && sender:
+		return "your draw offer was sent"
+	case offered:
+		return "draw offered"
+	case slices.Contains(out.kinds[s], "draw-declined"):
+		return "draw declined"
+	case !sender:
+		return "news from your game"
+	}
+	queries := []string{"help", "board", "history", "view", "ep-answer"}
+	if len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) }) {
+		return "what you asked for"
+	}
+	return "accepted"
+}
+
+// outcome collects what one inbound mail (or one deadline) does for each player.
+type outcome struct {
+	sender  *chess.Color // the player whose mail it is; nil for the referee's own doing
+	paras   [2][]string
+	show    [2]variant.Show
+	kinds   [2][]string
+	quoted  []string
+	refused int // the line that was refused, 0 if none
+}
+
+func (o *outcome) add(n variant.Notice) {
+	if n.Kind == "reveal" {
+		return // the referee reveals the whole game itself when it ends (see reveal)
+	}
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		if !n.To.Has(s) {
+			continue
+		}
+		text := n.Text
+		if o.sender != nil {
+			// The draw commands are the referee's words: each player is told what is his to
+			// do, and the offerer is not asked to accept his own offer.
+			me := s == *o.sender
+			switch {
+			case n.Kind == "draw-offer" && me:
+				text = "You offer a draw. I will tell you your opponent's answer; until then the game goes on."
+			case n.Kind == "draw-offer":
+				text = fmt.Sprintf("%s offers a draw. Reply DRAW ACCEPT to agree, or DRAW DECLINE.", *o.sender)
+			case n.Kind == "draw-declined" && me:
+				text = "You declined the draw offer."
+			case n.Kind == "draw-declined":
+				text = fmt.Sprintf("%s declined your draw offer.", *o.sender)
+			}
+		}
+		if text != "" {
+			o.paras[s] = append(o.paras[s], text)
+		}
+		o.kinds[s] = append(o.kinds[s], n.Kind)
+		if n.Show > o.show[s] {
+			o.show[s] = n.Show
+		}
+	}
+}
+
+// send renders what out holds into a mail for each player concerned: the sender always gets
+// one, his opponent only when there is something for him, and both when the game ended with
+// it (endedNow), with the whole game revealed. msg is the sender's mail, nil for the
+// referee's own doing (a deadline).
+func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, out *outcome, msg *parser.Message, endedNow bool, kind string) error {
+	var revealed []string
+	if endedNow {
+		var err error
+		if revealed, err = reveal(tx, sg, v, g); err != nil {
+			return err
+		}
+	}
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		sender := out.sender != nil && *out.sender == s
+		if len(out.paras[s]) == 0 && !sender && !endedNow {
+			continue // nothing for the opponent: he is not written to at all
+		}
+		l := letter{side: s, what: subjectFor(g, s, out), paras: out.paras[s], kind: kind}
+		if len(l.paras) == 0 {
+			l.paras = []string{"Done."}
+		}
+		show := out.show[s]
+		if endedNow {
+			l.paras = append(slices.Clone(l.paras), revealed...)
+			show = variant.ShowReveal
+		}
+		l.diagram = diagram(g, s, show)
+		if sender {
+			l.quoted, l.answers, l.kind = out.quoted, msg, "reply"
+		}
+		if err := r.enqueue(tx, sg, v, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
