@@ -80,8 +80,12 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 		return err
 	}
 	ref, err := tx.TokenRef(token)
-	if err != nil {
+	if err != nil && token == "" {
 		return r.answerNoGame(tx, log, msg)
+	}
+	if err != nil {
+		log.Info("mail for no game ignored (a reply token that is not valid)")
+		return nil
 	}
 	sg, v, g, err := Load(tx, ref.Game)
 	if err != nil {
@@ -95,7 +99,7 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 			return err
 		}
 		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
-			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, which is not your registered address, so I refused it: nothing in it was done.", sg.ID, v.Name, side, msg.From),
+			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, an address not registered for you, so I refused it. Nothing was done.", sg.ID, v.Name, side, msg.From),
 			"If you sent it, send it again from " + player.Address + ", the address this mail came to.",
 		}})
 	}

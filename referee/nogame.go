@@ -15,8 +15,8 @@ import (
 // maxListed is the most games one answer to a mail without a game lists.
 const maxListed = 50
 
-// answerNoGame answers a mail that names no game (no valid reply token: sent to the
-// referee's bare address, or with the token lost). A registered player gets, at his
+// answerNoGame answers a mail that names no game (no reply token: sent to the referee's bare
+// address, the token lost). A registered player gets, at his
 // registered address, the list of his games with the address that plays each: a lost token
 // is recoverable, and HELP there is answered. Anyone else gets nothing (no backscatter).
 // Answers are rate-limited like refusals.
