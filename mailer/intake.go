@@ -37,6 +37,15 @@ type Intake struct {
 	// MaxSize is the largest mail fetched whole; a larger one is stored as its header only,
 	// marked oversize, so that the referee can answer it (2 MiB when 0).
 	MaxSize int64
+	// Admit, when set, is asked about every mail larger than PrefixBytes, given its first
+	// PrefixBytes: only admitted mail is fetched and stored whole (the referee admits mail
+	// that carries a valid reply token); the rest is stored as that prefix, marked Partial.
+	Admit       func(prefix []byte) bool
+	PrefixBytes int64 // 16 KiB when 0
+	// BatchBytes bounds the mail fetched and stored at once (8 MiB when 0; one mail at least):
+	// memory stays flat whatever waits in the mailbox. Each batch is stored in one
+	// transaction, then taken out of the mailbox, then announced (OnNew).
+	BatchBytes int64
 	// PollInterval is how often the mailbox is searched when the server has no IDLE, and
 	// also while idling, as a safety net (30 s when 0). FastPoll, when set, replaces IDLE by a
 	// poll at that interval: Dovecot holds IDLE notices back 500 ms, a short poll does not.
@@ -285,11 +294,15 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	// What the server holds now under the keys we know: the same mail, or other mail.
 	keys := map[imap.UID]store.InboxKey{}
 	if len(check) > 0 {
-		hdr := &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}
-		msgs, err := c.Fetch(imap.UIDSetNum(check...), &imap.FetchOptions{UID: true, RFC822Size: true,
-			BodySection: []*imap.FetchItemBodySection{hdr}}).Collect()
-		if err != nil {
-			return fmt.Errorf("imap: fetch headers: %w", err)
+		hdr := &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader, Partial: &imap.SectionPartial{Size: FingerprintBytes}}
+		var msgs []*imapclient.FetchMessageBuffer
+		for i := 0; i < len(check); i += 256 {
+			part, err := c.Fetch(imap.UIDSetNum(check[i:min(i+256, len(check))]...), &imap.FetchOptions{UID: true, RFC822Size: true,
+				BodySection: []*imap.FetchItemBodySection{hdr}}).Collect()
+			if err != nil {
+				return fmt.Errorf("imap: fetch headers: %w", err)
+			}
+			msgs = append(msgs, part...)
 		}
 		if err := in.DB.View(func(tx *store.Tx) error {
 			for _, m := range msgs {
@@ -313,50 +326,80 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 			return err
 		}
 	}
-	var mails []store.InboundMail
-	if len(unknown) > 0 {
-		sizes, err := c.Fetch(imap.UIDSetNum(unknown...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err := in.fetchNew(c, unknown, keys, key); err != nil {
+		return err
+	}
+	// The mail known already (and found the same) goes out of the mailbox too.
+	var done []imap.UID
+	isNew := map[imap.UID]bool{}
+	for _, uid := range unknown {
+		isNew[uid] = true
+	}
+	for _, uid := range uids {
+		if !isNew[uid] {
+			done = append(done, uid)
+		}
+	}
+	return in.takeOut(c, done)
+}
+
+// takeOut moves mail that is safe in the store out of the mailbox (or flags it \Seen).
+func (in *Intake) takeOut(c *imapclient.Client, uids []imap.UID) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	set := imap.UIDSetNum(uids...)
+	if in.Processed == "-" {
+		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+			return fmt.Errorf("imap: flag seen: %w", err)
+		}
+		return nil
+	}
+	if _, err := c.Move(set, in.processed()).Wait(); err != nil {
+		return fmt.Errorf("imap: move to %s: %w", in.processed(), err)
+	}
+	return nil
+}
+
+// fetchNew fetches the unknown mail in batches bounded by bytes: each batch is fetched,
+// stored in one transaction, and only then taken out of the mailbox and announced.
+func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[imap.UID]store.InboxKey, key func(imap.UID) store.InboxKey) error {
+	if len(unknown) == 0 {
+		return nil
+	}
+	max, prefixBytes, batchBytes := in.MaxSize, in.PrefixBytes, in.BatchBytes
+	if max == 0 {
+		max = 2 << 20
+	}
+	if prefixBytes == 0 {
+		prefixBytes = 16 << 10
+	}
+	if batchBytes == 0 {
+		batchBytes = 8 << 20
+	}
+	sizes := map[imap.UID]int64{}
+	for i := 0; i < len(unknown); i += 512 {
+		msgs, err := c.Fetch(imap.UIDSetNum(unknown[i:min(i+512, len(unknown))]...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 		if err != nil {
 			return fmt.Errorf("imap: fetch sizes: %w", err)
 		}
-		max := in.MaxSize
-		if max == 0 {
-			max = 2 << 20
+		for _, m := range msgs {
+			sizes[m.UID] = m.RFC822Size
 		}
-		var small, big []imap.UID
-		for _, m := range sizes {
-			if m.RFC822Size > max {
-				big = append(big, m.UID)
-			} else {
-				small = append(small, m.UID)
-			}
+	}
+	// cost is what a mail takes in a batch: the most that will be fetched of it.
+	cost := func(uid imap.UID) int64 { return min(sizes[uid], max) }
+	for start := 0; start < len(unknown); {
+		end, total := start, int64(0)
+		for end < len(unknown) && (end == start || total+cost(unknown[end]) <= batchBytes) && end-start < 256 {
+			total += cost(unknown[end])
+			end++
 		}
-		whole := &imap.FetchItemBodySection{Peek: true}
-		header := &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}
-		for _, part := range []struct {
-			uids    []imap.UID
-			section *imap.FetchItemBodySection
-		}{{small, whole}, {big, header}} {
-			if len(part.uids) == 0 {
-				continue
-			}
-			msgs, err := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{UID: true, RFC822Size: true,
-				BodySection: []*imap.FetchItemBodySection{part.section}}).Collect()
-			if err != nil {
-				return fmt.Errorf("imap: fetch: %w", err)
-			}
-			for _, m := range msgs {
-				k, ok := keys[m.UID]
-				if !ok {
-					k = key(m.UID)
-				}
-				raw := m.FindBodySection(part.section)
-				im := store.InboundMail{Key: k, Raw: raw, Fingerprint: Fingerprint(m.RFC822Size, raw)}
-				if part.section == header {
-					im.Oversize = m.RFC822Size
-				}
-				mails = append(mails, im)
-			}
+		batch := unknown[start:end]
+		start = end
+		mails, err := in.fetchBatch(c, batch, sizes, keys, key, max, prefixBytes)
+		if err != nil {
+			return err
 		}
 		stored := 0
 		if err := in.DB.Update(func(tx *store.Tx) error {
@@ -373,21 +416,86 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 		}); err != nil {
 			return fmt.Errorf("mailer: store fetched mail: %w", err)
 		}
-		in.log().Info("mail fetched", "count", stored)
+		if err := in.takeOut(c, batch); err != nil {
+			return err
+		}
+		in.log().Info("mail fetched", "count", stored, "bytes", total)
 		if stored > 0 && in.OnNew != nil {
 			in.OnNew()
 		}
 	}
-	// Only now, with every message safe in the store, take them out of the mailbox.
-	set := imap.UIDSetNum(uids...)
-	if in.Processed == "-" {
-		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-			return fmt.Errorf("imap: flag seen: %w", err)
-		}
-		return nil
-	}
-	if _, err := c.Move(set, in.processed()).Wait(); err != nil {
-		return fmt.Errorf("imap: move to %s: %w", in.processed(), err)
-	}
 	return nil
+}
+
+// fetchBatch fetches one batch: small mail whole; larger mail by its prefix first when Admit
+// decides, then whole if admitted (its header only if oversize), else that prefix.
+func (in *Intake) fetchBatch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, keys map[imap.UID]store.InboxKey,
+	key func(imap.UID) store.InboxKey, max, prefixBytes int64) ([]store.InboundMail, error) {
+	whole := &imap.FetchItemBodySection{Peek: true}
+	header := &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}
+	prefix := &imap.FetchItemBodySection{Peek: true, Partial: &imap.SectionPartial{Size: prefixBytes}}
+	var small, big, ask []imap.UID
+	for _, uid := range uids {
+		switch {
+		case sizes[uid] <= min(prefixBytes, max):
+			small = append(small, uid)
+		case in.Admit != nil:
+			ask = append(ask, uid)
+		case sizes[uid] > max:
+			big = append(big, uid)
+		default:
+			small = append(small, uid)
+		}
+	}
+	var out []store.InboundMail
+	add := func(m *imapclient.FetchMessageBuffer, raw []byte) *store.InboundMail {
+		k, ok := keys[m.UID]
+		if !ok {
+			k = key(m.UID)
+		}
+		out = append(out, store.InboundMail{Key: k, Raw: raw, Fingerprint: Fingerprint(m.RFC822Size, raw)})
+		return &out[len(out)-1]
+	}
+	fetch := func(set []imap.UID, section *imap.FetchItemBodySection) ([]*imapclient.FetchMessageBuffer, error) {
+		if len(set) == 0 {
+			return nil, nil
+		}
+		msgs, err := c.Fetch(imap.UIDSetNum(set...), &imap.FetchOptions{UID: true, RFC822Size: true,
+			BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil {
+			return nil, fmt.Errorf("imap: fetch: %w", err)
+		}
+		return msgs, nil
+	}
+	msgs, err := fetch(ask, prefix)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		p := m.FindBodySection(prefix)
+		switch {
+		case !in.Admit(p):
+			add(m, p).Partial = m.RFC822Size
+		case m.RFC822Size > max:
+			big = append(big, m.UID)
+		default:
+			small = append(small, m.UID)
+		}
+	}
+	for _, part := range []struct {
+		uids    []imap.UID
+		section *imap.FetchItemBodySection
+	}{{small, whole}, {big, header}} {
+		msgs, err := fetch(part.uids, part.section)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range msgs {
+			im := add(m, m.FindBodySection(part.section))
+			if part.section == header {
+				im.Oversize = m.RFC822Size
+			}
+		}
+	}
+	return out, nil
 }

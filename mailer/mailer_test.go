@@ -328,3 +328,63 @@ func TestIntakeServerReusesUIDs(t *testing.T) {
 		t.Fatalf("the same mail stored twice: %v", got)
 	}
 }
+
+// Waiting mail is fetched in batches bounded by bytes, each stored and taken out of the
+// mailbox before the next; mail that Admit refuses (no valid token) is stored as its first
+// bytes only.
+func TestIntakeBatchesAndAdmit(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	u, _ := lm.Mailbox("referee@localhost")
+	big := strings.Repeat(strings.Repeat("y", 70)+"\r\n", 4000) // 288 KB
+	for i := 0; i < 12; i++ {
+		to := "referee@localhost" // no token
+		if i%3 == 0 {
+			to = "referee+g1-w-goodtoken@localhost"
+		}
+		raw := fmt.Sprintf("From: x@localhost\r\nTo: %s\r\nSubject: %d\r\n\r\nHELP\r\n%s", to, i, big)
+		if err := lm.Deliver("x@localhost", []string{to}, []byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t)
+	var batches []int // messages in the mailbox at each OnNew
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
+		PollInterval: 20 * time.Millisecond, BatchBytes: 1 << 20, MaxSize: 4 << 20,
+		Admit: func(prefix []byte) bool { return strings.Contains(string(prefix), "goodtoken") },
+		OnNew: func() {
+			st, _ := u.Status("INBOX", &imapStatus)
+			batches = append(batches, int(*st.NumMessages))
+		}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx) }()
+	var pending []store.InboundMail
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && len(pending) < 12 {
+		time.Sleep(20 * time.Millisecond)
+		db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
+	}
+	cancel()
+	<-done
+	if len(pending) != 12 {
+		t.Fatalf("%d mails stored, want 12", len(pending))
+	}
+	for _, m := range pending {
+		admitted := strings.Contains(string(m.Raw), "goodtoken")
+		switch {
+		case admitted && (m.Partial != 0 || len(m.Raw) < len(big)):
+			t.Errorf("admitted mail %v stored partly (%d bytes)", m.Key, len(m.Raw))
+		case !admitted && (m.Partial == 0 || len(m.Raw) > 16<<10 || !strings.Contains(string(m.Raw), "HELP")):
+			t.Errorf("mail without a token %v: %d bytes, partial %d", m.Key, len(m.Raw), m.Partial)
+		}
+	}
+	// 4 admitted mails of 288 KB and 8 prefixes in batches of at most 1 MB: the mailbox
+	// empties in several steps, each announced once it is stored.
+	if len(batches) < 3 || batches[0] == 0 || batches[len(batches)-1] != 0 {
+		t.Errorf("mail left in the mailbox at each announcement: %v, want several batches", batches)
+	}
+}

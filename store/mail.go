@@ -44,8 +44,12 @@ type InboundMail struct {
 	Fetched  time.Time `json:"fetched"`
 	Attempts int       `json:"attempts,omitempty"` // failed processing attempts (internal errors)
 	// Oversize is the size of a message too large to fetch whole: Raw is then its header.
-	Oversize int64  `json:"oversize,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Oversize int64 `json:"oversize,omitempty"`
+	// Partial is the size of a message the intake did not admit whole (no valid reply
+	// token, see mailer.Intake.Admit): Raw is then only its first bytes, enough to log it
+	// and answer a known sender.
+	Partial int64  `json:"partial,omitempty"`
+	Error   string `json:"error,omitempty"`
 	// Fingerprint identifies the content the server returned under Key (see
 	// mailer.Fingerprint). It outlives the raw copy in the processed set, so that a server
 	// that reuses a UID for other mail is caught instead of trusted.
