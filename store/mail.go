@@ -54,6 +54,9 @@ type InboundMail struct {
 	// mailer.Fingerprint). It outlives the raw copy in the processed set, so that a server
 	// that reuses a UID for other mail is caught instead of trusted.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Quarantined is when the referee gave up on this mail after failing to process it
+	// (see Quarantine): it is kept for the operator, and no longer processed.
+	Quarantined time.Time `json:"quarantined,omitzero"`
 }
 
 // processedMark is the value of a processed key. Files written before fingerprints held a
@@ -95,6 +98,64 @@ func (t *Tx) PendingInbound() ([]InboundMail, error) {
 		return nil, fmt.Errorf("store: list inbox: %w", err)
 	}
 	return out, nil
+}
+
+// InboundPage returns waiting mails in key order, after the key after (from the first when
+// nil): at most n of them, and no more than maxBytes of raw mail (one at least). Quarantined
+// mail is skipped. Paging keeps the memory flat however much mail waits.
+func (t *Tx) InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail, error) {
+	c := t.tx.Bucket(bInbox).Cursor()
+	var k, v []byte
+	if after == nil {
+		k, v = c.First()
+	} else {
+		ak := after.bytes()
+		if k, v = c.Seek(ak); k != nil && bytes.Equal(k, ak) {
+			k, v = c.Next()
+		}
+	}
+	var out []InboundMail
+	var size int64
+	for ; k != nil && len(out) < n; k, v = c.Next() {
+		if len(out) > 0 && size+int64(len(v)) > maxBytes {
+			break
+		}
+		var m InboundMail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return nil, fmt.Errorf("store: inbox %x: %w", k, err)
+		}
+		if !m.Quarantined.IsZero() {
+			continue
+		}
+		size += int64(len(v))
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Quarantine sets m aside for the operator: kept with its error, no longer processed.
+func (t *Tx) Quarantine(m InboundMail, why string) error {
+	m.Quarantined, m.Error = t.Now, why
+	return t.UpdateInbound(m)
+}
+
+// Release puts a quarantined mail back in line, its attempts forgotten.
+func (t *Tx) Release(k InboxKey) error {
+	m, err := t.Inbound(k)
+	if err != nil {
+		return err
+	}
+	m.Quarantined, m.Attempts, m.Error = time.Time{}, 0, ""
+	return t.UpdateInbound(*m)
+}
+
+// DropInbound deletes a stored mail and records its key as processed, so that the intake
+// does not fetch it again.
+func (t *Tx) DropInbound(k InboxKey) error {
+	if _, err := t.Inbound(k); err != nil {
+		return err
+	}
+	return t.MarkProcessed(k)
 }
 
 // UpdateInbound saves m (its attempt count and error).
@@ -238,4 +299,48 @@ func (t *Tx) SentMails() ([]OutMail, error) {
 		return nil, fmt.Errorf("store: list sent: %w", err)
 	}
 	return out, nil
+}
+
+// Retention of what the store keeps about mail that is done.
+const (
+	// SentRawRetention is how long the raw copy of a delivered mail is kept (its record of
+	// delivery stays): the player has it, the game log has its effect.
+	SentRawRetention = 30 * 24 * time.Hour
+)
+
+// Prune drops the raw copies of mails delivered or given up more than SentRawRetention ago
+// and returns how many it dropped. Together with Compact it keeps the file from growing
+// without bound with mail that is done.
+func (t *Tx) Prune() (int, error) {
+	b := t.tx.Bucket(bSent)
+	cutoff := t.Now.Add(-SentRawRetention)
+	type change struct {
+		k []byte
+		m OutMail
+	}
+	var changes []change
+	err := b.ForEach(func(k, v []byte) error {
+		var m OutMail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		done := m.Sent
+		if done.IsZero() {
+			done = m.Created
+		}
+		if len(m.Raw) > 0 && done.Before(cutoff) {
+			m.Raw = nil
+			changes = append(changes, change{append([]byte(nil), k...), m})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: prune sent: %w", err)
+	}
+	for _, c := range changes {
+		if err := putJSON(b, c.k, c.m); err != nil {
+			return 0, fmt.Errorf("store: prune sent: %w", err)
+		}
+	}
+	return len(changes), nil
 }

@@ -176,6 +176,66 @@ func (db *DB) BackupFile(path string) (int64, error) {
 	return n, nil
 }
 
+// Compact copies the store at src into a new file dst without its free pages (bbolt never
+// shrinks a file by itself). src must not be open elsewhere; dst must not exist.
+func Compact(src, dst string) (before, after int64, err error) {
+	if _, err := os.Stat(dst); err == nil {
+		return 0, 0, fmt.Errorf("store: compact: %s exists", dst)
+	}
+	sdb, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return 0, 0, fmt.Errorf("store: compact %s: %w", src, ErrLocked)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	defer sdb.Close()
+	ddb, err := bolt.Open(dst, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	if err := bolt.Compact(ddb, sdb, 64<<20); err != nil {
+		ddb.Close()
+		os.Remove(dst)
+		return 0, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	if err := ddb.Close(); err != nil {
+		return 0, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	si, _ := os.Stat(src)
+	di, _ := os.Stat(dst)
+	return si.Size(), di.Size(), nil
+}
+
+// CompactInPlace compacts the store at path (not open elsewhere): into path.compact, synced,
+// then renamed over path. A crash leaves either file whole.
+func CompactInPlace(path string) (before, after int64, err error) {
+	tmp := path + ".compact"
+	os.Remove(tmp)
+	if before, after, err = Compact(path, tmp); err != nil {
+		return before, after, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return before, after, fmt.Errorf("store: compact: %w", err)
+	}
+	return before, after, nil
+}
+
+// FreeRatio is the share of the file's pages that are free (what Compact would give back).
+func (db *DB) FreeRatio() float64 {
+	var ratio float64
+	db.bolt.View(func(tx *bolt.Tx) error {
+		st := db.bolt.Stats()
+		pages := tx.Size() / int64(db.bolt.Info().PageSize)
+		if pages > 0 {
+			ratio = float64(st.FreePageN+st.PendingPageN) / float64(pages)
+		}
+		return nil
+	})
+	return ratio
+}
+
 // SetMeta and Meta keep small settings of the installation, such as the referee's address
 // the daemon last ran with.
 func (db *DB) SetMeta(key, value string) error {

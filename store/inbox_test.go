@@ -1,0 +1,111 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The inbox is read a page at a time, bounded in count and bytes; quarantined mail is kept
+// but skipped until released; a dropped mail is recorded as processed.
+func TestInboundPagesAndQuarantine(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "r.db"))
+	defer db.Close()
+	key := func(uid uint32) InboxKey { return InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: uid} }
+	db.Update(func(tx *Tx) error {
+		for uid := uint32(1); uid <= 10; uid++ {
+			tx.PutInbound(InboundMail{Key: key(uid), Raw: []byte(strings.Repeat("x", 1000))})
+		}
+		m, _ := tx.Inbound(key(3))
+		return tx.Quarantine(*m, "handling failed 3 times")
+	})
+	var uids []uint32
+	var after *InboxKey
+	pages := 0
+	for {
+		var page []InboundMail
+		db.View(func(tx *Tx) error {
+			var err error
+			page, err = tx.InboundPage(after, 4, 2500)
+			return err
+		})
+		if len(page) == 0 {
+			break
+		}
+		pages++
+		for _, m := range page {
+			uids = append(uids, m.Key.UID)
+		}
+		after = &page[len(page)-1].Key
+	}
+	if fmt.Sprint(uids) != "[1 2 4 5 6 7 8 9 10]" || pages < 4 {
+		t.Errorf("pages read %v in %d pages; want all but the quarantined 3, at most 2 of 1 KB per 2.5 KB page", uids, pages)
+	}
+	db.Update(func(tx *Tx) error {
+		if err := tx.Release(key(3)); err != nil {
+			t.Error(err)
+		}
+		if err := tx.DropInbound(key(4)); err != nil {
+			t.Error(err)
+		}
+		page, _ := tx.InboundPage(nil, 100, 1<<20)
+		if len(page) != 9 || page[2].Key.UID != 3 || page[3].Key.UID != 5 {
+			t.Errorf("after release and drop: %d mails", len(page))
+		}
+		if !tx.Processed(key(4)) {
+			t.Error("a dropped mail would be fetched again")
+		}
+		return nil
+	})
+}
+
+// Raw copies of mail delivered long ago are pruned, and compaction gives the space back.
+func TestPruneAndCompact(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	db.Update(func(tx *Tx) error {
+		for i := 0; i < 200; i++ {
+			id, _ := tx.Enqueue(OutMail{MessageID: fmt.Sprint(i), Raw: []byte(strings.Repeat("y", 20000))})
+			tx.Done(OutMail{ID: id, MessageID: fmt.Sprint(i), Raw: []byte(strings.Repeat("y", 20000)), Sent: now})
+		}
+		return nil
+	})
+	now = now.Add(SentRawRetention + time.Hour)
+	db.Update(func(tx *Tx) error {
+		id, _ := tx.Enqueue(OutMail{MessageID: "recent", Raw: []byte("keep me")})
+		tx.Done(OutMail{ID: id, MessageID: "recent", Raw: []byte("keep me"), Sent: now})
+		n, err := tx.Prune()
+		if err != nil || n != 200 {
+			t.Errorf("pruned %d (%v), want 200", n, err)
+		}
+		sent, _ := tx.SentMails()
+		if len(sent) != 201 || string(sent[200].Raw) != "keep me" || sent[0].Raw != nil || sent[0].MessageID != "0" {
+			t.Errorf("after pruning: %d sent, last %q", len(sent), sent[len(sent)-1].Raw)
+		}
+		return nil
+	})
+	if db.FreeRatio() < 0.5 {
+		t.Errorf("free ratio %.2f after pruning", db.FreeRatio())
+	}
+	db.Close()
+	before, after, err := CompactInPlace(path)
+	if err != nil || after >= before/2 {
+		t.Fatalf("compact: %d -> %d bytes, %v", before, after, err)
+	}
+	db = open(t, path)
+	defer db.Close()
+	db.View(func(tx *Tx) error {
+		if sent, _ := tx.SentMails(); len(sent) != 201 {
+			t.Errorf("%d sent mails after compaction", len(sent))
+		}
+		return nil
+	})
+	if _, err := os.Stat(path + ".compact"); err == nil {
+		t.Error("the compaction's temporary file is left")
+	}
+}
