@@ -122,6 +122,9 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	return exitOK
 }
 
+// compactAbove is the file size above which serve compacts a store that is mostly free.
+const compactAbove = 16 << 20
+
 // serve runs the daemon until ctx ends.
 func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) error {
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
@@ -131,6 +134,20 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	db, err := store.Open(dbPath, store.Options{})
 	if err != nil {
 		return err
+	}
+	// bbolt never gives space back by itself: a file that is mostly free pages (mail that
+	// has been processed and pruned) is compacted before the daemon starts on it.
+	if fi, serr := os.Stat(dbPath); serr == nil && fi.Size() > compactAbove && db.FreeRatio() > 0.5 {
+		db.Close()
+		before, after, cerr := store.CompactInPlace(dbPath)
+		if cerr != nil {
+			log.Error("compacting the store", "err", cerr)
+		} else {
+			log.Info("store compacted", "before", before, "after", after)
+		}
+		if db, err = store.Open(dbPath, store.Options{}); err != nil {
+			return err
+		}
 	}
 	defer db.Close()
 	if err := db.SetMeta("address", o.address); err != nil {
@@ -187,7 +204,17 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	wg.Add(4)
 	go func() {
 		defer wg.Done()
+		lastPrune := time.Time{}
 		for {
+			if time.Since(lastPrune) > time.Hour {
+				lastPrune = time.Now()
+				var n int
+				if err := db.Update(func(tx *store.Tx) (err error) { n, err = tx.Prune(); return err }); err != nil {
+					log.Error("pruning old mail", "err", err)
+				} else if n > 0 {
+					log.Info("raw copies of old sent mail pruned", "count", n)
+				}
+			}
 			if n, err := ref.CheckDeadlines(); err != nil {
 				log.Error("checking deadlines", "err", err)
 			} else if n > 0 {
