@@ -27,7 +27,8 @@ func FuzzFEN(f *testing.F) {
 // FuzzNotation: any text gives a notation or an error, and resolving it against the legal
 // moves of a few positions gives a legal move or an error.
 func FuzzNotation(f *testing.F) {
-	for _, s := range []string{"e4", "Nbd7", "exd8=Q+", "O-O-O#", "0-0", "e7e8q", "Nb1-c3", "T:d1", "f:d4", "e8(N)", "Kxe2??", "a"} {
+	for _, s := range []string{"e4", "Nbd7", "exd8=Q+", "O-O-O#", "0-0", "e7e8q", "Nb1-c3", "T:d1", "f:d4", "e8(N)", "Kxe2??", "a",
+		"cxd1(Q)+", "c:d8(Q)#", "a1(Q)+", "d1(Q)+", "a8(N)", "e8(T)", "bxa8(B)", "c8(n)"} {
 		f.Add(s)
 	}
 	positions := []Position{Start()}

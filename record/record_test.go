@@ -96,9 +96,32 @@ func TestTokenize(t *testing.T) {
 	for _, tk := range toks {
 		got = append(got, map[TokenKind]string{Symbol: "S", Number: "N", Comma: ",", Paren: "P", Comment: "C", NAG: "$", Result: "R"}[tk.Kind]+":"+tk.Text)
 	}
-	want := "N:1. S:e4 $:$1 S:e5!? C:c S:2.Nf3 C: rest N:4 S:Kxd8 ,:, S:e5 S:Nxc7+ P:(C) S:T2: S:Qxc7 P:(R) S:e8 P:(Q) R:1/2-1/2"
+	want := "N:1. S:e4 $:$1 S:e5!? C:c S:2.Nf3 C: rest N:4 S:Kxd8 ,:, S:e5 S:Nxc7+ P:(C) S:T2: S:Qxc7 P:(R) S:e8(Q) R:1/2-1/2"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("tokens\n got %s\nwant %s", g, want)
+	}
+	// rules.md 0.3a: a promotion in parentheses against its move stays in the move, with the
+	// marks after it; with a space before it, it is a Paren token that keeps its marks.
+	for _, c := range []struct{ in, want string }{
+		{"33... cxd1(Q)+ 34. Kxd1", "N:33... S:cxd1(Q)+ N:34. S:Kxd1"},                              // E:L989
+		{"c:d8(Q)# a1(Q)+ bxa8(B) c8(N), Nxa7", "S:c:d8(Q)# S:a1(Q)+ S:bxa8(B) S:c8(N) ,:, S:Nxa7"}, // E:L1016, E:L1033
+		{"T9: d1(Q)+(C) T10: a8(N)", "S:T9: S:d1(Q)+ P:(C) S:T10: S:a8(N)"},
+		{"T9: d1 (Q)+ (C) e8 (q)", "S:T9: S:d1 P:(Q)+ P:(C) S:e8 P:(q)"},
+		{"g7?a8(Q)/Kc2, e8(t) Nb4(R)", "S:g7?a8(Q)/Kc2 ,:, S:e8(t) S:Nb4(R)"},
+		{"e4(e5 Nf3) d4(Nf3) d5 (C)", "S:e4 S:d4 S:d5 P:(C)"}, // variations stay variations
+	} {
+		toks, err := Tokenize(c.in, nil)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		var got []string
+		for _, tk := range toks {
+			got = append(got, map[TokenKind]string{Symbol: "S", Number: "N", Comma: ",", Paren: "P", Comment: "C", NAG: "$", Result: "R"}[tk.Kind]+":"+tk.Text)
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.in, g, c.want)
+		}
 	}
 	for _, bad := range []string{"{open", "(1. e4", "e4 )"} {
 		if _, err := Tokenize(bad, nil); err == nil {
@@ -132,6 +155,9 @@ func FuzzReader(f *testing.F) {
 	f.Add("[Event \"x\"]\n1. e4 {c} e5 (1... c5) 1-0\n")
 	f.Add("[A \"\\\"]\n\n1.")
 	f.Add("{[\n[B \"c\"]\n}")
+	f.Add("[Variant \"Transactional\"]\n1. T1: d1(Q)+(C) T2: a8 (N) T3: e8 (Q)+ (R) *\n")
+	f.Add("33... cxd1(Q)+ 34. c:d8(Q)# a1(Q)+ 1-0\n")
+	f.Add("[Variant \"Conditional\"]\n1. g8 Kb2 g7?a8(Q)/Kc2 *\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		rd := NewReader(strings.NewReader(s))
 		for i := 0; i <= len(s)+1; i++ {
@@ -149,6 +175,7 @@ func FuzzReader(f *testing.F) {
 
 func FuzzTokenize(f *testing.F) {
 	f.Add("1. e4 e5 2. Nf3 (2. f4 {x} exf4) Nc6 (C) $4 1-0")
+	f.Add("cxd1(Q)+ c:d8(Q)# d1(Q)+(C) a8 (N)+ g7?a8(Q)/Kc2 e8(")
 	f.Fuzz(func(t *testing.T, s string) {
 		toks, err := Tokenize(s, nil)
 		if err != nil {

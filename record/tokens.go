@@ -12,7 +12,7 @@ const (
 	Symbol  TokenKind = iota + 1 // a move or label as written: e4, Nxc7+, T1:, 0-0, Kd8
 	Number                       // a move or series number: "12.", "12...", "4"
 	Comma                        // "," between the moves of a series
-	Paren                        // a one-word parenthesis kept as a token: "(C)", "(R)", "(Q)"
+	Paren                        // a one-word parenthesis kept as a token: "(C)", "(R)", "(Q)+"
 	Comment                      // {text} or ; to end of line (Text holds the inside)
 	NAG                          // $12, or a free-standing !, ?, !!, ?!
 	Result                       // 1-0, 0-1, 1/2-1/2, *
@@ -28,7 +28,13 @@ type Token struct {
 // Tokenize splits movetext into tokens, appending to buf. Variations (parenthesised move
 // sequences, nested) are skipped. A parenthesis holding a single word of at most three
 // letters, such as (C), (R) or (Q), is not a variation but a Paren token: the literature
-// writes Transactional commits and promotions that way.
+// writes Transactional commits and promotions that way. Check and mate marks and
+// annotations written right after it belong to it: "(Q)+" is one Paren token.
+//
+// A promotion piece in parentheses written against its move, with no space (cxd1(Q)+,
+// c:d8(Q)#, the Conditional branch g7?a8(Q)/Kc2), stays inside the Symbol with whatever
+// follows it: the letters Q, R, B, N and T (rook, Portuguese torre), either case. Whether
+// "(R)" there means a rook or a rollback is the variant's to say (rules.md 0.3a).
 func Tokenize(movetext string, buf []Token) ([]Token, error) {
 	s := movetext
 	for i := 0; i < len(s); {
@@ -52,6 +58,9 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 			i += end
 		case c == '(':
 			if w := parenWord(s[i:]); w > 0 {
+				for i+w < len(s) && isMark(s[i+w]) {
+					w++
+				}
 				buf = append(buf, Token{Paren, s[i : i+w], i})
 				i += w
 				continue
@@ -90,7 +99,14 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 			i = j
 		default:
 			j := i
-			for j < len(s) && !strings.ContainsRune(" \t\r\n{};(),$", rune(s[j])) {
+			for j < len(s) {
+				if s[j] == '(' && j > i && isPromotionParen(s[j:]) {
+					j += 3 // "(Q)" against its move: part of the word
+					continue
+				}
+				if strings.IndexByte(" \t\r\n{};(),$", s[j]) >= 0 {
+					break
+				}
 				j++
 			}
 			if j == i { // a lone } or other stray byte
@@ -120,6 +136,22 @@ func parenWord(s string) int {
 	}
 	return 0
 }
+
+// isPromotionParen reports whether s starts with a promotion piece in parentheses: "(Q)",
+// "(R)", "(B)", "(N)" or "(T)", either case.
+func isPromotionParen(s string) bool {
+	if len(s) < 3 || s[0] != '(' || s[2] != ')' {
+		return false
+	}
+	switch s[1] {
+	case 'Q', 'R', 'B', 'N', 'T', 'q', 'r', 'b', 'n', 't':
+		return true
+	}
+	return false
+}
+
+// isMark reports whether c is a check or mate mark or an annotation sign.
+func isMark(c byte) bool { return c == '+' || c == '#' || c == '!' || c == '?' }
 
 func classify(w string) TokenKind {
 	switch w {

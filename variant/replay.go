@@ -40,11 +40,25 @@ func Replay(v *Variant, opts Options, log []Command) (Game, *Failure, error) {
 	return g, nil, nil
 }
 
+// Noter is implemented by games that find notes on a record while its steps are applied
+// (Conditional: a starred branch that the rules do not play). Each note names the place in
+// the record it is about, which need not be the step being applied.
+type Noter interface {
+	TakeNotes() []string
+}
+
+// PlyCounter is implemented by games whose records count plies otherwise than one per step
+// (Conditional: a step states an A-move with its C-move, and the record has a C ply after
+// each B-move).
+type PlyCounter interface {
+	Plies() int
+}
+
 // Replayed is a game record played through its variant.
 type Replayed struct {
 	Variant  *Variant
 	Game     Game
-	Plies    int      // steps applied
+	Plies    int      // plies applied, as the record counts them
 	Result   string   // the record's result ("*" when it has none)
 	Warnings []string // notes on accepted but sloppy notation, each naming its step
 	Failure  *Failure // the first step that failed, or a result that contradicts the game
@@ -140,12 +154,13 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 		for _, w := range warns {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, w.Text))
 		}
-		if n, ok := g.(interface{ TakeNotes() []string }); ok {
-			for _, note := range n.TakeNotes() {
-				r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, note))
-			}
+		if n, ok := g.(Noter); ok {
+			r.Warnings = append(r.Warnings, n.TakeNotes()...)
 		}
 		r.Plies++
+	}
+	if pc, ok := g.(PlyCounter); ok {
+		r.Plies = pc.Plies()
 	}
 	out := g.Outcome()
 	switch {

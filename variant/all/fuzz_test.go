@@ -12,7 +12,9 @@ import (
 // Resolve accepted is applied by Submit or refused, never a panic either.
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{"e4", "T1: Nc3 (C)", "SERIES 3: Bf4, Bxc7, Bxd8", "A: e4 C: Bg5?*Nf6*/c4", "C: Td1/Kxd1/e4",
-		"B: Nf6", "EP? e4", "VIEW", "draw offer", "resign", "5: Kd2 Kd3,Kxd4", "A: O-O C: !Qe2", "T99:", "(C)", "?/", "C: a8?Nf3/"} {
+		"B: Nf6", "EP? e4", "VIEW", "draw offer", "resign", "5: Kd2 Kd3,Kxd4", "A: O-O C: !Qe2", "T99:", "(C)", "?/", "C: a8?Nf3/",
+		"cxd1(Q)+", "c:d8(Q)#", "a1(Q)+", "d1(Q)+(C)", "d1 (Q)+ (C)", "a8(N)", "a8(R)+", "T2: e8 (T)",
+		"C: g7?a8(Q)/Kc2", "A: a8(Q)# C: !Kc2", "SERIES 2: b1(N), Nd2", "c8(N) Nxa7"} {
 		f.Add(s, true)
 	}
 	openings := map[string][]string{

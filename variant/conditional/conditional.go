@@ -10,18 +10,39 @@
 // the next A-move (CO-D2). Each branch is bound, when stated, to the from-square of the man it
 // moves (CO-D6). The C-move is known only to its author until it resolves (CO-D8).
 //
+// The end conditions (mate, stalemate, dead position, the 50-move rule, repetition) are
+// judged after every executed ply, A, B or C (CO-D4, CO-D9): a B-mover without a legal move
+// is mated or stalemated right after the A-move, and a game that ends on an A- or B-ply
+// plays nothing more; its pending C-move is discarded and revealed to both players, in the
+// game-over notice and, as a comment, in the record. The same holds when a game ends by
+// resignation, agreement or forfeit while a C-move is pending.
+//
 // Decisions this package adds (also in the issue note):
 //   - The A-move and the C-move may come on one line ("A: e4 C: !d4") or on two lines of a
-//     mail; a C-move may also come later, and replaces the stated one, until the opponent's
-//     B-move is accepted (rules.md §6.4). If none was stated by then, the C step is skipped
-//     ("no C-move").
+//     mail. An A-move without a C-move is accepted (rules.md §6.4 asks for both in one
+//     message; issue 10 relaxes it): its author is told that none is stated and how to send
+//     one. A C-move may come on its own, and replaces the stated one, until the opponent's
+//     B-move is accepted. If none was stated by then, the C step is skipped ("no C-move").
 //   - A branch that none of the author's men could ever play (no man of that kind reaches the
 //     square on an empty board) is accepted with a warning; chosen, it is skipped. The sample
 //     game has such branches (fixtures.md §2.2).
 //   - Binding uses the geometry of an empty board, so "two of the author's men could reach
 //     the destination" (CO-D6) does not depend on blockers the B-move may move.
+//   - Repetition (CO-D9) counts the start position and the position after each executed ply,
+//     with the side to move, castling and e.p. rights, and the step that comes next. A skipped
+//     C-move is no ply: the state it leaves is not counted (nothing moved).
+//   - The C-move author without a legal move after the B-move is not stalemated (CO-D5): his
+//     C-move is skipped and the end conditions are judged before the next A-move.
+//   - Check marks (rules.md 0.3a) are checked on A- and B-moves, with a warning. They are not
+//     checked in C-moves: a C-move is stated before the B-move, so its author cannot know
+//     whether it will check; the mark there is as cosmetic as the x (0.3b).
+//   - A command is checked whole before anything changes: an A-move whose C-part is refused
+//     is not made.
 //   - In records, "..." is a placeholder (a column left empty) and "-" is a C step with no
-//     C-move; a starred branch that the rules do not play is a warning, not a failure.
+//     C-move; a starred branch that the rules do not play is a warning, not a failure, and
+//     names the ply of the C-move. "!move" says nothing of whether it was played (the
+//     sample game prints played ones without stars), so only "!*move*" is checked. Plies
+//     are counted three to a cycle, as the record writes them, in replay too.
 package conditional
 
 import (
@@ -85,6 +106,7 @@ type Game struct {
 	state       byte        // 'A' or 'B'
 	x           chess.Color // the A-mover of the current cycle
 	pending     *cmove
+	discarded   *cmove // a C-move the end of the game left unplayed, revealed (CO-D9)
 	aCheckLoses bool
 	hashes      map[uint64]int
 	plies       []plyRecord
@@ -100,8 +122,8 @@ func New(o variant.Options) (*Game, error) {
 	}
 	g := &Game{Common: variant.NewCommon(), pos: pos, state: 'A', x: pos.Turn, hashes: map[uint64]int{}}
 	g.aCheckLoses = o.Flags["a-check-loses"] != "" && o.Flags["a-check-loses"] != "false"
-	g.record()
-	g.judgeA()
+	g.reached('A', g.x)
+	g.judge('A', g.x, true)
 	return g, nil
 }
 
@@ -151,39 +173,55 @@ func (g *Game) aMoves() []chess.Move {
 	return out
 }
 
-// judgeA ends the game when X cannot make an A-move.
-func (g *Game) judgeA() {
+// judge ends the game when the step that comes next cannot be made or an orthodox draw has
+// come (CO-D4, CO-D9). It runs after every executed ply, A, B or C, and after a skipped
+// C-move; next is the step that comes next, mover the player who makes it, and executed
+// says that a ply was just played (its position counts toward repetition).
+func (g *Game) judge(next byte, mover chess.Color, executed bool) {
 	if g.Outcome().Over() {
 		return
 	}
 	p := g.pos
-	p.Turn = g.x
-	legal := g.legalFor(g.x)
+	p.Turn = mover
+	legal := g.legalFor(mover)
+	inCheck := p.InCheck()
 	switch {
-	case len(legal) == 0 && p.InCheck():
-		g.End(variant.WinFor(g.x.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", g.x.Other(), g.x))
-	case len(legal) == 0:
-		g.End("1/2-1/2", "stalemate", g.x.String()+" has no legal move")
-	case len(g.aMoves()) == 0 && g.aCheckLoses:
-		g.End(variant.WinFor(g.x.Other()), "forced check", g.x.String()+" can only give a non-mating check with his A-move")
-	case len(g.aMoves()) == 0:
-		g.End("1/2-1/2", "forced check", g.x.String()+" can only give a non-mating check with his A-move (CO-D3)")
+	case next == 'B' && len(legal) == 0 && inCheck:
+		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with an A-move", mover.Other(), mover))
+	case next == 'C' && len(legal) == 0 && inCheck:
+		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with a B-move", mover.Other(), mover))
+	case next == 'A' && len(legal) == 0 && inCheck:
+		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with a C-move", mover.Other(), mover))
+	case next != 'C' && len(legal) == 0:
+		// The author of a C-move without a legal move is not stalemated: his C-move is
+		// skipped (CO-D5).
+		g.End("1/2-1/2", "stalemate", mover.String()+" has no legal move")
+	case next == 'A' && len(g.aMoves()) == 0 && g.aCheckLoses:
+		g.End(variant.WinFor(mover.Other()), "forced check", mover.String()+" can only give a check that does not mate with his A-move, and loses")
+	case next == 'A' && len(g.aMoves()) == 0:
+		g.End("1/2-1/2", "forced check", mover.String()+" can only give a check that does not mate with his A-move")
 	case p.AtMostOneMinorEach():
-		g.End("1/2-1/2", "insufficient material", "neither side can mate (rules.md 0.4c)")
+		g.End("1/2-1/2", "insufficient material", "neither side has the men to mate")
 	case p.Halfmove >= 100:
-		g.End("1/2-1/2", "fifty-move rule", "100 executed plies without a capture or a pawn move (CO-D9)")
-	case g.hashes[g.stateHash()] >= 3:
-		g.End("1/2-1/2", "threefold repetition", "the same position and state three times (CO-D9)")
+		g.End("1/2-1/2", "fifty-move rule", "100 moves in a row without a capture or a pawn move")
+	case executed && g.hashes[g.stateHash(next, mover)] >= 3:
+		g.End("1/2-1/2", "threefold repetition", "the same position, with the same step to come, for the third time")
 	}
 }
 
-func (g *Game) stateHash() uint64 {
+// stateHash is a position plus its state (CO-D9): the placement, the side to move, castling
+// and e.p. rights, and which step of the cycle comes next.
+func (g *Game) stateHash(next byte, mover chess.Color) uint64 {
 	p := g.pos
-	p.Turn = g.x
-	return p.Hash() ^ uint64(g.state)<<56
+	if p.Turn != mover {
+		p.EnPassant = chess.NoSquare // the e.p. right is the opponent's of the pawn's owner only
+	}
+	p.Turn = mover
+	return p.Hash() ^ uint64(next)<<56
 }
 
-func (g *Game) record() { g.hashes[g.stateHash()]++ }
+// reached counts the position after an executed ply, with the step that comes next.
+func (g *Game) reached(next byte, mover chess.Color) { g.hashes[g.stateHash(next, mover)]++ }
 
 // Resolve reads "A: e4", "A: e4 C: Bg5?Nf6/c4", "C: !d4", "B: Nf6", or a bare move (an A- or
 // B-move as the state requires).
@@ -202,7 +240,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 			bPart = strings.TrimSpace(text)
 		}
 		if g.state != 'B' || by == g.x {
-			return variant.Command{}, nil, variant.Reject("it is not your B-move now (%s)", g.next())
+			return variant.Command{}, nil, variant.Reject("it is not your B-move now (next: %s)", g.next())
 		}
 		m, w, err := g.resolveOrthodox(by, bPart, g.legalFor(by))
 		if err != nil {
@@ -214,16 +252,16 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 			aPart = strings.TrimSpace(text)
 		}
 		if g.state != 'A' || by != g.x {
-			return variant.Command{}, nil, variant.Reject("it is not your A-move now (%s)", g.next())
+			return variant.Command{}, nil, variant.Reject("it is not your A-move now (next: %s)", g.next())
 		}
 		m, w, err := g.resolveOrthodox(by, aPart, g.legalFor(by))
 		if err != nil {
 			return variant.Command{}, w, err
 		}
-		warns = append(warns, w...)
 		if check, mate := g.checks(by, m); check && !mate {
-			return variant.Command{}, warns, variant.Reject("an A-move may give check only when it mates (CO-D3); %s gives check", aPart)
+			return variant.Command{}, w, variant.Reject("an A-move may give check only when it mates; %s gives check without mating", aPart)
 		}
+		warns = append(warns, w...)
 		canon := "A " + m.UCI()
 		if cPart != "" {
 			// The C-move is bound on the position after the A-move.
@@ -240,7 +278,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return variant.Command{By: by, Text: canon}, warns, nil
 	default:
 		if by != g.x || g.state != 'B' {
-			return variant.Command{}, nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move (%s)", g.next())
+			return variant.Command{}, nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move is in (next: %s)", g.next())
 		}
 		c, w, err := g.resolveC(by, cPart)
 		return variant.Command{By: by, Text: c}, w, err
@@ -273,11 +311,12 @@ func splitLine(text string) (a, c, b string) {
 	return parts['A'], parts['C'], parts['B']
 }
 
+// next names the step the game waits for, as a noun phrase: "Black's A-move".
 func (g *Game) next() string {
 	if g.state == 'A' {
-		return g.x.String() + "'s A-move is next"
+		return g.x.String() + "'s A-move"
 	}
-	return g.x.Other().String() + "'s B-move is next"
+	return g.x.Other().String() + "'s B-move"
 }
 
 // resolveOrthodox reads a move among moves; the x sign is checked (full information, 0.3b).
@@ -297,6 +336,10 @@ func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) 
 			return chess.NullMove, warns, variant.Reject("%s: %s", text, w.Text)
 		}
 	}
+	check, mate := g.checks(by, m)
+	if w := chess.CheckMarkWarning(n, check, mate); w != nil { // rules.md 0.3a
+		warns = append(warns, *w)
+	}
 	return m, warns, nil
 }
 
@@ -305,8 +348,12 @@ func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) 
 func parseC(text string) (cond condition, then, els, expect string, err error) {
 	t := strings.ReplaceAll(strings.TrimSpace(text), " ", "")
 	if strings.HasPrefix(t, "!") {
+		// "!d4" says nothing of whether it was played: the record's stars, if any, do.
 		m := strings.Trim(t[1:], "*")
-		return condition{kind: '!'}, m, m, "then", nil
+		if len(m) < len(t)-1 {
+			expect = "then"
+		}
+		return condition{kind: '!'}, m, m, expect, nil
 	}
 	q := strings.IndexByte(t, '?')
 	if q < 0 {

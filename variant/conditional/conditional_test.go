@@ -74,7 +74,7 @@ func TestFixture2SampleGame(t *testing.T) {
 		t.Errorf("after ply 30: %s", got)
 	}
 	joined := strings.Join(r.Warnings, "\n")
-	if !strings.Contains(joined, "the record marks the then-branch of Kg8?Rd1/Nf3 as played, but the rules skip the C-move") {
+	if !strings.Contains(joined, "ply 27 (Kg8?Rd1/Nf3): the record marks the then-branch as played, but the rules skip the C-move") {
 		t.Errorf("ply 27 not reported:\n%s", joined)
 	}
 	mt := r.Game.(*Game).Movetext()
@@ -170,7 +170,7 @@ func TestCOD2BMoveCheck(t *testing.T) {
 // CO-D3: an A-move may check only when it mates.
 func TestCOD3AMoveCheck(t *testing.T) {
 	g := newGame(t, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil)
-	refuse(t, g, W, "A: Ra8+", "an A-move may give check only when it mates (CO-D3)")
+	refuse(t, g, W, "A: Ra8+", "an A-move may give check only when it mates; Ra8+ gives check without mating")
 	m := newGame(t, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", nil)
 	send(t, m, W, "A: Ra8#")
 	if out := m.Outcome(); out.Result != "1-0" || !strings.Contains(out.Reason, "A-move") {
@@ -369,5 +369,276 @@ func TestCOD4BMoveMate(t *testing.T) {
 	}
 	if g.pos.At(chess.SquareAt(2, 2)) != chess.NoPiece {
 		t.Error("the C-move c3 ran after the mate")
+	}
+}
+
+// replayText replays a Conditional record given as movetext, from fen.
+func replayText(t *testing.T, fen, movetext string) *variant.Replayed {
+	t.Helper()
+	pgn := "[Variant \"Conditional\"]\n"
+	if fen != "" {
+		pgn += "[FEN \"" + fen + "\"]\n"
+	}
+	rec, err := record.NewReader(strings.NewReader(pgn + "\n" + movetext + "\n")).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := variant.ReplayRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// CO-D4, CO-D9: the end conditions are judged after every executed ply, A, B or C; a game
+// that has ended takes no further ply, and its pending C-move is discarded and revealed.
+func TestCOD9EndAfterEveryPly(t *testing.T) {
+	cases := []struct {
+		id, fen, a, b  string // b: a B-move to send after the A-move, "" for none
+		result, term   string
+		reasonContains string
+	}{
+		// CO-D4: the B-mover has no legal move right after the A-move: stalemate at once.
+		{"CO-D4", "7k/8/8/6Q1/8/8/8/K7 w - - 0 1", "A: Qg6 C: !Qg7", "", "1/2-1/2", "stalemate", "Black has no legal move"},
+		// CO-D3/CO-D4: an A-move that mates ends the game before any B-move.
+		{"CO-D4", "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", "A: Ra8# C: !Kd1", "", "1-0", "checkmate", "with an A-move"},
+		// CO-D9: a dead position reached by the A-move.
+		{"CO-D9", "4k3/8/8/8/8/8/3r4/4K1N1 w - - 0 1", "A: Kxd2 C: !Nf3", "", "1/2-1/2", "insufficient material", ""},
+		// CO-D9: the 100th quiet ply is the A-move.
+		{"CO-D9", "k7/8/8/8/8/8/Pr6/4K3 w - - 99 80", "A: Kf1 C: !Kg1", "", "1/2-1/2", "fifty-move rule", ""},
+		// CO-D9: the 100th quiet ply is the B-move: the C-move is not played.
+		{"CO-D9", "k7/8/8/8/8/8/Pr6/4K3 w - - 98 80", "A: Kf1 C: !Kg1", "B: Rb3", "1/2-1/2", "fifty-move rule", ""},
+		// CO-D9: a dead position reached by the B-move.
+		{"CO-D9", "4k3/8/8/8/1n6/8/3R4/7K w - - 0 1", "A: Rd3 C: !Kg2", "B: Nxd3", "1/2-1/2", "insufficient material", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.id+" "+c.a+" "+c.b, func(t *testing.T) {
+			g := newGame(t, c.fen, nil)
+			by := g.x
+			ns := send(t, g, by, c.a)
+			if c.b != "" {
+				if g.Outcome().Over() {
+					t.Fatalf("over after the A-move: %+v", g.Outcome())
+				}
+				ns = send(t, g, by.Other(), c.b)
+			}
+			out := g.Outcome()
+			if out.Result != c.result || out.Termination != c.term || !strings.Contains(out.Reason, c.reasonContains) {
+				t.Fatalf("outcome %+v", out)
+			}
+			if want := map[bool]int{false: 1, true: 2}[c.b != ""]; len(g.plies) != want {
+				t.Errorf("plies after the end: %+v", g.plies)
+			}
+			// The pending C-move is not played, and both players are told what it was.
+			cText := strings.SplitN(c.a, "C: ", 2)[1]
+			for _, s := range []chess.Color{W, B} {
+				if got := texts(ns, s); !strings.Contains(got, by.String()+"'s C-move, stated but not played: "+cText+".") {
+					t.Errorf("%v not told of the discarded C-move:\n%s", s, got)
+				}
+			}
+			if g.pending != nil || !strings.Contains(g.Movetext(), "{"+by.String()+"'s C-move, stated but not played: "+cText+"}") {
+				t.Errorf("movetext %q, pending %v", g.Movetext(), g.pending)
+			}
+			refuse(t, g, by.Other(), "B: Kg8", "the game is over")
+			// The same game as a record: it replays to the same end, and a ply after the end
+			// is refused.
+			mt := strings.TrimPrefix(strings.SplitN(c.a, " C:", 2)[0], "A: ")
+			if c.b != "" {
+				mt += " " + strings.TrimPrefix(c.b, "B: ")
+			}
+			r := replayText(t, c.fen, "1. "+mt+" "+c.result)
+			if r.Failure != nil || r.Game.Outcome().Termination != c.term {
+				t.Errorf("record %q: %+v %+v", mt, r.Failure, r.Game.Outcome())
+			}
+			after := " Kb8 - *"
+			if c.b != "" {
+				after = " - 2. Kb1 Kb8 - *"
+			}
+			r = replayText(t, c.fen, "1. "+mt+after)
+			if r.Failure == nil || !strings.Contains(r.Failure.Err.Error(), "the game was already over") {
+				t.Errorf("a ply after the end: %+v", r.Failure)
+			}
+		})
+	}
+}
+
+// CO-D9: repetition counts the position plus its state after every executed ply: the
+// placement, the side to move and which step comes next. Here no C-move is stated, so each
+// cycle is A, B and a skipped C; the position after White's A-move Nf3 (Black's B-move next)
+// comes back every second cycle, and its third time ends the game at once, before the
+// B-move. A skipped C-move is no ply: the start position, White's A-move next, which comes
+// back after every second cycle's skip, is not counted again.
+func TestCOD9RepetitionEveryPly(t *testing.T) {
+	g := newGame(t, "", nil)
+	cycles := []struct {
+		a        chess.Color
+		aText, b string
+	}{
+		{W, "A: Nf3", "B: Nf6"},
+		{B, "A: Ng8", "B: Ng1"},
+	}
+	for i := 0; i < 4; i++ {
+		c := cycles[i%2]
+		send(t, g, c.a, c.aText)
+		send(t, g, c.a.Other(), c.b)
+		if g.Outcome().Over() {
+			t.Fatalf("ended in cycle %d: %+v", i+1, g.Outcome())
+		}
+	}
+	ns := send(t, g, W, "A: Nf3")
+	if out := g.Outcome(); out.Termination != "threefold repetition" || len(g.plies) != 13 {
+		t.Fatalf("after the third Nf3: %+v, %d plies", out, len(g.plies))
+	}
+	if got := texts(ns, B); !strings.Contains(got, "the same position, with the same step to come, for the third time") {
+		t.Errorf("Black's notice: %s", got)
+	}
+	// The same state needs the same step: the board after Black's A-move Ng8 equals the one
+	// after White's A-move Nf3 with Black's knight home, but White moves next there.
+	if g.stateHash('B', W) == g.stateHash('B', B) || g.stateHash('B', B) == g.stateHash('C', B) {
+		t.Error("the side to move or the step does not count in the state")
+	}
+}
+
+// A refused command leaves the game exactly as it was, also when its A-part is good and its
+// C-part is not: nothing is half done.
+func TestRefusedCommandChangesNothing(t *testing.T) {
+	g := newGame(t, "", nil)
+	before := fmt.Sprintf("%v %c %v %v %d %d %s", g.pos.FEN(), g.state, g.x, g.pending, len(g.plies), len(g.hashes), g.Log())
+	for _, bad := range []string{
+		"A e2e4 ; C !d4 d2d4",        // malformed C-part
+		"A e2e4 ; C !d4 zz9 d2d4",    // a branch that is no move
+		"A e2e4 ; A d2d4",            // two A-moves
+		"A e2e4 ; B e7e5",            // an A-move and a B-move
+		"C !d4 d2d4 d2d4 ; A e2e4",   // the C-move before the A-move
+		"A e2e5 ; C !d4 d2d4 d2d4",   // an illegal A-move
+		"B e7e5",                     // not Black's B-move
+		"A e2e4 ; C !d4 d2d4 d2d4 x", // the record mark is not one
+	} {
+		if _, err := g.Submit(variant.Command{By: W, Text: bad}); bad != "A e2e4 ; C !d4 d2d4 d2d4 x" && !variant.IsRejection(err) {
+			t.Errorf("%q: %v, want a rejection", bad, err)
+		}
+		if bad == "A e2e4 ; C !d4 d2d4 d2d4 x" {
+			continue
+		}
+		after := fmt.Sprintf("%v %c %v %v %d %d %s", g.pos.FEN(), g.state, g.x, g.pending, len(g.plies), len(g.hashes), g.Log())
+		if after != before {
+			t.Fatalf("%q changed the game:\n%s\n%s", bad, before, after)
+		}
+	}
+}
+
+// rules.md §6.4 and issue item 5: an A-move without a C-move is accepted; its author alone is
+// told that none is stated and how to send one before the B-move; a C-move sent on its own
+// then is taken until the B-move is in.
+func TestAMoveWithoutCMove(t *testing.T) {
+	g := newGame(t, "", nil)
+	ns := send(t, g, W, "A: e4")
+	if got := texts(ns, W); !strings.Contains(got, "You have not stated a C-move yet. Send one (C: condition?then/else, or C: !move) before Black's B-move is in") {
+		t.Errorf("White's notices:\n%s", got)
+	}
+	if got := texts(ns, B); strings.Contains(got, "C-move") {
+		t.Errorf("Black learns whether White stated a C-move:\n%s", got)
+	}
+	ns = send(t, g, W, "C: !d4")
+	if got := texts(ns, W); !strings.Contains(got, "Your C-move !d4 is stated: always d4 (d2-d4).") || texts(ns, B) != "" {
+		t.Errorf("a C-move on its own: %q / %q", got, texts(ns, B))
+	}
+	send(t, g, B, "B: e5")
+	if g.pos.At(chess.SquareAt(3, 3)).Role() != chess.Pawn {
+		t.Error("the C-move sent on its own was not played")
+	}
+	refuse(t, g, W, "C: !d3", "a C-move is stated with your A-move, or after it until your opponent's B-move is in")
+	// Without any C-move the C step is skipped.
+	h := newGame(t, "", nil)
+	send(t, h, W, "A: e4")
+	ns = send(t, h, B, "B: e5")
+	if got := texts(ns, W); !strings.Contains(got, "White stated no C-move: skipped.") {
+		t.Errorf("no C-move: %s", got)
+	}
+}
+
+// Issue item 5: the next step reads as a noun phrase after "Next: ", once; the player to act
+// is told what to send; rejections name the step without a rule number.
+func TestNextStepWording(t *testing.T) {
+	g := newGame(t, "", nil)
+	send(t, g, W, "A: e4 C: !d4")
+	ns := send(t, g, B, "B: e5")
+	view := g.View(variant.AsBlack).Diagram()
+	if !strings.Contains(view, "Next: Black's A-move.\n") || strings.Contains(view, "is next") {
+		t.Errorf("view:\n%s", view)
+	}
+	for _, s := range []chess.Color{W, B} {
+		if got := texts(ns, s); strings.Contains(got, "Next:") {
+			t.Errorf("the notices repeat the view's Next line:\n%s", got)
+		}
+	}
+	if got := texts(ns, B); !strings.Contains(got, "Send your A-move with your C-move, like A: e4 and C: condition?then/else, or C: !move.") {
+		t.Errorf("Black's prompt:\n%s", got)
+	}
+	refuse(t, g, W, "A: d3", "it is not your A-move now (next: Black's A-move)")
+}
+
+// CO-D9 and rules.md 0.4b: a game drawn by agreement (or resigned) while a C-move is pending
+// reveals it to both, and the record carries it.
+func TestAgreedDrawRevealsPendingCMove(t *testing.T) {
+	g := newGame(t, "", nil)
+	send(t, g, W, "A: e4 C: Nf6?d3/Nc3")
+	send(t, g, W, "draw offer")
+	ns := send(t, g, B, "draw accept")
+	for _, s := range []chess.Color{W, B} {
+		if got := texts(ns, s); !strings.Contains(got, "White's C-move, stated but not played: Nf6?d3/Nc3.") {
+			t.Errorf("%v not told:\n%s", s, got)
+		}
+	}
+	mt := g.Movetext()
+	if mt != "1. e4 {White's C-move, stated but not played: Nf6?d3/Nc3}" {
+		t.Errorf("movetext %q", mt)
+	}
+	r := replayText(t, "", mt+" 1/2-1/2")
+	if r.Failure != nil || len(r.Warnings) != 0 || r.Game.Outcome().Reason != "draw agreed" {
+		t.Errorf("record: %+v %q %+v", r.Failure, r.Warnings, r.Game.Outcome())
+	}
+}
+
+// Issue item 2: refereed's own record of a game (the export's movetext) replays with no
+// warning, counts the same plies, and reaches the same end; the log holds no stray word.
+func TestExportRoundTrip(t *testing.T) {
+	g := newGame(t, "", nil)
+	for _, l := range []struct {
+		by   chess.Color
+		text string
+	}{
+		{W, "A: e4 C: !Bd3"}, {B, "B: e5"},
+		{B, "A: Nc6 C: !Bb4"}, {W, "B: Nf3"}, // !Bb4 is skipped: e7 blocks it
+		{W, "A: O-O C: E e5?Nxe5/Rfe1"}, {B, "B: Nf6"},
+		{B, "A: Be7 C: !O-O"}, {W, "B: Re1"},
+		{W, "A: Nxf7 C: !Qh5"}, {B, "B: Rxf7"},
+		{B, "A: d6 C: !Be6"}, {W, "B: Qxf7+"}, // a B-move check: the C-move is skipped
+		{B, "A: Kxf7"}, {W, "B: Bc4+"}, // no C-move stated
+	} {
+		send(t, g, l.by, l.text)
+	}
+	for _, c := range g.Log() {
+		if strings.HasSuffix(c.Text, " then") || strings.HasSuffix(c.Text, " else") {
+			t.Errorf("log entry with a record mark: %s", c)
+		}
+	}
+	mt := g.Movetext()
+	var sb strings.Builder
+	record.Write(&sb, []record.Tag{{Name: "Variant", Value: "Conditional"}}, mt, "*")
+	rec, err := record.NewReader(strings.NewReader(sb.String())).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := variant.ReplayRecord(rec)
+	if err != nil || r.Failure != nil {
+		t.Fatalf("%v %+v\n%s", err, r.Failure, mt)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings:\n%s\n%s", strings.Join(r.Warnings, "\n"), mt)
+	}
+	h := r.Game.(*Game)
+	if r.Plies != len(g.plies) || h.Movetext() != mt || h.pos.FEN() != g.pos.FEN() {
+		t.Errorf("replayed %d plies, want %d\n%s\n%s", r.Plies, len(g.plies), h.Movetext(), mt)
 	}
 }

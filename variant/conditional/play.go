@@ -9,35 +9,77 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// Submit applies a canonical command: "A e2e4 [; C ...]", "C ...", "B e7e5".
+// Submit applies a canonical command: "A e2e4 [; C ...]", "C ...", "B e7e5". The whole
+// command is checked before anything changes, so a refused command leaves the game exactly as
+// it was.
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	g.notes = g.notes[:0]
 	if notices, done, err := g.SubmitPreamble(cmd); done {
+		if err == nil && g.Outcome().Over() {
+			if text := g.discard(); text != "" && !g.Quiet() {
+				notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "reveal", Text: text, Show: variant.ShowReveal})
+			}
+		}
 		return notices, err
 	}
-	var notices []variant.Notice
-	for _, part := range strings.Split(cmd.Text, " ; ") {
+	by := cmd.By
+	var a, b string
+	var c *cmove
+	parts := strings.Split(cmd.Text, " ; ")
+	for i, part := range parts {
 		f := strings.Fields(part)
-		if len(f) < 2 {
+		switch {
+		case len(f) == 2 && f[0] == "A" && i == 0:
+			a = f[1]
+		case len(f) == 2 && f[0] == "B" && len(parts) == 1:
+			b = f[1]
+		case len(f) >= 4 && f[0] == "C" && c == nil && (i == 0 || a != ""):
+			var err error
+			if c, err = decodeC(by, f); err != nil {
+				return nil, variant.Reject("%v", err)
+			}
+		default:
 			return nil, variant.Reject("malformed command %q", cmd.Text)
 		}
-		var ns []variant.Notice
-		var err error
-		switch f[0] {
-		case "A":
-			ns, err = g.submitA(cmd.By, f[1])
-		case "C":
-			ns, err = g.submitC(cmd.By, f)
-		case "B":
-			ns, err = g.submitB(cmd.By, f[1])
-		default:
-			err = variant.Reject("unknown command %q", cmd.Text)
+	}
+	var m chess.Move
+	var err error
+	switch {
+	case a != "":
+		if g.state != 'A' || by != g.x {
+			return nil, variant.Reject("it is not your A-move now (next: %s)", g.next())
 		}
-		if err != nil {
-			return nil, err // A is checked before C is: an error leaves the game as it was
+		m, err = g.find(by, a, g.aMoves())
+	case b != "":
+		if g.state != 'B' || by == g.x {
+			return nil, variant.Reject("it is not your B-move now (next: %s)", g.next())
 		}
-		notices = append(notices, ns...)
+		m, err = g.find(by, b, g.legalFor(by))
+	default:
+		if g.state != 'B' || by != g.x {
+			return nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move is in (next: %s)", g.next())
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Nothing has changed so far, and nothing below can fail.
+	var notices []variant.Notice
+	switch {
+	case a != "":
+		notices = g.playA(by, m, c)
+	case b != "":
+		notices = g.playB(by, m)
+	default:
+		notices = g.stateC(c)
 	}
 	g.Accept(cmd)
+	if g.Outcome().Over() {
+		text := g.discard()
+		if !g.Quiet() {
+			notices = append(notices, g.endNotice(text))
+		}
+	}
 	if g.Quiet() {
 		return nil, nil
 	}
@@ -65,43 +107,51 @@ func (g *Game) play(by chess.Color, m chess.Move) string {
 	return san
 }
 
-func (g *Game) submitA(by chess.Color, uci string) ([]variant.Notice, error) {
-	if g.state != 'A' || by != g.x {
-		return nil, variant.Reject("it is not your A-move now (%s)", g.next())
-	}
-	m, err := g.find(by, uci, g.aMoves())
-	if err != nil {
-		return nil, err
-	}
+// cHowTo says how a C-move is sent.
+const cHowTo = "C: condition?then/else, or C: !move"
+
+// playA makes X's A-move and states his C-move, if the command has one; the end conditions
+// are judged at once, before the B-mover is asked for anything (CO-D4, CO-D9).
+func (g *Game) playA(by chess.Color, m chess.Move, c *cmove) []variant.Notice {
 	san := g.play(by, m)
 	g.plies = append(g.plies, plyRecord{'A', by, san})
-	g.state, g.pending = 'B', nil
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "a-move", Text: fmt.Sprintf("%s's A-move: %s", by, san), Show: variant.ShowView}}
-	if g.pos.Turn = by.Other(); g.pos.InCheck() {
-		// Only a mating A-move may check (CO-D3).
-		g.End(variant.WinFor(by), "checkmate", fmt.Sprintf("%s checkmated %s with an A-move", by, by.Other()))
-		return append(notices, g.endNotice()), nil
+	g.state, g.pending = 'B', c
+	y := by.Other()
+	g.reached('B', y)
+	g.judge('B', y, true)
+	if g.Quiet() {
+		return nil
 	}
-	notices = append(notices, variant.Notice{To: variant.To(by.Other()), Kind: "your-turn", Text: "Your B-move."})
-	return notices, nil
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "a-move", Text: fmt.Sprintf("%s's A-move: %s", by, san), Show: variant.ShowView}}
+	if g.Outcome().Over() {
+		return notices
+	}
+	if c != nil {
+		notices = append(notices, g.cNotice(c, false))
+	} else {
+		notices = append(notices, variant.Notice{To: variant.To(by), Kind: "c-move-none",
+			Text: fmt.Sprintf("You have not stated a C-move yet. Send one (%s) before %s's B-move is in; without one, your C step is skipped.", cHowTo, y)})
+	}
+	return append(notices, variant.Notice{To: variant.To(y), Kind: "your-turn", Text: "Send your B-move, like B: Nf6."})
 }
 
-func (g *Game) submitC(by chess.Color, f []string) ([]variant.Notice, error) {
-	if g.state != 'B' || by != g.x {
-		return nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move (%s)", g.next())
-	}
-	c, err := decodeC(by, f)
-	if err != nil {
-		return nil, variant.Reject("%v", err)
-	}
+// stateC states (or replaces) X's C-move between his A-move and the opponent's B-move.
+func (g *Game) stateC(c *cmove) []variant.Notice {
 	replaced := g.pending != nil
 	g.pending = c
-	what := "stated"
+	if g.Quiet() {
+		return nil
+	}
+	return []variant.Notice{g.cNotice(c, replaced)}
+}
+
+// cNotice tells the author, and him alone (CO-D8), how his C-move was read.
+func (g *Game) cNotice(c *cmove, replaced bool) variant.Notice {
+	what := "is stated"
 	if replaced {
 		what = "replaces the one you stated before"
 	}
-	// Private to its author (CO-D8): how it was read.
-	return []variant.Notice{{To: variant.To(by), Kind: "c-move", Text: fmt.Sprintf("Your C-move %s %s: %s", c.text, what, describe(c))}}, nil
+	return variant.Notice{To: variant.To(c.author), Kind: "c-move", Text: fmt.Sprintf("Your C-move %s %s: %s.", c.text, what, describe(c))}
 }
 
 func describe(c *cmove) string {
@@ -126,49 +176,42 @@ func describe(c *cmove) string {
 	return fmt.Sprintf("if %s, %s; else %s", q, b(c.then), b(c.els))
 }
 
-func (g *Game) submitB(by chess.Color, uci string) ([]variant.Notice, error) {
-	if g.state != 'B' || by == g.x {
-		return nil, variant.Reject("it is not your B-move now (%s)", g.next())
-	}
-	m, err := g.find(by, uci, g.legalFor(by))
-	if err != nil {
-		return nil, err
-	}
+// playB makes Y's B-move, judges the end conditions, then executes or skips X's C-move and
+// judges them again (CO-D2, CO-D4, CO-D5, CO-D9).
+func (g *Game) playB(by chess.Color, m chess.Move) []variant.Notice {
 	x := g.x
 	san := g.play(by, m)
 	g.plies = append(g.plies, plyRecord{'B', by, san})
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "b-move", Text: fmt.Sprintf("%s's B-move: %s", by, san)}}
+	g.reached('C', x)
+	g.judge('C', x, true)
+	var notices []variant.Notice
+	if !g.Quiet() {
+		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "b-move", Text: fmt.Sprintf("%s's B-move: %s", by, san)})
+	}
+	if g.Outcome().Over() {
+		return notices // the pending C-move is discarded and revealed (Submit)
+	}
 	g.pos.Turn = x
 	bCheck := g.pos.InCheck()
-	if bCheck && len(g.legalFor(x)) == 0 {
-		g.End(variant.WinFor(by), "checkmate", fmt.Sprintf("%s checkmated %s with a B-move", by, x))
-		g.plies = append(g.plies, plyRecord{'C', x, "-"})
-		return append(notices, g.endNotice()), nil
-	}
 	text, executed := g.executeC(x, bCheck)
-	notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "c-move", Text: text})
 	// CO-D2: a B-move check whose C-move did not escape gives X the next A-move.
 	if executed || !bCheck {
 		g.x = x.Other()
 	}
 	g.state, g.pending = 'A', nil
-	if !g.Outcome().Over() {
-		g.record()
-		g.judgeA()
+	if executed {
+		g.reached('A', g.x)
 	}
+	g.judge('A', g.x, executed)
+	if g.Quiet() {
+		return nil
+	}
+	notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "c-move", Text: text, Show: variant.ShowView})
 	if g.Outcome().Over() {
-		return append(notices, g.endNotice()), nil
+		return notices
 	}
-	notices[len(notices)-1].Show = variant.ShowView
-	next := fmt.Sprintf("Next: %s's A-move.", g.x)
-	p := g.pos
-	p.Turn = g.x
-	if p.InCheck() {
-		next += fmt.Sprintf(" %s is in check.", g.x)
-	}
-	notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "next", Text: next})
-	notices = append(notices, variant.Notice{To: variant.To(g.x), Kind: "your-turn", Text: "Your A-move, with your C-move."})
-	return notices, nil
+	return append(notices, variant.Notice{To: variant.To(g.x), Kind: "your-turn",
+		Text: fmt.Sprintf("Send your A-move with your C-move, like A: e4 and %s.", cHowTo)})
 }
 
 // executeC plays or skips X's C-move on the position after the B-move (CO-D5) and returns
@@ -193,7 +236,7 @@ func (g *Game) executeC(x chess.Color, bCheck bool) (string, bool) {
 		}
 	}
 	if c.expect != "" && (played == "" || c.expect != which) {
-		g.notes = append(g.notes, fmt.Sprintf("the record marks the %s-branch of %s as played, but the rules %s", c.expect, c.text,
+		g.notes = append(g.notes, fmt.Sprintf("ply %d (%s): the record marks the %s-branch as played, but the rules %s", len(g.plies)+1, c.text, c.expect,
 			map[bool]string{true: "play the " + which + "-branch", false: "skip the C-move"}[played != ""]))
 	}
 	if played == "" {
@@ -206,12 +249,18 @@ func (g *Game) executeC(x chess.Color, bCheck bool) (string, bool) {
 	}
 	text := starred(c, which)
 	g.plies = append(g.plies, plyRecord{'C', x, text})
-	msg := fmt.Sprintf("%s's C-move: %s, played %s.", x, text, played)
-	g.pos.Turn = x.Other()
-	if g.pos.InCheck() && len(g.legalFor(x.Other())) == 0 {
-		g.End(variant.WinFor(x), "checkmate", fmt.Sprintf("%s checkmated %s with a C-move", x, x.Other()))
+	return fmt.Sprintf("%s's C-move: %s, played %s.", x, text, played), true
+}
+
+// discard ends the life of a pending C-move when the game is over: it is not played, and it
+// is revealed (CO-D9, rules.md 0.4b). It returns the sentence that reveals it, or "".
+func (g *Game) discard() string {
+	c := g.pending
+	if c == nil {
+		return ""
 	}
-	return msg, true
+	g.pending, g.discarded = nil, c
+	return fmt.Sprintf("%s's C-move, stated but not played: %s.", c.author, c.text)
 }
 
 // holds evaluates a condition for the C-move's author; "enemy" is his opponent (CO-D5).
@@ -244,40 +293,55 @@ func starred(c *cmove, which string) string {
 	return cond + then + "/*" + els + "*"
 }
 
-func (g *Game) endNotice() variant.Notice {
+// endNotice announces the end to both, with the C-move the end left unplayed, if any.
+func (g *Game) endNotice(discarded string) variant.Notice {
 	out := g.Outcome()
-	return variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + ". Result " + out.Result + ".", Show: variant.ShowReveal}
+	text := out.Reason + ". Result " + out.Result + "."
+	if discarded != "" {
+		text += "\n" + discarded
+	}
+	return variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: text, Show: variant.ShowReveal}
 }
 
-// TakeNotes returns and clears the notes on a record's marks (record replay shows them).
+// TakeNotes returns and clears the notes on a record's marks (record replay shows them);
+// each names the ply it is about.
 func (g *Game) TakeNotes() []string {
 	n := g.notes
 	g.notes = nil
 	return n
 }
 
+// Plies is the number of plies so far, three to a cycle as the record writes them (A, B, C,
+// a skipped C-move included).
+func (g *Game) Plies() int { return len(g.plies) }
+
 // View is the whole board; the author alone also sees his stated C-move (CO-D8).
 func (g *Game) View(v variant.Viewer) variant.View {
 	bottom := variant.Bottom(v)
 	var lines []string
-	if out := g.Outcome(); out.Over() {
-		lines = append(lines, out.OverLine())
-	} else {
-		lines = append(lines, "Next: "+g.next()+".")
-		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {
-			lines = append(lines, "Stated C-move (secret): "+g.pending.text+".")
-		}
-	}
 	p := g.pos
 	p.Turn = g.x
 	if g.state == 'B' {
 		p.Turn = g.x.Other()
 	}
+	if out := g.Outcome(); out.Over() {
+		lines = append(lines, out.OverLine())
+	} else {
+		next := "Next: " + g.next() + "."
+		if p.InCheck() {
+			next += " " + p.Turn.String() + " is in check."
+		}
+		lines = append(lines, next)
+		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {
+			lines = append(lines, "Stated C-move (secret): "+g.pending.text+".")
+		}
+	}
 	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: p.Board}}, Lines: lines, FEN: p.FEN()}
 }
 
 // Movetext writes the plies in the sample game's notation: one cycle per number, A B C, with
-// the played branch of each C-move starred and "-" for no C-move.
+// the played branch of each C-move starred and "-" for no C-move. A C-move that the end of
+// the game left unplayed follows in a comment.
 func (g *Game) Movetext() string {
 	var sb strings.Builder
 	for i, p := range g.plies {
@@ -289,6 +353,9 @@ func (g *Game) Movetext() string {
 		}
 		sb.WriteByte(' ')
 		sb.WriteString(p.text)
+	}
+	if c := g.discarded; c != nil {
+		fmt.Fprintf(&sb, " {%s's C-move, stated but not played: %s}", c.author, c.text)
 	}
 	return sb.String()
 }
@@ -313,8 +380,6 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 			if len(plies) > 0 {
 				plies[len(plies)-1] += t.Text
 			}
-		case record.Result:
-			break
 		}
 	}
 	steps := buf

@@ -13,7 +13,9 @@
 //     first move, against pawns that double-stepped in the opponent's previous series and
 //     have not moved since (PR-D4); no legal move, at the start or in mid-series, is stalemate
 //     (PR-D7) unless in check at the start (mate); 10 series without a capture or a pawn move
-//     draw (PR-D6, IT-D3); dead positions draw (rules.md 0.4c). No repetition rule.
+//     draw (PR-D6, IT-D3); dead positions draw (rules.md 0.4c), also one reached inside a
+//     series, which then ends there: a series with moves after that point is refused (PR-D5).
+//     No repetition rule.
 //
 // Decisions this package adds (also in the issue note):
 //   - A series that runs out of legal moves in mid-series (PR-D7) is sent as the moves that
@@ -21,6 +23,10 @@
 //   - The option "series" (a number) starts a composed position at that series, so that a
 //     FEN can stand in the middle of a game; without it a FEN's side to move plays series 1
 //     (White) or 2 (Black).
+//   - Check marks (rules.md 0.3a) are compared move by move with the board, with a warning;
+//     "#" means that the opponent cannot start his series (checkmate or Italian mate).
+//   - A series ended by a dead position may also end with a check (a bishop's capture that
+//     leaves king and bishop against king): the dead position decides, a draw.
 package progressive
 
 import (
@@ -38,6 +44,9 @@ const (
 	KeyScottish = "progressive"
 	KeyItalian  = "progressive-italian"
 )
+
+// deadReason says why a dead position is drawn (rules.md 0.4c).
+const deadReason = "neither side has the men to mate"
 
 // QuietLimit is the number of series without a capture or pawn move that draws (PR-D6).
 const QuietLimit = 10
@@ -127,11 +136,16 @@ func (g *Game) ToAct() []variant.Side {
 // moves, en passant only on the first move (PR-D4), and under Italian rules no check before
 // the last move (IT-D2).
 func (g *Game) moves(p *chess.Position, k int) []chess.Move {
+	return g.movesFor(p, k, g.series, g.epSquares)
+}
+
+// movesFor is moves for move k of series n, with e.p. against the squares in epSquares.
+func (g *Game) movesFor(p *chess.Position, k, n int, epSquares chess.Bitboard) []chess.Move {
 	q := *p
 	q.EnPassant = chess.NoSquare
 	legal := q.LegalMoves(nil)
 	if k == 1 {
-		for eps := g.epSquares; eps != 0; eps &= eps - 1 {
+		for eps := epSquares; eps != 0; eps &= eps - 1 {
 			e := q
 			e.EnPassant = eps.First()
 			for _, m := range e.LegalMoves(nil) {
@@ -141,7 +155,7 @@ func (g *Game) moves(p *chess.Position, k int) []chess.Move {
 			}
 		}
 	}
-	if !g.italian || k == g.series || g.series == 1 {
+	if !g.italian || k == n || n == 1 {
 		return legal
 	}
 	out := legal[:0:0]
@@ -179,7 +193,7 @@ func (g *Game) judgeStart() {
 	case len(available) == 0:
 		g.End("1/2-1/2", "stalemate", p.Turn.String()+" has no move to start the series")
 	case p.AtMostOneMinorEach():
-		g.End("1/2-1/2", "insufficient material", "neither side can mate (rules.md 0.4c)")
+		g.End("1/2-1/2", "insufficient material", deadReason)
 	case g.quiet >= QuietLimit:
 		g.End("1/2-1/2", "ten-series rule", "10 series without a capture or a pawn move")
 	}
@@ -239,6 +253,7 @@ func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
 func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, err error) {
 	p := g.pos
 	n := g.series
+	var seq []chess.Move
 	for k := 1; k <= len(words); k++ {
 		w := words[k-1]
 		if k > n {
@@ -254,7 +269,7 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 			// Say why a legal move is not available: the Italian check rule.
 			if all := p.LegalMoves(nil); g.italian && len(all) > len(available) {
 				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && givesCheck(&p, lm) {
-					return nil, nil, warns, variant.Reject("move %d (%s) gives check before the last move of the series, which Italian rules forbid (IT-D1)", k, w)
+					return nil, nil, warns, variant.Reject("move %d (%s) gives check before the last move of the series, which Italian rules forbid", k, w)
 				}
 			}
 			if k == 1 && p.InCheck() {
@@ -275,9 +290,20 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 		p.Turn = g.pos.Turn // the series goes on
 		p.EnPassant = chess.NoSquare
 		check := inCheckAfter(&p)
+		seq = append(seq, m)
+		if x := chess.CheckMarkWarning(not, check, check && g.mated(p, n, seq)); x != nil { // rules.md 0.3a
+			warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("move %d (%s): %s", k, w, x.Text)})
+		}
 		uci, san = append(uci, m.UCI()), append(san, s)
+		if p.AtMostOneMinorEach() {
+			// A dead position ends the game at once, and the series with it (PR-D5, 0.4c).
+			if k < len(words) {
+				return nil, nil, warns, variant.Reject("move %d (%s) leaves neither side the men to mate: the game is drawn there, so nothing may follow it", k, w)
+			}
+			return uci, san, warns, nil
+		}
 		if check && k < len(words) {
-			return nil, nil, warns, variant.Reject("move %d (%s) gives check, which ends the series: nothing may follow it (PR-D1)", k, w)
+			return nil, nil, warns, variant.Reject("move %d (%s) gives check, which ends the series: nothing may follow it", k, w)
 		}
 		if check {
 			return uci, san, warns, nil
@@ -290,6 +316,32 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 		}
 	}
 	return uci, san, warns, nil
+}
+
+// mated reports whether the opponent, in check in p after the series seq (series n), has no
+// move to start series n+1: checkmate, or under Italian rules Italian mate.
+func (g *Game) mated(p chess.Position, n int, seq []chess.Move) bool {
+	p.Turn = p.Turn.Other()
+	return len(g.movesFor(&p, 1, n+1, seriesEP(seq))) == 0
+}
+
+// seriesEP is the e.p. eligibility a series leaves (rules.md §2 rule 6): the square passed
+// over by each double step whose pawn did not move again in the series.
+func seriesEP(seq []chess.Move) chess.Bitboard {
+	eps := chess.Bitboard(0)
+	for i, m := range seq {
+		if m.Kind != chess.DoublePush {
+			continue
+		}
+		again := false
+		for _, later := range seq[i+1:] {
+			again = again || later.From == m.To
+		}
+		if !again {
+			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
+		}
+	}
+	return eps
 }
 
 // inCheckAfter reports whether the side that is not moving (the opponent of p.Turn) is in
@@ -344,21 +396,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		g.pos.Turn = by
 		g.pos.EnPassant = chess.NoSquare
 	}
-	// e.p. eligibility (rules.md §2 rule 6): each double step of this series whose pawn
-	// did not move again in it.
-	eps := chess.Bitboard(0)
-	for i, m := range seq {
-		if m.Kind != chess.DoublePush {
-			continue
-		}
-		again := false
-		for _, later := range seq[i+1:] {
-			again = again || later.From == m.To
-		}
-		if !again {
-			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
-		}
-	}
+	eps := seriesEP(seq)
 	g.Accept(cmd)
 	g.played = append(g.played, san)
 	g.epSquares = eps
@@ -367,11 +405,15 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	} else {
 		g.quiet = 0
 	}
-	ranOut := len(seq) < n && !inCheckAfter(&g.pos) // short without a check: no move was left (PR-D7)
+	dead := g.pos.AtMostOneMinorEach()
+	ranOut := len(seq) < n && !inCheckAfter(&g.pos) && !dead // short without a check: no move was left (PR-D7)
 	g.pos.Turn = by.Other()
 	g.series = n + 1
 	g.pos.Fullmove = (g.series + 1) / 2 // a FEN's move number: White's series 2k-1 and Black's 2k
-	if ranOut {
+	switch {
+	case dead:
+		g.End("1/2-1/2", "insufficient material", deadReason)
+	case ranOut:
 		g.End("1/2-1/2", "stalemate", fmt.Sprintf("%s had no move left in series %d", by, n))
 	}
 	g.judgeStart()

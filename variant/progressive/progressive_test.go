@@ -112,7 +112,7 @@ func TestPRD1CheckEndsSeries(t *testing.T) {
 
 // PR-D2: a piece promoted in a series may move again in it.
 func TestPRD2PromotedPieceMovesAgain(t *testing.T) {
-	g := newGame(t, false, "k7/2P5/8/8/8/8/8/4K3 w - - 0 1", map[string]string{"series": "3"})
+	g := newGame(t, false, "k7/2P4p/8/8/8/8/8/4K3 w - - 0 1", map[string]string{"series": "3"})
 	play(t, g, W, "c8(N), Nb6+")
 	if !strings.Contains(g.Movetext(), "c8=N, Nb6+") {
 		t.Errorf("movetext %q", g.Movetext())
@@ -224,7 +224,7 @@ func TestITD1EarlyCheck(t *testing.T) {
 		play(t, g, B, "e5, Nc6")
 	}
 	play(t, sc, W, "Bc4, Bxf7+") // Scottish: the check ends the series early
-	refuse(t, it, W, "Bc4, Bxf7+", "move 2 (Bxf7+) gives check before the last move of the series, which Italian rules forbid (IT-D1)")
+	refuse(t, it, W, "Bc4, Bxf7+", "move 2 (Bxf7+) gives check before the last move of the series, which Italian rules forbid")
 	refuse(t, it, W, "Bc4, Bxf7+, Bb3", "move 2 (Bxf7+) gives check before the last move")
 	play(t, it, W, "Nf3, Bc4, Bxf7+") // the check as the last move of the full series
 	if it.pos.At(chess.SquareAt(5, 6)).Role() != chess.Bishop || !it.pos.InCheck() {
@@ -291,6 +291,35 @@ func TestNotices(t *testing.T) {
 	for _, want := range []string{"Next: series 2, 2 move(s), for Black.", "Capturable en passant with the first move: the pawn on e4."} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// PR-D5 (as clarified) and rules.md 0.4c: a dead position reached inside a series ends the
+// series and the game at once, drawn; a series with moves after that point is refused whole.
+func TestPRD5DeadPositionEndsSeries(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/3r4/4K1N1 w - - 0 1"
+	for _, italian := range []bool{false, true} {
+		g := newGame(t, italian, fen, map[string]string{"series": "3"})
+		refuse(t, g, W, "Kxd2, Ke3, Kf4", "move 1 (Kxd2) leaves neither side the men to mate: the game is drawn there, so nothing may follow it")
+		refuse(t, g, W, "Kf1, Ne2", "series 3 has 3 moves; you sent 2")
+		ns := play(t, g, W, "Kxd2")
+		if out := g.Outcome(); out.Result != "1/2-1/2" || out.Termination != "insufficient material" {
+			t.Errorf("italian %v: %+v", italian, out)
+		}
+		if got := varianttest.TextsTo(ns, B, false); !strings.Contains(got, "White played series 3: Kxd2") || strings.Contains(got, "stalemate") {
+			t.Errorf("italian %v: notices\n%s", italian, got)
+		}
+		key := map[bool]string{false: "Progressive", true: "Italian Progressive"}[italian]
+		for _, c := range []struct {
+			movetext string
+			fails    bool
+		}{{"3 Kxd2 1/2-1/2", false}, {"3 Kxd2, Ke3, Kf4 *", true}} {
+			rec := &record.Record{Tags: []record.Tag{{Name: "Variant", Value: key}, {Name: "FEN", Value: fen}}, Movetext: c.movetext}
+			r, err := variant.ReplayRecord(rec)
+			if err != nil || (r.Failure != nil) != c.fails || !c.fails && r.Game.Outcome().Termination != "insufficient material" {
+				t.Errorf("%s %q: %v %+v", key, c.movetext, err, r)
+			}
 		}
 	}
 }

@@ -17,7 +17,9 @@ import (
 //
 // Each turn is one move, White and Black alternating; the "T<n>:" label is optional and is
 // checked against the referee's numbering with a warning (TX-D15); "(C)" and "(R)" may stand
-// with or without a space; "..." for a missing White column is allowed.
+// with or without a space; "..." for a missing White column is allowed. A promotion may be
+// written "(Q)", "(N)", "(B)" or "(T)" (rook), with or without a space before it
+// ("d1(Q)+(C)", "a8 (N)"): "(R)" is always a rollback here (rules.md 0.3a).
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
 	steps := buf
 	side := start.Position().Turn
@@ -58,7 +60,17 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 			if len(steps) == 0 {
 				return nil, fmt.Errorf("%s before any move", t.Text)
 			}
-			steps[len(steps)-1].Text += " " + t.Text
+			st := &steps[len(steps)-1]
+			word := strings.TrimRight(t.Text, "+#!?")
+			marks := t.Text[len(word):]
+			switch strings.ToUpper(word) {
+			case "(C)", "(R)":
+				// Marks written after the disposition belong to the move.
+				st.Text += marks + " " + word
+			default:
+				// A promotion piece set apart from its move: "a8 (N)", "d1 (Q)+".
+				st.Text += t.Text
+			}
 		case record.Result:
 			return steps, nil
 		case record.Comma:

@@ -32,6 +32,11 @@
 //     is played. The batch stops at the first line that fails or when the opponent commits, and
 //     what is left goes back to the player. The opponent learns nothing of a batch's content;
 //     he only gets his next prompt sooner, which is the speed of the mail, not hidden state.
+//   - Notation (rules.md 0.3a): "(C)" and "(R)" after a move are commit and rollback, "(Q)",
+//     "(N)", "(B)" and "(T)" a promotion, with or without a space before them ("d1(Q)+(C)",
+//     "a8 (N)"); "e8(R)+" is refused with a hint to write e8=R. Check marks are compared with
+//     the mover's transactional view (an apparent check, TX-D4; "#" when the opponent has no
+//     legal move in that view), with a warning: the warning depends on nothing hidden.
 package transactional
 
 import (
@@ -312,7 +317,12 @@ func parseLine(text string) (parsed, error) {
 		}
 	}
 	if s == "" {
-		return p, fmt.Errorf("no move: a commit or rollback goes with a move, like Nc6 (C) (TX-D1)")
+		return p, fmt.Errorf("no move: a commit or rollback goes with a move in the same turn, like Nc6 (C)")
+	}
+	// A promotion piece set apart from its move: "d1 (Q)+" is d1(Q)+ (rules.md 0.3a).
+	s = strings.ReplaceAll(s, " (", "(")
+	if strings.Contains(strings.ToUpper(s), "(R)") {
+		return p, fmt.Errorf("%q: (R) means rollback here; a rook promotion is written =R or (T), like e8=R", s)
 	}
 	p.move = s
 	return p, nil
@@ -381,6 +391,9 @@ func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.War
 			kept = append(kept, w)
 		}
 	}
+	if w := markWarning(pos, n, m); w != nil {
+		kept = append(kept, *w)
+	}
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
 		if m.Kind == chess.Castle {
 			return chess.NullMove, kept, variant.Reject("locked: one of the castling squares is locked; try another move")
@@ -388,6 +401,16 @@ func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.War
 		return chess.NullMove, kept, variant.Reject("locked: %v is locked; try another move", m.To)
 	}
 	return m, kept, nil
+}
+
+// markWarning compares the check mark written in n with what m does in the mover's
+// transactional view pos (rules.md 0.3a, TX-D4): check is an apparent check, and mate means
+// that the opponent has no legal move in that view. It depends on nothing the mover may not
+// know.
+func markWarning(pos chess.Position, n chess.Notation, m chess.Move) *chess.Warning {
+	pos.Play(m)
+	check := pos.InCheck()
+	return chess.CheckMarkWarning(n, check, check && len(pos.LegalMoves(nil)) == 0)
 }
 
 // mandatory says why m must be committed, or "" (rules.md §1.1 rule 9, TX-D4, TX-D5).
@@ -849,6 +872,9 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	m, warns, err := chess.Resolve(&pos, n, moves)
 	if err != nil {
 		return variant.Command{}, warns, variant.Reject("for a later turn: illegal in your view: %v", err)
+	}
+	if w := markWarning(pos, n, m); w != nil {
+		warns = append(warns, *w)
 	}
 	if err := sim.checkDisposition(by, m, p.disp); err != nil {
 		return variant.Command{}, warns, err
