@@ -70,10 +70,69 @@ func TestAdminCommands(t *testing.T) {
 		t.Errorf("exported games do not verify: %d\n%s", code, out)
 	}
 	backup := filepath.Join(dir, "backup.db")
-	if code, out, _ := run(t, append([]string{"backup", backup}, data...)...); code != exitOK || !strings.Contains(out, "backup written") {
+	if code, out, _ := run(t, append([]string{"backup", backup}, data...)...); code != exitOK || !strings.Contains(out, "backup of "+dir+" written to "+backup) {
 		t.Errorf("backup: %d %s", code, out)
 	}
-	if code, out, _ := run(t, "list", "--data", filepath.Join(dir, "restore")); code != exitOK || !strings.Contains(out, "0 game(s)") {
-		t.Errorf("empty store: %s", out)
+}
+
+// Admin commands run where there is no data directory do not create an empty store: they
+// say which directory they looked in and how to name the right one. new creates one, and
+// says so.
+func TestAdminWithoutData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nothing-here")
+	for _, args := range [][]string{{"list"}, {"show", "1"}, {"export", "--all"}, {"backup", filepath.Join(t.TempDir(), "b.db")}} {
+		code, out, errs := run(t, append(args, "--data", dir)...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, "no refereed data in "+dir) || !strings.Contains(errs, "--data DIR") {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", args, code, out, errs)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Fatalf("%v created %s", args, dir)
+		}
+	}
+	code, out, _ := run(t, "new", "--white", "a@example.com", "--black", "b@example.com", "--data", dir)
+	if code != exitOK || !strings.Contains(out, "created a new store in "+dir) || !strings.Contains(out, "game #1 created in "+dir) {
+		t.Errorf("new: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run(t, "list", "--data", dir); code != exitOK || !strings.Contains(out, "1 game(s); 2 mail(s) waiting in the outbox; data in "+dir) {
+		t.Errorf("list after new: exit %d\n%s", code, out)
+	}
+}
+
+// A game set up from a decided position is listed as over.
+func TestNewDecidedPosition(t *testing.T) {
+	data := []string{"--data", t.TempDir()}
+	code, _, errs := run(t, append([]string{"new", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--white", "a@example.com", "--black", "b@example.com"}, data...)...)
+	if code != exitOK {
+		t.Fatalf("new: %d %s", code, errs)
+	}
+	if _, out, _ := run(t, append([]string{"list"}, data...)...); !strings.Contains(out, "over 1-0") {
+		t.Errorf("list:\n%s", out)
+	}
+}
+
+// restore puts a backup back, keeps the store it replaces, and refuses what is not a store.
+func TestBackupRestore(t *testing.T) {
+	dir := t.TempDir()
+	data := []string{"--data", dir}
+	run(t, append([]string{"new", "--white", "a@example.com", "--black", "b@example.com"}, data...)...)
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	if code, _, errs := run(t, append([]string{"backup", backup}, data...)...); code != exitOK {
+		t.Fatalf("backup: %s", errs)
+	}
+	run(t, append([]string{"new", "--white", "c@example.com", "--black", "d@example.com"}, data...)...)
+	code, out, errs := run(t, append([]string{"restore", backup}, data...)...)
+	if code != exitOK || !strings.Contains(out, "restored "+backup+" (1 game(s))") || !strings.Contains(out, "kept as "+filepath.Join(dir, "refereed.db.before-restore-")) {
+		t.Fatalf("restore: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := run(t, append([]string{"list"}, data...)...); !strings.Contains(out, "1 game(s)") {
+		t.Errorf("after restore:\n%s", out)
+	}
+	junk := filepath.Join(t.TempDir(), "junk")
+	os.WriteFile(junk, []byte("not a database"), 0o600)
+	if code, _, errs := run(t, append([]string{"restore", junk}, data...)...); code != exitInvalid || !strings.Contains(errs, "is not a refereed backup") {
+		t.Errorf("restore of junk: exit %d %s", code, errs)
+	}
+	if _, out, _ := run(t, append([]string{"list"}, data...)...); !strings.Contains(out, "1 game(s)") {
+		t.Errorf("a failed restore changed the store:\n%s", out)
 	}
 }

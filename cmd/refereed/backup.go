@@ -11,7 +11,7 @@ func (m *Main) runBackup(ctx context.Context, args []string) int {
 	fs.SetOutput(m.Stderr)
 	d := addDataFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed backup FILE\n\nWrites a consistent snapshot of the database to FILE.")
+		fmt.Fprintln(m.Stderr, "Usage: refereed backup [--data DIR] FILE\n\nWrites a consistent snapshot of the database to FILE, also while the daemon\nruns. 'refereed restore FILE' puts it back.")
 		fs.PrintDefaults()
 	}
 	if err := parseInterspersed(fs, args); err != nil {
@@ -32,6 +32,6 @@ func (m *Main) runBackup(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)
 		return exitInvalid
 	}
-	fmt.Fprintf(m.Stdout, "backup written to %s (%d bytes)\n", fs.Arg(0), n)
+	fmt.Fprintf(m.Stdout, "backup of %s written to %s (%d bytes)\n", d.where(m), fs.Arg(0), n)
 	return exitOK
 }

@@ -6,10 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/refereed/refereed/store"
@@ -52,6 +55,9 @@ func dataDirOf(args []string) string {
 // forward sends an admin command to a running daemon. ok is false when none answers.
 func (m *Main) forward(args []string) (code int, ok bool) {
 	sock := filepath.Join(dataDirOf(args[1:]), controlName)
+	if args[0] == "backup" {
+		args = absoluteFile(args)
+	}
 	conn, err := net.DialTimeout("unix", sock, time.Second)
 	if err != nil {
 		return 0, false
@@ -69,6 +75,29 @@ func (m *Main) forward(args []string) (code int, ok bool) {
 	fmt.Fprint(m.Stdout, rep.Stdout)
 	fmt.Fprint(m.Stderr, rep.Stderr)
 	return rep.Code, true
+}
+
+// absoluteFile makes the FILE of "backup FILE" absolute: the daemon, which writes it, may run
+// in another directory.
+func absoluteFile(args []string) []string {
+	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addDataFlags(fs)
+	if parseInterspersed(fs, args[1:]) != nil || fs.NArg() != 1 || filepath.IsAbs(fs.Arg(0)) {
+		return args
+	}
+	abs, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		return args
+	}
+	out := slices.Clone(args)
+	for i := len(out) - 1; i > 0; i-- {
+		if out[i] == fs.Arg(0) {
+			out[i] = abs
+			break
+		}
+	}
+	return out
 }
 
 // serveControl answers admin commands on the socket until ctx ends; changed is called after

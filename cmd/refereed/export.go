@@ -53,6 +53,7 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 				return err
 			}
 		}
+		fmt.Fprintf(m.Stderr, "refereed export: %d game(s) from %s\n", len(ids), d.where(m))
 		return nil
 	})
 	if err != nil {

@@ -13,8 +13,16 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	d := addDataFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed list [--data DIR]\n\nLists the games of the store: variant, players, status, last change.")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
 	}
 	db, closeDB, err := d.open(m)
 	if err != nil {
@@ -47,6 +55,6 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 		fmt.Fprintf(tw, "#%d\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
 	}
 	tw.Flush()
-	fmt.Fprintf(m.Stdout, "%d game(s); %d mail(s) waiting in the outbox\n", len(games), outbox)
+	fmt.Fprintf(m.Stdout, "%d game(s); %d mail(s) waiting in the outbox; data in %s\n", len(games), outbox, d.where(m))
 	return exitOK
 }

@@ -55,17 +55,22 @@ func (m *Main) subcommands() []subcommand {
 		{"show", "show a game as a player or the referee sees it", (*Main).runShow},
 		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
 		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},
+		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
+		{"version", "print the version", (*Main).runVersion},
 	}
 }
 
 // Run dispatches to a subcommand and returns the process exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		m.usage(m.Stdout)
 		if len(args) == 0 {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return m.runVersion(ctx, nil)
 	}
 	if adminCommands[args[0]] && m.db == nil {
 		if code, ok := m.forward(args); ok {
@@ -73,9 +78,16 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		}
 	}
 	for _, sc := range m.subcommands() {
-		if sc.name == args[0] {
-			return sc.run(m, ctx, args[1:])
+		if sc.name != args[0] {
+			continue
 		}
+		if asksHelp(args[1:]) {
+			// Help that was asked for is output, not an error: it goes to stdout.
+			h := *m
+			h.Stderr = m.Stdout
+			return sc.run(&h, ctx, args[1:])
+		}
+		return sc.run(m, ctx, args[1:])
 	}
 	fmt.Fprintf(m.Stderr, "refereed: unknown command %q\n\n", args[0])
 	m.usage(m.Stderr)
@@ -89,6 +101,19 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", sc.name, sc.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'refereed COMMAND -h' for a command's options.")
+}
+
+// asksHelp reports whether a subcommand's arguments ask for its help.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
 
 // usageCode is the exit code after a flag error: 0 when the user asked for -h, else 2.

@@ -120,3 +120,31 @@ func TestUnknownCommand(t *testing.T) {
 		t.Errorf("exit %d %q", code, errs)
 	}
 }
+
+// Help that is asked for goes to stdout and exits 0, for refereed and each subcommand; a
+// subcommand lists only the options that apply to it.
+func TestHelpToStdout(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"new", "-h"}, {"list", "-h"}, {"show", "--help"}, {"export", "-h"},
+		{"backup", "-h"}, {"restore", "-h"}, {"verify", "-h"}, {"replay", "-h"}, {"perft", "-h"}, {"serve", "-h"}} {
+		code, out, errs := run(t, args...)
+		if code != exitOK || !strings.Contains(out, "Usage") || errs != "" {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", args, code, out, errs)
+		}
+	}
+	_, out, _ := run(t, "backup", "-h")
+	if strings.Contains(out, "-address") || !strings.Contains(out, "-data") {
+		t.Errorf("backup -h lists options that do not apply:\n%s", out)
+	}
+	if code, _, errs := run(t, "list", "--bogus"); code != exitUsage || !strings.Contains(errs, "Usage") {
+		t.Errorf("a wrong flag: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, _ := run(t, args...)
+		if code != exitOK || !strings.HasPrefix(out, "refereed ") || !strings.Contains(out, "go1.") {
+			t.Errorf("%v: exit %d %q", args, code, out)
+		}
+	}
+}

@@ -53,6 +53,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 			fmt.Fprintf(m.Stdout, " %s (%s)", sg.Result, sg.Reason)
 		}
 		fmt.Fprintf(m.Stdout, "\n\n%s", g.View(v).Diagram())
+		defer fmt.Fprintf(m.Stdout, "Data in %s\n", d.where(m))
 		if w, err := referee.Waiting(tx, id); err == nil && w != "" {
 			fmt.Fprintln(m.Stdout, w)
 		}
