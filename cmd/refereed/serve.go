@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/tls"
-	"encoding/base32"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -31,7 +31,6 @@ type serveOptions struct {
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
-	passwordPrinted      bool
 }
 
 func (m *Main) runServe(ctx context.Context, args []string) int {
@@ -40,7 +39,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	data := fs.String("data", "refereed-data", "data directory (holds refereed.db)")
 	configPath := fs.String("config", "", "TOML configuration for real mail servers; without it a local mail server runs")
 	address := fs.String("address", "", "the referee's mail address (referee@localhost without --config)")
-	password := fs.String("mail-password", "", "local mail server password for every mailbox (default $REFEREED_MAIL_PASSWORD, else a random one kept in DIR/mail-password)")
+	password := fs.String("mail-password", "", "one local mail password for every mailbox, for tests (default $REFEREED_MAIL_PASSWORD; without it each address has its own)")
 	imapAddr := fs.String("imap", "127.0.0.1:1143", "local mail server: IMAP listen address")
 	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "local mail server: SMTP listen address")
 	poll := fs.Duration("poll", 0, "IMAP poll interval (0: the config's, else 30s; IDLE is used when offered)")
@@ -158,14 +157,14 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	defer cancel()
 	var local *localmail.Server
 	if o.local {
-		if o.password == "" {
-			if o.password, o.passwordPrinted, err = localPassword(o.data); err != nil {
-				return err
-			}
-			o.imap.Password = o.password
-		}
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data}
+		if o.password == "" { // each address its own password
+			if local.Secret, err = localSecret(o.data); err != nil {
+				return err
+			}
+			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
+		}
 		if err := local.Start(); err != nil {
 			return err
 		}
@@ -253,10 +252,10 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
 		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
-		if o.passwordPrinted {
-			fmt.Fprintf(m.Stdout, "  password for every mailbox: %s  (kept in %s; set REFEREED_MAIL_PASSWORD to choose it)\n", o.password, filepath.Join(o.data, "mail-password"))
+		if o.password == "" {
+			fmt.Fprintf(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players';\n  the referee's is %s\n", o.imap.Password)
 		} else {
-			fmt.Fprintln(m.Stdout, "  password for every mailbox: as given")
+			fmt.Fprintln(m.Stdout, "  one password for every mailbox, as given (for tests: players could read each other's mail)")
 		}
 	} else {
 		fmt.Fprintf(m.Stdout, "Mail: IMAP %s (%s), SMTP %s (%s)\n", o.imap.Addr, o.imap.Security, o.smtpT.Addr, o.smtpT.Security)
@@ -271,23 +270,22 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	return nil
 }
 
-// localPassword is the local mail server's password when none is given: the one kept in
-// DIR/mail-password, or a new random one written there, so that mail clients keep working
-// across restarts. printed says whether it should be shown (it was not chosen by the user).
-func localPassword(dir string) (password string, printed bool, err error) {
-	path := filepath.Join(dir, "mail-password")
+// localSecret is the install's secret behind the local mail server's per-address passwords:
+// kept in DIR/mail-secret, made at the first start.
+func localSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, "mail-secret")
 	if b, err := os.ReadFile(path); err == nil {
-		if p := strings.TrimSpace(string(b)); p != "" {
-			return p, true, nil
+		if s := strings.TrimSpace(string(b)); s != "" {
+			return []byte(s), nil
 		}
 	} else if !os.IsNotExist(err) {
-		return "", false, fmt.Errorf("local mail password: %w", err)
+		return nil, fmt.Errorf("local mail secret: %w", err)
 	}
-	b := make([]byte, 10)
+	b := make([]byte, 32)
 	rand.Read(b)
-	password = strings.ToLower(base32.StdEncoding.EncodeToString(b))[:12]
-	if err := os.WriteFile(path, []byte(password+"\n"), 0o600); err != nil {
-		return "", false, fmt.Errorf("local mail password: %w", err)
+	secret := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("local mail secret: %w", err)
 	}
-	return password, true, nil
+	return []byte(secret), nil
 }

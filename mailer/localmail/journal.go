@@ -190,14 +190,15 @@ var _ imapserver.SessionIMAP4rev2 = (*imapSession)(nil)
 // Login accepts any address of the domain with the password; a mailbox that has had no mail
 // yet is created, so a player can log in before the referee first writes.
 func (sess *imapSession) Login(username, password string) error {
-	if !sess.srv.passwordOK(password) {
+	addr := sess.srv.canonical(username)
+	if addr == "" || !sess.srv.passwordOK(addr, password) {
 		return imapserver.ErrAuthFailed
 	}
 	u, err := sess.srv.Mailbox(username)
 	if err != nil {
 		return imapserver.ErrAuthFailed
 	}
-	sess.user = sess.srv.canonical(username)
+	sess.user = addr
 	sess.UserSession = imapmemserver.NewUserSession(u)
 	return nil
 }

@@ -3,8 +3,8 @@
 // that together act as a mail host for one domain ("localhost"). Every address of that
 // domain that receives mail gets a mailbox; plus addresses (referee+g42-w-token@localhost)
 // are delivered to their base mailbox, as Postfix and Dovecot do with recipient_delimiter.
-// Everyone logs in over IMAP with the full address and one shared password, also before a
-// first mail has arrived. Mail to other domains is refused: there is no relaying.
+// Everyone logs in over IMAP with the full address and the password of that address (see
+// PasswordFor), also before a first mail has arrived. Mail to other domains is refused: there is no relaying.
 //
 // With Dir set, the mail is kept in DIR/localmail.db (see journal.go) and a restart brings
 // back every mailbox with its UIDs and UIDVALIDITY; without it the mail lives in memory (the
@@ -13,7 +13,10 @@ package localmail
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base32"
 	"errors"
 	"fmt"
 	"io"
@@ -31,8 +34,12 @@ import (
 
 // Server is the local mail host.
 type Server struct {
-	Domain   string // "localhost" when empty
-	Password string // every mailbox's IMAP password
+	Domain string // "localhost" when empty
+	// Secret, when set, gives every address its own IMAP password (PasswordFor), so that
+	// no player can read another's mail. Password, when Secret is empty, is one password for
+	// every mailbox: for tests, never for players who must not read each other's mail.
+	Secret   []byte
+	Password string
 	IMAPAddr string // listen address, e.g. 127.0.0.1:1143
 	SMTPAddr string // listen address, e.g. 127.0.0.1:2525
 	// MaxMessageBytes bounds one SMTP message (25 MiB when 0).
@@ -144,8 +151,28 @@ func (s *Server) canonical(address string) string {
 	return local + "@" + domain
 }
 
-func (s *Server) passwordOK(password string) bool {
-	return subtle.ConstantTimeCompare([]byte(password), []byte(s.Password)) == 1
+// passwordOK checks the password of a canonical address.
+func (s *Server) passwordOK(addr, password string) bool {
+	want := s.Password
+	if len(s.Secret) > 0 {
+		want = PasswordFor(s.Secret, addr)
+	}
+	return subtle.ConstantTimeCompare([]byte(password), []byte(want)) == 1
+}
+
+// PasswordFor is the IMAP password of address under the install's secret: an HMAC of the
+// mailbox's address, so that the operator can tell each player his own (refereed new and show
+// print it) and nobody can derive another's without the secret.
+func PasswordFor(secret []byte, address string) string {
+	addr := strings.ToLower(address)
+	if local, domain, ok := strings.Cut(addr, "@"); ok {
+		if base, _, plus := strings.Cut(local, "+"); plus {
+			addr = base + "@" + domain
+		}
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(addr))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(mac.Sum(nil)))[:16]
 }
 
 // Mailbox returns the mailbox user of address, creating it.
@@ -175,7 +202,7 @@ func (s *Server) addUser(addr string) (*imapmemserver.User, error) {
 	if u := s.users[addr]; u != nil {
 		return u, nil
 	}
-	u := imapmemserver.NewUser(addr, s.Password)
+	u := imapmemserver.NewUser(addr, "") // our sessions check passwords, not imapmemserver's
 	if err := u.Create("INBOX", nil); err != nil {
 		return nil, err
 	}

@@ -140,3 +140,34 @@ func TestLoginBeforeFirstMail(t *testing.T) {
 		s.Close()
 	}
 }
+
+// With a secret, each address has its own password: one player's does not open another's
+// mailbox (issue: one shared password let a player read the other's private views).
+func TestPasswordPerAddress(t *testing.T) {
+	secret := []byte("install secret")
+	s := &localmail.Server{Secret: secret, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ann, bob := localmail.PasswordFor(secret, "ann@localhost"), localmail.PasswordFor(secret, "Bob+g1@localhost")
+	if ann == bob || len(ann) < 12 || bob != localmail.PasswordFor(secret, "bob@localhost") {
+		t.Fatalf("passwords %q %q", ann, bob)
+	}
+	try := func(user, pw string) error {
+		c, err := imapclient.DialInsecure(s.IMAPListen(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.Login(user, pw).Wait()
+	}
+	if err := try("ann@localhost", ann); err != nil {
+		t.Errorf("Ann with her password: %v", err)
+	}
+	for _, bad := range [][2]string{{"bob@localhost", ann}, {"ann@localhost", bob}, {"ann@localhost", ""}} {
+		if try(bad[0], bad[1]) == nil {
+			t.Errorf("%s logged in with another's password", bad[0])
+		}
+	}
+}
