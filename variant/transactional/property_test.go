@@ -8,6 +8,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/variant"
+	"github.com/refereed/refereed/variant/varianttest"
 )
 
 // candidates are by's legal moves in his view that no lock in any of the given games blocks.
@@ -175,6 +176,42 @@ func noninterference(t *testing.T, seed int64, observer chess.Color) int {
 		compared++
 	}
 	return compared
+}
+
+// TestNoninterferenceFiftyMoves (TX-D14): two games that differ only in one rolled-back
+// White move, a knight's (Nc3 (R)) or a pawn's (e3 (R)), give Black byte-identical mail and
+// views all along, and end at the same turn, in the same words: counting the 50-move rule on
+// the potential view told Black of the rolled-back pawn move when the draw did not come.
+func TestNoninterferenceFiftyMoves(t *testing.T) {
+	a, b := newGame(t, ""), newGame(t, "")
+	na, nb := submit(t, a, chess.White, "move b1c3 R"), submit(t, b, chess.White, "move e2e3 R")
+	shuffle := []struct {
+		by   chess.Color
+		text string
+	}{
+		{chess.Black, "move g8f6 C"}, {chess.White, "move g1f3 C"}, {chess.Black, "move f6g8 C"}, {chess.White, "move f3g1 C"},
+	}
+	for turn := 0; ; turn++ {
+		if ma, mb := mailTo(a, na, chess.Black), mailTo(b, nb, chess.Black); a.Outcome().Over() || b.Outcome().Over() {
+			if a.Outcome() != b.Outcome() {
+				t.Fatalf("turn %d: the games end differently: %+v / %+v", turn, a.Outcome(), b.Outcome())
+			}
+			if ga, gb := varianttest.TextsTo(na, chess.Black, true), varianttest.TextsTo(nb, chess.Black, true); strings.Split(ga, "\n")[0] != strings.Split(gb, "\n")[0] {
+				t.Errorf("turn %d: Black is told of the end differently:\n%s\n--\n%s", turn, ga, gb)
+			}
+			if out := a.Outcome(); out.Termination != "fifty-move rule" || turn != 99 { // 100 turns played
+				t.Errorf("ended at turn %d: %+v, want the 50-move rule after 100 turns", turn, out)
+			}
+			return
+		} else if ma != mb {
+			t.Fatalf("turn %d: Black's mail differs\n--- Nc3 (R)\n%s\n--- e3 (R)\n%s", turn, ma, mb)
+		}
+		if va, vb := a.View(variant.AsBlack).Diagram(), b.View(variant.AsBlack).Diagram(); va != vb {
+			t.Fatalf("turn %d: Black's view differs\n%s\n%s", turn, va, vb)
+		}
+		s := shuffle[turn%len(shuffle)]
+		na, nb = submit(t, a, s.by, s.text), submit(t, b, s.by, s.text)
+	}
 }
 
 // junk plays a random move for by that forces no commit, rolled back when last is set.

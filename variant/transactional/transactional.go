@@ -13,17 +13,18 @@
 //     player started the turn in check (TX-D5); the referee commits automatically when the
 //     player did not write (C) (TX-D6).
 //   - A commit that leaves the committer's king attacked by the opponent's pending men loses
-//     ("mated by commit", TX-D10). No dead-position rule; the 50-move rule runs on the potential
-//     view (TX-D14).
+//     ("mated by commit", TX-D10). No dead-position rule. The 50-move rule counts committed
+//     moves only (TX-D14): one per turn, reset by a commit that holds a capture or a pawn move;
+//     pending and rolled-back moves never reset it, so its draw tells nobody anything hidden.
 //
 // Decisions this package adds where rules.md is silent (each also in the issue note):
 //   - TX-D16 in practice: a rollback is illegal only when the player's committed view shows
 //     check, which is exactly when he started the turn in check and must commit anyway (the
 //     opponent cannot commit during his turn). So "(R)" then is refused before the move is made,
 //     with a message saying that the move must be committed; nothing changes.
-//   - TX-D14's "turns without a capture or a pawn move" counts a turn whose move was a pawn move
-//     even if that move is rolled back later: the counter never depends on hidden information
-//     the opponent could infer from its reset.
+//   - TX-D14: a game started from a FEN starts the count at the FEN's halfmove clock (the
+//     position is all committed). A commit resets the count when any move of its transaction
+//     was a pawn move or a capture, as its announcement shows (Pe2-Pe4, Nb1-Nxc7).
 //   - A move that completes a fifth pending move without (C) or (R) is refused before anything
 //     changes (TX-D6), also when written as the last line of a batch.
 //   - Batches (TX-D12): a line for a later turn is resolved at once against the player's own
@@ -92,6 +93,7 @@ type player struct {
 	moved           [64]uint8        // by committed square: moves of that man this transaction
 	double          [64]bool         // by committed square: the man's first move was a pawn's double step
 	captured        bool             // a capture this transaction (TX-D7: only as its last move)
+	irreversible    bool             // a pawn move or a capture this transaction (TX-D14)
 	captureTo       chess.Square     // where the capturing man landed
 	victimSq        chess.Square     // where the victim stood (differs from captureTo for e.p.)
 	victim          chess.Piece
@@ -121,7 +123,7 @@ type Game struct {
 	queue   [2][]queued
 	pl      [2]player
 	turn    chess.Color
-	quiet50 int // turns without a capture or pawn move (TX-D14)
+	quiet50 int // turns since the last commit with a capture or pawn move (TX-D14)
 	turns   []turnRecord
 	start   chess.Position
 }
@@ -133,7 +135,7 @@ func New(o variant.Options) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{Common: variant.NewCommon(), turn: pos.Turn, start: pos}
+	g := &Game{Common: variant.NewCommon(), turn: pos.Turn, start: pos, quiet50: pos.Halfmove}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		p := &g.pl[c]
 		p.committed = pos.Only(c)
@@ -160,7 +162,7 @@ func (p *player) resetOrigins() {
 	}
 	p.pending = p.pending[:0]
 	p.locks = 0
-	p.captured = false
+	p.captured, p.irreversible = false, false
 	p.captureTo, p.victimSq, p.victim = chess.NoSquare, chess.NoSquare, chess.NoPiece
 }
 
@@ -267,7 +269,7 @@ func (g *Game) beginTurn() {
 	case g.lockBlocked(c, moves):
 		g.End("1/2-1/2", "stalemate", c.String()+" has no legal move: every one ends on a locked square")
 	case g.quiet50 >= 100:
-		g.End("1/2-1/2", "fifty-move rule", "100 turns without a capture or a pawn move")
+		g.End("1/2-1/2", "fifty-move rule", "100 turns without a committed capture or pawn move")
 	}
 }
 
@@ -528,6 +530,11 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 		}
 	}
 	me, opp := variant.To(by), variant.To(by.Other())
+	// TX-D14: one more turn, unless a commit makes a capture or a pawn move actual.
+	g.quiet50++
+	if disp == dispCommit && g.pl[by].irreversible {
+		g.quiet50 = 0
+	}
 	switch disp {
 	case dispCommit:
 		tx := g.pl[by].tx
@@ -551,11 +558,6 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 		p := &g.pl[by]
 		say(me, "move", fmt.Sprintf("Accepted T%d: %s. %d of %d moves pending; your locked squares: %s.",
 			p.tx, san, len(p.pending), MaxPending, squares(p.locks)), variant.ShowView)
-	}
-	if pos.IsCapture(m) || pos.At(m.From).Role() == chess.Pawn {
-		g.quiet50 = 0
-	} else {
-		g.quiet50++
 	}
 	if !g.Outcome().Over() {
 		g.turn = by.Other()
@@ -597,6 +599,9 @@ func (g *Game) play(by chess.Color, m chess.Move, san string) {
 		o.rights &^= rightsOf(victim)
 		o.committedRights &^= rightsOf(victim)
 		p.captured = true
+	}
+	if pos.IsCapture(m) || pos.At(m.From).Role() == chess.Pawn {
+		p.irreversible = true
 	}
 	// Follow each man to its committed square (for the TX-D8 announcement).
 	follow := func(from, to chess.Square) chess.Square {

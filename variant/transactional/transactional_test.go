@@ -327,7 +327,7 @@ func TestTXD11MateAndLockStalemate(t *testing.T) {
 	}
 }
 
-// TX-D14: the 50-move rule on the potential view; no dead-position rule (K v K plays on).
+// TX-D14: the 50-move rule on committed moves; no dead-position rule (K v K plays on).
 func TestTXD14FiftyMoves(t *testing.T) {
 	k := newGame(t, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
 	if k.Outcome().Over() {
@@ -349,6 +349,41 @@ func TestTXD14FiftyMoves(t *testing.T) {
 	move(t, g, B, "Ke8 (C)")
 	if out := g.Outcome(); out.Result != "1/2-1/2" || out.Termination != "fifty-move rule" {
 		t.Errorf("after 100 quiet turns: %+v", out)
+	}
+}
+
+// TX-D14: the count goes up by one each turn and only a commit holding a capture or a pawn
+// move resets it: a pending pawn move does not, nor does a rolled-back one; the draw comes
+// at the start of the turn after the 100th.
+func TestTXD14CommittedMovesOnly(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/4P3/R3K3 w - - 98 60"
+	cases := []struct {
+		white string
+		draw  bool
+	}{
+		{"e3", true},      // pending: does not count
+		{"e3 (R)", true},  // rolled back: does not count
+		{"e3 (C)", false}, // committed: resets
+		{"Ra2 (C)", true},
+	}
+	for _, c := range cases {
+		g := newGame(t, fen)
+		move(t, g, W, c.white)
+		if g.Outcome().Over() {
+			t.Fatalf("%s: over after 99 turns: %+v", c.white, g.Outcome())
+		}
+		move(t, g, B, "Kd8 (C)")
+		if out := g.Outcome(); out.Over() != c.draw || c.draw && out.Termination != "fifty-move rule" {
+			t.Errorf("%s, then Kd8 (C): %+v, want a draw %v", c.white, out, c.draw)
+		}
+	}
+	// The pending pawn move resets the count when it is committed.
+	g := newGame(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 90 60")
+	move(t, g, W, "e3")
+	move(t, g, B, "Kd8")
+	move(t, g, W, "Ra2 (C)")
+	if g.Outcome().Over() || g.quiet50 != 0 {
+		t.Errorf("a commit holding the pending e3: count %d, %+v", g.quiet50, g.Outcome())
 	}
 }
 
