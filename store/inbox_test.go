@@ -109,3 +109,17 @@ func TestPruneAndCompact(t *testing.T) {
 		t.Error("the compaction's temporary file is left")
 	}
 }
+
+func TestParseInboxKey(t *testing.T) {
+	for _, k := range []InboxKey{{Mailbox: "INBOX", UIDValidity: 1700000000, UID: 42}, {Mailbox: "a/b", UIDValidity: 1, UID: 2, Content: "3fa2"}} {
+		got, err := ParseInboxKey(k.String())
+		if err != nil || got != k {
+			t.Errorf("%v: %+v %v", k, got, err)
+		}
+	}
+	for _, bad := range []string{"", "INBOX", "INBOX/1", "INBOX/x/2", "/1/2", "INBOX/1/99999999999"} {
+		if _, err := ParseInboxKey(bad); err == nil {
+			t.Errorf("%q read as a key", bad)
+		}
+	}
+}

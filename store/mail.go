@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,6 +28,26 @@ func (k InboxKey) String() string {
 		s += "#" + k.Content
 	}
 	return s
+}
+
+// ParseInboxKey reads a key as String writes it ("INBOX/1234/56", "INBOX/1234/56#3fa2...").
+func ParseInboxKey(s string) (InboxKey, error) {
+	var k InboxKey
+	rest, content, _ := strings.Cut(s, "#")
+	i := strings.LastIndexByte(rest, '/')
+	j := -1
+	if i > 0 {
+		j = strings.LastIndexByte(rest[:i], '/')
+	}
+	if j <= 0 {
+		return k, fmt.Errorf("store: %q is not a mail key (MAILBOX/UIDVALIDITY/UID)", s)
+	}
+	v, err1 := strconv.ParseUint(rest[j+1:i], 10, 32)
+	u, err2 := strconv.ParseUint(rest[i+1:], 10, 32)
+	if err1 != nil || err2 != nil {
+		return k, fmt.Errorf("store: %q is not a mail key (MAILBOX/UIDVALIDITY/UID)", s)
+	}
+	return InboxKey{Mailbox: rest[:j], UIDValidity: uint32(v), UID: uint32(u), Content: content}, nil
 }
 
 func (k InboxKey) bytes() []byte {
@@ -131,6 +153,18 @@ func (t *Tx) InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail,
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// InboxAll calls f with every stored mail, waiting or quarantined, in key order, one at a
+// time (nothing is held but the one being looked at).
+func (t *Tx) InboxAll(f func(InboundMail) error) error {
+	return t.tx.Bucket(bInbox).ForEach(func(k, v []byte) error {
+		var m InboundMail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("store: inbox %x: %w", k, err)
+		}
+		return f(m)
+	})
 }
 
 // Quarantine sets m aside for the operator: kept with its error, no longer processed.
