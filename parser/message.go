@@ -30,8 +30,9 @@ const (
 
 // Message is the part of an inbound mail the referee uses.
 type Message struct {
-	From          string   // the From address, lower-cased
+	From          string   // the From address, lower-cased; "" when FromError is set
 	FromName      string   // display name
+	FromError     string   // why the From header was refused: unreadable, or not one address
 	To            []string // To and Cc addresses, lower-cased
 	ReplyTo       string   // the first Reply-To address
 	Subject       string
@@ -59,11 +60,18 @@ func Parse(raw []byte) (*Message, error) {
 	}
 	h := mail.Header{Header: e.Header}
 	m := &Message{}
-	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+	// The From header is read strictly (RFC 5322 as net/mail reads it): exactly one
+	// address in one field. Anything else has no sender rather than a guessed one.
+	switch from, err := h.AddressList("From"); {
+	case len(h.Values("From")) > 1:
+		m.FromError = "several From fields"
+	case err != nil:
+		m.FromError = "unreadable From field: " + err.Error()
+	case len(from) > 1:
+		m.FromError = fmt.Sprintf("the From field names %d addresses", len(from))
+	case len(from) == 1:
 		m.From = strings.ToLower(from[0].Address)
 		m.FromName = from[0].Name
-	} else if raw := h.Get("From"); raw != "" {
-		m.From = strings.ToLower(strings.Trim(lastField(raw), "<>"))
 	}
 	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
 		if list, err := h.AddressList(field); err == nil {
@@ -175,14 +183,6 @@ func Parse(raw []byte) (*Message, error) {
 	return m, nil
 }
 
-func lastField(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[len(f)-1]
-}
-
 // Automatic reports why a machine sent this mail ("" when a person did): auto-replies,
 // bounces and lists are never answered, so that no mail loop can start.
 func (m *Message) Automatic() string {
@@ -203,9 +203,11 @@ func (m *Message) Automatic() string {
 	if i := strings.IndexByte(local, '@'); i >= 0 {
 		local = local[:i]
 	}
-	switch local {
-	case "mailer-daemon", "postmaster", "":
+	switch {
+	case local == "mailer-daemon" || local == "postmaster":
 		return "a bounce (from " + m.From + ")"
+	case local == "" && m.FromError == "":
+		return "a bounce (no From)"
 	}
 	return ""
 }

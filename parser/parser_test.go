@@ -129,3 +129,30 @@ func FuzzHTMLToText(f *testing.F) {
 		CommandLines(HTMLToText(s))
 	})
 }
+
+// The From field is read strictly: one address in one field, or no sender at all (issue: a
+// malformed From was read as its last word, and a list as its first address).
+func TestStrictFrom(t *testing.T) {
+	for raw, want := range map[string]string{
+		"From: Ann <ann@x.org>\r\n\r\ne4":               "ann@x.org|",
+		"From: \"Ann, Jr.\" <Ann@X.org>\r\n\r\ne4":      "ann@x.org|",
+		"From: ann@x.org, bob@x.org\r\n\r\ne4":          "|the From field names 2 addresses",
+		"From: ann@x.org\r\nFrom: bob@x.org\r\n\r\ne4":  "|several From fields",
+		"From: evil mallory@x.org <ann@x.org\r\n\r\ne4": "|unreadable",
+		"From: bob@x.org (comment) ann@x.org\r\n\r\ne4": "|unreadable",
+		"From: \r\n\r\ne4":                              "|",
+	} {
+		m, err := Parse([]byte(raw))
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		got := m.From + "|" + m.FromError
+		if wf, we, _ := strings.Cut(want, "|"); m.From != wf || !strings.HasPrefix(m.FromError, we) || (we == "" && m.FromError != "") {
+			t.Errorf("%q: From %q", raw, got)
+		}
+	}
+	m, _ := Parse([]byte("From: ann@x.org, bob@x.org\r\n\r\ne4"))
+	if why := m.Automatic(); why != "" {
+		t.Errorf("a malformed From is a person's mail without a sender, not %q", why)
+	}
+}
