@@ -167,6 +167,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			out.paras[side] = append(out.paras[side], fmt.Sprintf("Line %d (%s) was refused: %v. %s", line.N, clip(line.Text), err, kept))
 			out.refused = line.N
 			for _, rest := range lines[i:] {
+				if g.Outcome().Over() {
+					break // nothing can be sent again to a finished game: nothing is quoted back
+				}
 				out.quoted = append(out.quoted, rest.Text)
 			}
 			if out.show[side] < variant.ShowView {

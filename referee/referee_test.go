@@ -117,7 +117,13 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	}
 	// After the end, a move is refused with the game's result.
 	h.deliver(h.reply(id, W, "d4"))
-	mustContain(t, "late move", bodyTo(t, h.outbox(), ann), "was refused: the game is over (0-1)")
+	late := bodyTo(t, h.outbox(), ann)
+	mustContain(t, "late move", late, "was refused: the game is over (0-1)", "is over: 0-1. You played White")
+	for _, invite := range []string{"send again", "Reply to this mail", "HELP lists"} {
+		if strings.Contains(late, invite) {
+			t.Errorf("the answer to a move after the end invites more (%q):\n%s", invite, late)
+		}
+	}
 }
 
 // A Transactional game to checkmate through Handle, with the mail clients' quirks on the way:
