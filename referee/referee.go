@@ -200,10 +200,11 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 			} else {
 				l.what = "new game, you play " + side.String()
 				l.paras = []string{fmt.Sprintf("A game of %s begins: you play %s against %s. I am the referee: reply to this mail with your commands, one per line. HELP lists them.", v.Name, side, other)}
-				if !slices.Contains(game.ToAct(), side) {
-					l.paras = append(l.paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
-				} else {
+				if slices.Contains(game.ToAct(), side) {
+					l.paras = append(l.paras, "You move first.")
 					l.what += ", your move" + turnLabel(game, side)
+				} else {
+					l.paras = append(l.paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
 				}
 				l.diagram = diagram(game, side, variant.ShowView)
 			}

@@ -96,7 +96,7 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame("orthodox")
 	open := h.outbox()
-	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "new game, you play White, your move", "a  b  c")
+	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "new game, you play White, your move", "You move first.", "a  b  c")
 	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "White moves first")
 
 	h.deliver(h.reply(id, W, "f3"))
