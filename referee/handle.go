@@ -374,7 +374,11 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil || !strings.EqualFold(sg.Players[ref.Side].Address, msg.From) {
 		return nil
 	}
-	return r.enqueuePlain(tx, msg.From, "internal error; your mail was kept", []string{
+	v, err := variant.Lookup(sg.Variant)
+	if err != nil {
+		return nil
+	}
+	return r.enqueue(tx, sg, v, letter{side: chess.Color(ref.Side), kind: "reply", answers: msg, what: "internal error; your mail was kept", paras: []string{
 		"Your mail could not be processed because of an internal error. Nothing was done, and your mail was kept: the organizer has been told and it will be processed once the error is mended. You need not send it again.",
-	})
+	}})
 }

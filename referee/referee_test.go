@@ -259,6 +259,8 @@ func TestInternalErrorKeepsMail(t *testing.T) {
 	if len(m) != 1 || !strings.Contains(bodyTo(t, m, ann), "your mail was kept") {
 		t.Fatalf("after repeated internal errors: %d mails", len(m))
 	}
+	checkMail(t, m[0]) // threaded under the game like every mail of it
+	mustContain(t, "internal error notice", bodyTo(t, m, ann), "Subject: [refereed #1] Orthodox chess: internal error; your mail was kept")
 	h.ref.Fault = nil
 	var pending []store.InboundMail
 	h.db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
