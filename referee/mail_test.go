@@ -206,3 +206,34 @@ func TestSpan(t *testing.T) {
 		}
 	}
 }
+
+// HELP, for every variant, is a list in two columns: each description starts at the same
+// column, and its continuation lines are indented to it (no line broken at the margin).
+func TestHelpInColumns(t *testing.T) {
+	for _, key := range variant.Keys() {
+		h := newHarness(t)
+		id := h.newGame(key)
+		h.outbox()
+		h.deliver(h.reply(id, B, "HELP"))
+		body := bodyTo(t, h.outbox(), bob)
+		_, help, ok := strings.Cut(body, "Commands, one per line:\n")
+		if !ok {
+			t.Errorf("%s: no command list:\n%s", key, body)
+			continue
+		}
+		help, _, _ = strings.Cut(help, "\n\n")
+		col := strings.Index(help[strings.Index(help, "BOARD"):], "your current view")
+		for _, l := range strings.Split(help, "\n") {
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			if indent != 0 && indent != col {
+				t.Errorf("%s: a line indented %d, not to the column %d: %q\n%s", key, indent, col, l, help)
+			}
+		}
+		for _, term := range []string{"HISTORY", "RESIGN", "DRAW OFFER"} {
+			i := strings.Index(help, "\n"+term)
+			if i < 0 || strings.IndexFunc(help[i+1+col:], func(r rune) bool { return r != ' ' }) != 0 {
+				t.Errorf("%s: %s's description is not at column %d:\n%s", key, term, col, help)
+			}
+		}
+	}
+}
