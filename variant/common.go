@@ -120,7 +120,10 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 			break
 		}
 		c.drawOffer = int8(by)
-		notices = append(notices, Notice{To: ToBoth, Kind: "draw-offer", Text: by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
+		// Only the opponent is asked to answer: the offerer cannot accept his own offer.
+		notices = append(notices,
+			Notice{To: To(by), Kind: "draw-offer", Text: "You offer a draw. It stands until " + by.Other().String() + " accepts or declines it."},
+			Notice{To: To(by.Other()), Kind: "draw-offer", Text: by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
 	case CmdDrawAccept:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")

@@ -359,7 +359,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	var warns []chess.Warning
 	if p.tx != 0 && p.tx != g.pl[by].tx {
-		warns = append(warns, chess.Warning{Text: fmt.Sprintf("you wrote T%d, but this is transaction T%d (TX-D15)", p.tx, g.pl[by].tx)})
+		warns = append(warns, chess.Warning{Text: fmt.Sprintf("you wrote T%d, but this is transaction T%d; the referee numbers the transactions", p.tx, g.pl[by].tx)})
 	}
 	m, mwarns, err := g.resolveMove(by, p.move)
 	if err != nil {
@@ -556,8 +556,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 		say(me, "rollback", fmt.Sprintf("Accepted T%d: %s, then rolled back: your men are back where they were committed.", tx, san), variant.ShowView)
 	default:
 		p := &g.pl[by]
-		say(me, "move", fmt.Sprintf("Accepted T%d: %s. %d of %d moves pending; your locked squares: %s.",
-			p.tx, san, len(p.pending), MaxPending, squares(p.locks)), variant.ShowView)
+		say(me, "move", fmt.Sprintf("Accepted T%d: %s, pending; your locked squares: %s.", p.tx, san, squares(p.locks)), variant.ShowView)
 	}
 	if !g.Outcome().Over() {
 		g.turn = by.Other()
@@ -573,7 +572,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	}
 	// The turn prompt says only whose turn it is: never what the mover did (rules.md §1.4).
 	p := &g.pl[g.turn]
-	prompt := fmt.Sprintf("Your turn: transaction T%d, %d move(s) pending.", p.tx, len(p.pending))
+	prompt := fmt.Sprintf("Your turn: transaction T%d.", p.tx)
 	if p.inCheck {
 		prompt += " You are in check in your committed view: this turn must end with a commit."
 	}
@@ -817,13 +816,16 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	for _, m := range p.pending {
 		pend = append(pend, m.san)
 	}
-	lines := []string{fmt.Sprintf("Transaction T%d: %d of %d moves pending%s.", p.tx, len(p.pending), MaxPending, list(pend))}
+	// Whose turn it is goes without saying on the player's own turn: the mail that brings
+	// the view says so, once.
+	var lines []string
 	if out := g.Outcome(); out.Over() {
-		lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
-	} else if g.turn == c {
-		lines = append(lines, "It is your turn.")
+		lines = append(lines, out.OverLine())
 	} else {
-		lines = append(lines, "It is your opponent's turn.")
+		lines = append(lines, fmt.Sprintf("Transaction T%d: %d of %d moves pending%s.", p.tx, len(p.pending), MaxPending, list(pend)))
+		if g.turn != c {
+			lines = append(lines, "It is your opponent's turn.")
+		}
 	}
 	if eps := g.pl[c.Other()].epSquares; eps != 0 && g.turn == c {
 		lines = append(lines, "Capturable en passant this turn: "+epPawns(eps, c.Other())+".")
