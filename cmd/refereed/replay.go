@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
@@ -15,6 +14,8 @@ import (
 
 // replayReport is the --json output of replay.
 type replayReport struct {
+	Game        int      `json:"game"`  // which game of the file was replayed
+	Games       int      `json:"games"` // how many the file holds
 	Variant     string   `json:"variant"`
 	Result      string   `json:"result"`
 	Termination string   `json:"termination"`
@@ -45,7 +46,7 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	rec, err := readGame(fs.Arg(0), *gameNo)
+	rec, games, err := readGame(m.Stdin, fs.Arg(0), *gameNo)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed replay: %v\n", err)
 		return exitUsage
@@ -57,7 +58,7 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 	}
 	out := r.Game.Outcome()
 	pos := r.Game.Position()
-	rep := replayReport{Variant: r.Variant.Key, Result: out.Result, Termination: out.Termination, Reason: out.Reason,
+	rep := replayReport{Game: rec.Number, Games: games, Variant: r.Variant.Key, Result: out.Result, Termination: out.Termination, Reason: out.Reason,
 		FEN: pos.FEN(), Plies: r.Plies, Warnings: r.Warnings}
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}
@@ -75,6 +76,9 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 		enc.Encode(rep)
 	} else {
 		view := r.Game.View(variant.AsReferee)
+		if games > 1 {
+			fmt.Fprintf(m.Stdout, "%s holds %d games; this is game %d (--game N replays another).\n\n", fs.Arg(0), games, rec.Number)
+		}
 		fmt.Fprintf(m.Stdout, "%s, after %d plies\n\n", r.Variant.Name, r.Plies)
 		fmt.Fprint(m.Stdout, view.Diagram())
 		if len(r.Game.Log()) > 0 {
@@ -103,34 +107,44 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// readGame returns game n (1-based) of a PGN file.
-func readGame(name string, n int) (*record.Record, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+// readGame returns game n (1-based) of a PGN file ("-" is standard input) and the number of
+// games the file holds.
+func readGame(stdin io.Reader, name string, n int) (*record.Record, int, error) {
+	r, done, err := openRecords(stdin, name)
+	if errors.Is(err, errBinary) {
+		return nil, 0, fmt.Errorf("%s %w", name, err)
+	} else if err != nil {
+		return nil, 0, err
 	}
+	defer done()
 	rd := record.NewReader(r)
+	var found *record.Record
+	var foundErr error
+	games := 0
 	for {
 		rec, err := rd.Next()
 		var syn *record.SyntaxError
 		switch {
 		case err == io.EOF:
-			return nil, fmt.Errorf("%s has no game %d", name, n)
+			switch {
+			case games == 0:
+				return nil, 0, fmt.Errorf("%s %w", name, errNoGame)
+			case found == nil && foundErr == nil:
+				return nil, games, fmt.Errorf("%s has no game %d (it holds %d)", name, n, games)
+			}
+			return found, games, foundErr
 		case errors.As(err, &syn):
+			games = syn.Number
 			if syn.Number == n {
-				return nil, fmt.Errorf("%s: %v", name, syn)
+				foundErr = fmt.Errorf("%s: %v", name, syn)
 			}
 			continue
 		case err != nil:
-			return nil, err
+			return nil, games, err
 		}
+		games = rec.Number
 		if rec.Number == n {
-			return rec, nil
+			found = rec
 		}
 	}
 }

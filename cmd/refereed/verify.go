@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,7 +64,11 @@ func (m *Main) runVerify(ctx context.Context, args []string) int {
 		invalid += bad
 		if err != nil {
 			unreadable = true
-			fmt.Fprintf(m.Stderr, "refereed verify: %s: %v\n", name, err)
+			if errors.Is(err, errNoGame) || errors.Is(err, errBinary) {
+				fmt.Fprintf(m.Stderr, "refereed verify: %s %v\n", name, err)
+			} else {
+				fmt.Fprintf(m.Stderr, "refereed verify: %s: %v\n", name, err)
+			}
 		}
 	}
 	if *asJSON {
@@ -102,20 +108,62 @@ func describeTags(tags map[string]string) string {
 	return " [" + strings.Join(parts, ", ") + "]"
 }
 
-// verifyFile streams one file's games through workers and reports invalid ones in file
-// order. It returns the number of games read and of invalid ones.
-func verifyFile(ctx context.Context, name string, workers int, report func(verdict)) (games, bad int, err error) {
-	var r io.Reader
-	if name == "-" {
-		r = os.Stdin
-	} else {
+// errNoGame and errBinary say why a file holds nothing to verify or replay.
+var (
+	errNoGame = errors.New("holds no game: it is empty, or has no tags and no moves")
+	errBinary = errors.New("is not a PGN text file (it holds binary data)")
+)
+
+// openRecords opens a PGN file ("-" is standard input) for reading, after a look at its
+// start: a file with binary data in its first bytes is refused (errBinary).
+func openRecords(stdin io.Reader, name string) (io.Reader, func(), error) {
+	var r io.Reader = stdin
+	done := func() {}
+	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return 0, 0, err
+			return nil, nil, err
 		}
-		defer f.Close()
-		r = f
+		r, done = f, func() { f.Close() }
 	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(8 << 10)
+	if looksBinary(head) {
+		done()
+		return nil, nil, errBinary
+	}
+	return br, done, nil
+}
+
+// looksBinary reports whether b is not text: a NUL byte, or many control bytes. Bytes of
+// other encodings than UTF-8 (Latin-1 names in old archives) are text.
+func looksBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	control := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			control++
+		}
+	}
+	return control > len(b)/20
+}
+
+// verifyFile streams one file's games through workers and reports invalid ones in file
+// order. It returns the number of games read and of invalid ones; a file without any game
+// is an error (errNoGame), and so is a binary one.
+func verifyFile(ctx context.Context, name string, workers int, report func(verdict)) (games, bad int, err error) {
+	r, done, err := openRecords(os.Stdin, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer done()
+	defer func() {
+		if err == nil && games == 0 {
+			err = errNoGame
+		}
+	}()
 	rd := record.NewReader(r)
 	type job struct {
 		rec *record.Record
