@@ -51,9 +51,11 @@ type Referee struct {
 	// message as an internal error would. Tests inject faults through it.
 	Fault func(step string) error
 	Log   *slog.Logger
-	// MaxAttempts is how often a message that meets internal errors is tried before the
-	// sender is told "internal error; your mail was kept" (3 when 0).
+	// MaxAttempts is how often a message that meets internal errors is tried before it is
+	// quarantined and its sender told "internal error; your mail was kept" (3 when 0).
 	MaxAttempts int
+
+	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 }
 
 func (r *Referee) logger() *slog.Logger {
