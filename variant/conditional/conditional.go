@@ -59,11 +59,14 @@ const Key = "conditional"
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Conditional Chess",
 		Aliases: []string{"conditional chess"},
-		Help: "A: e4            your A-move (when it is your A-move); add your C-move on the\n" +
-			"C: Bg5?Nf6/c4    same or the next line: condition?then/else, or C: !d4.\n" +
-			"                 Conditions: a8? (empty), Eg7? (any enemy man), Bg5? (an enemy\n" +
-			"                 bishop; K Q R B N P, T for R). Coordinates (g8-f6) are safest.\n" +
-			"B: Nf6           your B-move (when it is your B-move)",
+		Help: "A: e4 C: !d4     your A-move with your C-move, on one line or two\n" +
+			"C: Bg5?Nf6/c4    a C-move: condition?then/else, or !move (always). It may\n" +
+			"                 also come on its own after your A-move, until your\n" +
+			"                 opponent's B-move is in; it replaces the one stated.\n" +
+			"                 Conditions: a8? (a8 is empty), Eg7? (any enemy man on g7),\n" +
+			"                 Bg5? (an enemy bishop on g5; K Q R B N P, T for R).\n" +
+			"                 Coordinates (g8-f6) are safest.\n" +
+			"B: Nf6           your B-move",
 		New:   func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 }
@@ -203,7 +206,7 @@ func (g *Game) judge(next byte, mover chess.Color, executed bool) {
 	case p.AtMostOneMinorEach():
 		g.End("1/2-1/2", "insufficient material", "neither side has the men to mate")
 	case p.Halfmove >= 100:
-		g.End("1/2-1/2", "fifty-move rule", "100 moves in a row without a capture or a pawn move")
+		g.End("1/2-1/2", "fifty-move rule", "100 moves in a row, by either side, without a capture or a pawn move")
 	case executed && g.hashes[g.stateHash(next, mover)] >= 3:
 		g.End("1/2-1/2", "threefold repetition", "the same position, with the same step to come, for the third time")
 	}

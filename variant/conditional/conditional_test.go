@@ -572,7 +572,7 @@ func TestNextStepWording(t *testing.T) {
 			t.Errorf("the notices repeat the view's Next line:\n%s", got)
 		}
 	}
-	if got := texts(ns, B); !strings.Contains(got, "Send your A-move with your C-move, like A: e4 and C: condition?then/else, or C: !move.") {
+	if got := texts(ns, B); !strings.Contains(got, "Send your A-move (A: and the move) with your C-move (C: condition?then/else, or C: !move).") {
 		t.Errorf("Black's prompt:\n%s", got)
 	}
 	refuse(t, g, W, "A: d3", "it is not your A-move now (next: Black's A-move)")

@@ -132,7 +132,7 @@ func (g *Game) playA(by chess.Color, m chess.Move, c *cmove) []variant.Notice {
 		notices = append(notices, variant.Notice{To: variant.To(by), Kind: "c-move-none",
 			Text: fmt.Sprintf("You have not stated a C-move yet. Send one (%s) before %s's B-move is in; without one, your C step is skipped.", cHowTo, y)})
 	}
-	return append(notices, variant.Notice{To: variant.To(y), Kind: "your-turn", Text: "Send your B-move, like B: Nf6."})
+	return append(notices, variant.Notice{To: variant.To(y), Kind: "your-turn", Text: "Send your B-move: B: and the move."})
 }
 
 // stateC states (or replaces) X's C-move between his A-move and the opponent's B-move.
@@ -211,7 +211,7 @@ func (g *Game) playB(by chess.Color, m chess.Move) []variant.Notice {
 		return notices
 	}
 	return append(notices, variant.Notice{To: variant.To(g.x), Kind: "your-turn",
-		Text: fmt.Sprintf("Send your A-move with your C-move, like A: e4 and %s.", cHowTo)})
+		Text: fmt.Sprintf("Send your A-move (A: and the move) with your C-move (%s).", cHowTo)})
 }
 
 // executeC plays or skips X's C-move on the position after the B-move (CO-D5) and returns
