@@ -75,7 +75,7 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 		if why == "" {
 			why = "mail to a bounce address"
 		}
-		return r.recordBounce(tx, log, msg, token, isBounce, why)
+		return r.recordBounce(tx, log, msg, isBounce, why)
 	}
 	if strings.EqualFold(msg.From, r.Address) {
 		log.Info("own mail ignored")
@@ -276,20 +276,16 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 
 // recordBounce notes a delivery failure against the player whose bounce address it came
 // to; nothing is ever sent in answer to machine mail.
-func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any) }, msg *parser.Message, token string, isBounce bool, why string) error {
+func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any) }, msg *parser.Message, isBounce bool, why string) error {
 	log.Info("machine mail not answered", "why", why)
 	if !isBounce && !msg.Report {
 		return nil
 	}
-	ref, err := tx.TokenRef(token)
-	if err != nil {
+	sg, side, ok := r.bounced(tx, msg)
+	if !ok {
 		return nil
 	}
-	sg, err := tx.Game(ref.Game)
-	if err != nil {
-		return err
-	}
-	p := &sg.Players[ref.Side]
+	p := &sg.Players[side]
 	p.Bounces++
 	p.LastBounce = fmt.Sprintf("%s: %s", tx.Now.UTC().Format("2006-01-02 15:04"), firstLine(msg.Subject))
 	return tx.PutGame(sg)

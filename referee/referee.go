@@ -5,9 +5,10 @@
 // the player(s) who may read it, queues the mail, and marks the message processed. Either all
 // of that commits or none of it does.
 //
-// Trust (design.md): a command counts only with a valid reply token (in the recipient address,
-// or in the Message-ID of the referee mail it answers) and a From address registered for that
-// player. A mail from another address is refused and reported to the registered player (at
+// Trust (design.md): a command counts only with a valid reply token in the recipient address
+// (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
+// derived from it), a From address registered for that player, and, as the game's auth
+// policy asks, the mail system's word that the From address is the sender's (DKIM, DMARC). A mail from another address is refused and reported to the registered player (at
 // his registered address, never at the sender's). Mail that names no game is answered only
 // to a registered player, with the list of his games and their reply addresses. Machine mail
 // (auto-replies, bounces, lists) and the referee's own mail are never answered.
@@ -22,7 +23,10 @@
 package referee
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
 	"errors"
 	"fmt"
 	"io"
@@ -86,10 +90,21 @@ func (r *Referee) replyAddress(game uint64, side chess.Color, token string) stri
 	return fmt.Sprintf("%s+g%d-%s-%s@%s", local, game, sideLetter(side), token, domain)
 }
 
-// bounceAddress is the envelope sender of mail to a player, so that a bounce names him.
+// bounceAddress is the envelope sender of mail to a player, so that a bounce names him. It
+// carries the player's thread id, not his token: the token travels in the reply address only.
 func (r *Referee) bounceAddress(game uint64, side chess.Color, token string) string {
 	local, domain := r.local()
-	return fmt.Sprintf("%s+bounce-g%d-%s-%s@%s", local, game, sideLetter(side), token, domain)
+	return fmt.Sprintf("%s+bounce-g%d-%s-%s@%s", local, game, sideLetter(side), threadID(token), domain)
+}
+
+// threadID is the opaque id that stands for a player in the referee's Message-IDs and bounce
+// address: derived from his token (so it depends on nothing he does not know) and useless
+// without it. Mail clients copy thread headers and envelope senders around; a token there
+// would be a password in the open.
+func threadID(token string) string {
+	mac := hmac.New(sha256.New, []byte(token))
+	mac.Write([]byte("refereed thread id"))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(mac.Sum(nil)))[:10]
 }
 
 func sideLetter(c chess.Color) string {
@@ -99,13 +114,11 @@ func sideLetter(c chess.Color) string {
 	return "b"
 }
 
-var (
-	tokenAddr = regexp.MustCompile(`^[^+@]+\+(bounce-)?g(\d+)-([wb])-([a-z2-7]{8,32})@`)
-	tokenMID  = regexp.MustCompile(`^refereed\.g(\d+)\.([wb])\.([a-z2-7]{8,32})\.`)
-)
+var tokenAddr = regexp.MustCompile(`^[^+@]+\+(bounce-)?g(\d+)-([wb])-([a-z2-7]{8,32})@`)
 
-// tokenOf finds a reply token in the recipient addresses, else in the referenced
-// Message-IDs. bounce reports that it came from a bounce address.
+// tokenOf finds a reply token in the recipient addresses: the one place a token travels.
+// bounce reports that the mail came to a bounce address; token is then the thread id found
+// there (see bounced).
 func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
 	_, domain := r.local()
 	for _, a := range m.To {
@@ -113,14 +126,34 @@ func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
 			return sub[4], sub[1] != ""
 		}
 	}
-	for _, ids := range [][]string{m.InReplyTo, m.References} {
-		for i := len(ids) - 1; i >= 0; i-- {
-			if sub := tokenMID.FindStringSubmatch(ids[i]); sub != nil {
-				return sub[3], false
-			}
+	return "", false
+}
+
+// bounced finds the game and side of the bounce address m came to, checking its thread id.
+func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.Color, bool) {
+	_, domain := r.local()
+	for _, a := range m.To {
+		sub := tokenAddr.FindStringSubmatch(a)
+		if sub == nil || sub[1] == "" || !strings.HasSuffix(a, "@"+domain) {
+			continue
+		}
+		id, err := strconv.ParseUint(sub[2], 10, 64)
+		if err != nil {
+			continue
+		}
+		sg, err := tx.Game(id)
+		if err != nil {
+			continue
+		}
+		side := chess.White
+		if sub[3] == "b" {
+			side = chess.Black
+		}
+		if hmac.Equal([]byte(threadID(sg.Players[side].Token)), []byte(sub[4])) {
+			return sg, side, true
 		}
 	}
-	return "", false
+	return nil, 0, false
 }
 
 // newToken is 10 random characters of base32 (a-z, 2-7): 50 bits.
@@ -237,7 +270,7 @@ type letter struct {
 // retries, and dependent on nothing but what this player was sent (noninterference).
 func (r *Referee) messageID(g *store.Game, side chess.Color, n int) string {
 	_, domain := r.local()
-	return fmt.Sprintf("refereed.g%d.%s.%s.%d@%s", g.ID, sideLetter(side), g.Players[side].Token, n, domain)
+	return fmt.Sprintf("refereed.g%d.%s.%s.%d@%s", g.ID, sideLetter(side), threadID(g.Players[side].Token), n, domain)
 }
 
 // maxReferences is how many of a player's References an answer carries on (after the game's
