@@ -103,15 +103,29 @@ func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize 
 		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
 			return err
 		}
+		from := msg.From
+		if from == "" {
+			from = "a From field I could not read"
+		}
 		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
-			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, an address not registered for you, so I refused it. Nothing was done.", sg.ID, v.Name, side, msg.From),
+			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, an address not registered for you, so I refused it. Nothing was done.", sg.ID, v.Name, side, from),
 			"If you sent it, send it again from " + player.Address + ", the address this mail came to.",
+		}})
+	}
+	if ok, why := r.authentic(sg, raw, msg.From); !ok {
+		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", authPolicy(sg), "why", why)
+		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+			return err
+		}
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
+			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came in your name, but the mail system could not confirm that you sent it (%s), so I refused it. Nothing was done.", sg.ID, v.Name, side, why),
+			"If you sent it, your mail provider's signature may have been broken on the way (a forwarding service, a mailing list): send it again directly from " + player.Address + ".",
 		}})
 	}
 	if err := r.fault("replay"); err != nil {
 		return err
 	}
-	if seen, err := tx.SeenMessageID(sg.ID, msg.MessageID); err != nil {
+	if seen, err := tx.SeenMessageID(sg.ID, int(side), msg.MessageID); err != nil {
 		return err
 	} else if seen {
 		log.Info("mail already applied (same Message-ID): ignored", "game", sg.ID)

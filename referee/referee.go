@@ -59,6 +59,10 @@ type Referee struct {
 	// quarantined and its sender told "internal error; your mail was kept" (3 when 0).
 	MaxAttempts int
 
+	// Auth says whose Authentication-Results to believe and how to find DKIM keys; each
+	// game's policy says how much to ask (see auth.go).
+	Auth parser.AuthOptions
+
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 }
 

@@ -1,9 +1,18 @@
 package referee
 
 import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-msgauth/dkim"
+
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 // The reply token travels in the reply address only: the referee's Message-IDs and bounce
@@ -35,5 +44,100 @@ func TestTokenOnlyInReplyAddress(t *testing.T) {
 	h.deliver(forged)
 	if out := h.outcome(id); out.Over() {
 		t.Fatalf("a mail with the thread headers but no reply address made Ann resign: %+v", out)
+	}
+}
+
+// signer signs mail as example.com (Ann's domain) with a test key the referee finds through
+// its resolver seam.
+func signer(t *testing.T, h *harness) func(raw []byte) []byte {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
+	h.ref.Auth.LookupTXT = func(domain string) ([]string, error) {
+		if domain == "sel._domainkey.example.com" {
+			return []string{record}, nil
+		}
+		return nil, errors.New("no such record")
+	}
+	return func(raw []byte) []byte {
+		var b bytes.Buffer
+		if err := dkim.Sign(&b, bytes.NewReader(raw), &dkim.SignOptions{Domain: "example.com", Selector: "sel", Signer: priv}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+}
+
+// Sender authentication by policy: with the default ("prefer") a signed mail and an unsigned
+// one are accepted and a mail whose signature fails (a forgery of a signed mail) is refused to
+// the registered address; with "require" only a verified signature counts.
+func TestSenderAuthentication(t *testing.T) {
+	for _, policy := range []string{"", AuthRequire, AuthNone} {
+		t.Run("policy="+policy, func(t *testing.T) {
+			h := newHarness(t)
+			sign := signer(t, h)
+			id, err := h.ref.NewGame("orthodox", "ann@example.com", "bob@example.net", variant.Options{Flags: map[string]string{"auth": policy}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.outbox()
+			moves := func() int {
+				var n int
+				h.db.View(func(tx *store.Tx) error { ev, _ := tx.Events(id); n = len(ev); return nil })
+				return n
+			}
+			// A forged copy: signed by Ann's domain, then its command changed.
+			forged := bytes.Replace(sign(h.reply(id, W, "e4")), []byte("e4"), []byte("f3"), 1)
+			h.deliver(forged)
+			wantForged := 0
+			if policy == AuthNone {
+				wantForged = 1
+			}
+			if got := moves(); got != wantForged {
+				t.Fatalf("forged signed mail: %d moves applied, want %d", got, wantForged)
+			}
+			if policy != AuthNone {
+				mustContain(t, "refusal", bodyTo(t, h.outbox(), ann), "could not confirm that you sent it")
+			}
+			h.outbox()
+			before := moves()
+			h.deliver(h.reply(id, W, "RESIGN")) // unsigned
+			if over := h.outcome(id).Over(); over != (policy != AuthRequire) {
+				t.Errorf("unsigned mail under %q: game over %v", policy, over)
+			}
+			if policy == AuthRequire {
+				h.outbox()
+				h.deliver(sign(h.reply(id, W, "e4")))
+				if moves() != before+1 {
+					t.Errorf("a signed mail was refused under require")
+				}
+			}
+		})
+	}
+}
+
+// Each player's Message-IDs are his own: Bob cannot learn whether Ann sent a mail by reusing
+// its Message-ID, nor make her next mail be dropped by sending first under it.
+func TestMessageIDsPerPlayer(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	ann, bob := h.player(id, W), h.player(id, B)
+	annMail := mailText(ann.Address, h.ref.replyAddress(id, W, ann.Token), "Re", "e4", "")
+	bobMail := mailText(bob.Address, h.ref.replyAddress(id, B, bob.Token), "Re", "HELP", "")
+	// Both carry the same Message-ID: Bob sends first.
+	h.deliver(bobMail)
+	if len(h.outbox()) != 1 {
+		t.Fatal("Bob's HELP was not answered")
+	}
+	h.deliver(annMail)
+	if out := h.outbox(); len(out) != 2 {
+		t.Fatalf("Ann's move after Bob used her Message-ID: %d mails, want her answer and Bob's news", len(out))
+	}
+	h.deliver(annMail) // the same mail again is applied once
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("a re-sent mail was applied again: %d mails", len(out))
 	}
 }

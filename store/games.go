@@ -16,7 +16,8 @@ type Game struct {
 	Players [2]Player         `json:"players"` // [0] White, [1] Black
 	Status  string            `json:"status"`  // "active" or "over"
 	Result  string            `json:"result,omitempty"`
-	// Reminded is the start of the action whose deadline reminder was sent (rules.md 0.4a).
+	// Reminded is when the last deadline reminder was sent (rules.md 0.4a): it counts for the
+	// action waiting if it was sent after that action began.
 	Reminded time.Time `json:"reminded,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	Created  time.Time `json:"created"`
@@ -26,7 +27,7 @@ type Game struct {
 // Player is a player of one game.
 type Player struct {
 	Address string `json:"address"` // the registered From address
-	Token   string `json:"token"`   // secret; carried in reply addresses and Message-IDs
+	Token   string `json:"token"`   // secret; carried in the reply address only
 	Mails   int    `json:"mails"`   // mails sent to this player in this game (numbers Message-IDs)
 	Bounces int    `json:"bounces,omitempty"`
 	// LastBounce is the last delivery failure reported for this player's address.
@@ -145,13 +146,15 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 	return out, nil
 }
 
-// SeenMessageID reports whether a mail with this Message-ID was already applied to game id,
-// and records it. A sender who re-sends the same mail gets it applied once.
-func (t *Tx) SeenMessageID(id uint64, messageID string) (bool, error) {
+// SeenMessageID reports whether a mail with this Message-ID from this side was already
+// applied to game id, and records it. A sender who re-sends the same mail gets it applied
+// once. Each player has his own set: one cannot probe the other's, nor shadow his next mail
+// by sending first under its predictable Message-ID.
+func (t *Tx) SeenMessageID(id uint64, side int, messageID string) (bool, error) {
 	if messageID == "" {
 		return false, nil
 	}
-	key := append(u64(id), []byte("/"+messageID)...)
+	key := append(u64(id), []byte(fmt.Sprintf("/%d/%s", side, messageID))...)
 	b := t.tx.Bucket(bSeen)
 	if b.Get(key) != nil {
 		return true, nil

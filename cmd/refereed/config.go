@@ -25,11 +25,22 @@ import (
 //	security = "starttls"
 //	user = "referee@example.org"
 //	password_file = "/etc/refereed/smtp-password"
+//	[auth]
+//	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
 	IMAP    ServerConf `toml:"imap"`
 	SMTP    ServerConf `toml:"smtp"`
+	Auth    AuthConf   `toml:"auth"`
+}
+
+// AuthConf says how senders are checked (each game's policy says how strictly).
+type AuthConf struct {
+	// TrustedServer is the authserv-id of the server that receives the referee's mail and
+	// writes Authentication-Results (DMARC, DKIM, SPF verdicts). Without it the referee
+	// verifies DKIM signatures itself.
+	TrustedServer string `toml:"trusted_server"`
 }
 
 // ServerConf is one mail server.

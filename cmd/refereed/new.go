@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -19,6 +20,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	white := fs.String("white", "", "White's mail address")
 	black := fs.String("black", "", "Black's mail address")
 	fen := fs.String("fen", "", "start position, where the variant allows one")
+	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player. Creates the data\ndirectory if there is none yet.")
@@ -29,6 +31,10 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	}
 	if *white == "" || *black == "" || fs.NArg() > 0 {
 		fs.Usage()
+		return exitUsage
+	}
+	if !referee.ValidAuth(*auth) {
+		fmt.Fprintf(m.Stderr, "refereed new: --auth %q: want none, prefer or require\n", *auth)
 		return exitUsage
 	}
 	if *deadline <= 0 {
@@ -44,7 +50,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	if created {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
 	}
-	id, err := refereeOf(db, *address).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: map[string]string{"deadline": deadline.String()}})
+	id, err := refereeOf(db, *address).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 		return exitInvalid

@@ -16,6 +16,7 @@ import (
 
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"
+	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 )
@@ -28,6 +29,7 @@ type serveOptions struct {
 	mailbox, processed   string
 	poll, fastPoll       time.Duration
 	maxSize              int64
+	trustedServer        string
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
@@ -91,6 +93,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.imap = mailer.IMAP{Addr: c.IMAP.Addr, Security: c.IMAP.Security, Username: c.IMAP.User, Password: c.IMAP.Password, Auth: c.IMAP.Auth, TLS: tlsIMAP}
 		o.smtpT = mailer.SMTP{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.User, Password: c.SMTP.Password, TLS: tlsSMTP}
 		o.mailbox, o.processed, o.maxSize = c.IMAP.Mailbox, c.IMAP.Processed, c.IMAP.MaxSize
+		o.trustedServer = c.Auth.TrustedServer
 		if o.poll == 0 {
 			o.poll = c.IMAP.PollInterval.Duration
 		}
@@ -175,7 +178,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		o.imap.Addr, o.smtpT.Addr = local.IMAPListen(), local.SMTPListen() // port 0 picks free ones
 	}
 
-	ref := &referee.Referee{DB: db, Address: o.address, Log: log}
+	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer}}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
