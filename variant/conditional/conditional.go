@@ -460,8 +460,18 @@ func (g *Game) bind(author chess.Color, text string) (branch, *chess.Warning, er
 	return b, nil, fmt.Errorf("%s could be %s: name the man's square, like %s", text, strings.Join(names, " or "), names[0])
 }
 
-// reaches reports whether a man on from could move to to on an empty board.
+// reaches reports whether a man on from could move to to on an empty board: castling, which
+// coordinates write as the king's two-square move (e1-g1), included.
 func reaches(pc chess.Piece, from, to chess.Square) bool {
+	if pc.Role() == chess.King {
+		home := chess.E1
+		if pc.Color() == chess.Black {
+			home = chess.E8
+		}
+		if from == home && (to == home+2 || to == home-2) {
+			return true
+		}
+	}
 	if pc.Role() != chess.Pawn {
 		return chess.Attacks(pc, from, 0).Has(to)
 	}

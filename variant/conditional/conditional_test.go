@@ -645,3 +645,70 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Errorf("replayed %d plies, want %d\n%s\n%s", r.Plies, len(g.plies), h.Movetext(), mt)
 	}
 }
+
+// CO-D4, CO-D9 as a property: in random games, whenever the game is not over, the player it
+// waits for has a move to send (it never hangs); the log replays to the same state; and the
+// game's own record replays with no warning to the same end and ply count.
+func TestRandomGamesNeverHangAndRoundTrip(t *testing.T) {
+	seeds := 150
+	if testing.Short() {
+		seeds = 30
+	}
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		g := newGame(t, "", nil)
+		for step := 0; step < 240 && !g.Outcome().Over(); step++ {
+			if g.state == 'A' {
+				am := g.aMoves()
+				if len(am) == 0 {
+					t.Fatalf("seed %d: %v's A-move is awaited, but he has none: %s", seed, g.x, g.pos.FEN())
+				}
+				m := am[rng.Intn(len(am))]
+				line := "A: " + m.UCI()
+				after := g.pos
+				after.Turn = g.x
+				after.Play(m)
+				after.Turn = g.x
+				// Mostly a C-move, unconditional or not; none when no man of his can move.
+				if rng.Intn(4) > 0 && len(after.LegalMoves(nil)) > 0 {
+					if rng.Intn(3) == 0 {
+						line += " C: !" + randomMove(rng, g, g.x, m)
+					} else {
+						sq := chess.Square(rng.Intn(64))
+						line += fmt.Sprintf(" C: E%v?%s/%s", sq, randomMove(rng, g, g.x, m), randomMove(rng, g, g.x, m))
+					}
+				}
+				send(t, g, g.x, line)
+				continue
+			}
+			y := g.x.Other()
+			bm := g.legalFor(y)
+			if len(bm) == 0 {
+				t.Fatalf("seed %d: %v's B-move is awaited, but he has none: %s", seed, y, g.pos.FEN())
+			}
+			send(t, g, y, "B: "+bm[rng.Intn(len(bm))].UCI())
+		}
+		again, fail, err := variant.Replay(variant.MustLookup(Key), variant.Options{}, g.Log())
+		if err != nil || fail != nil || again.View(variant.AsReferee).Diagram() != g.View(variant.AsReferee).Diagram() {
+			t.Fatalf("seed %d: the log does not replay to the same state: %v %v", seed, err, fail)
+		}
+		r := replayText(t, "", g.Movetext()+" "+g.Outcome().Result)
+		if r.Failure != nil || len(r.Warnings) != 0 || r.Plies != len(g.plies) || r.Game.Outcome() != g.Outcome() {
+			t.Fatalf("seed %d: the record does not round-trip: %v %q %d/%d plies %+v\n%s", seed, r.Failure, r.Warnings, r.Plies, len(g.plies), r.Game.Outcome(), g.Movetext())
+		}
+	}
+}
+
+// CO-D6: castling written in coordinates, as the king's two-square move, binds to the king
+// and is played as castling.
+func TestCOD6CastlingInCoordinates(t *testing.T) {
+	g := newGame(t, "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", nil)
+	ns := send(t, g, B, "A: a8-a7 C: !e8-g8")
+	if got := texts(ns, B); !strings.Contains(got, "always e8-g8 (e8-g8)") {
+		t.Errorf("binding: %s", got)
+	}
+	send(t, g, W, "B: Kd2")
+	if g.pos.At(chess.SquareAt(6, 7)).Role() != chess.King || g.pos.At(chess.SquareAt(5, 7)).Role() != chess.Rook {
+		t.Errorf("e8-g8 was not played as castling: %s", g.pos.FEN())
+	}
+}
