@@ -161,6 +161,33 @@ func (r *Referee) allowRefusal(tx *store.Tx, address string) (bool, error) {
 	return ok, err
 }
 
+// Bounds on the work one mail can cause.
+const (
+	// MaxCommands is the most command lines read from one mail: far more than a player ever
+	// writes (a Progressive series is one line).
+	MaxCommands = 100
+	// QueryLimit private queries (HELP, BOARD, HISTORY, VIEW, CONTROL) per player per
+	// QueryWindow are answered: each costs a replay or a long mail, and they change nothing.
+	QueryLimit  = 30
+	QueryWindow = time.Hour
+)
+
+// queries are the commands that only ask: the referee's own and those games answer with a
+// view of their own (Kriegspiel's Any? is a move of the game, not a query).
+var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "VIEW": true, "CONTROL": true, "STANDINGS": true}
+
+func (r *Referee) queryLimit() int {
+	if r.QueryLimit > 0 {
+		return r.QueryLimit
+	}
+	return QueryLimit
+}
+
+func isQuery(line string) bool {
+	f := strings.Fields(strings.ToUpper(line))
+	return len(f) > 0 && queries[f[0]]
+}
+
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) error {
 	out := outcome{sender: &side}
@@ -172,7 +199,31 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	if err := r.fault("submit"); err != nil {
 		return err
 	}
+	// What one mail can make the referee do is bounded: MaxCommands lines, and QueryLimit
+	// private queries per player per hour. The rest comes back unread, as after a refusal.
+	stop := func(i int, why string) {
+		out.paras[side] = append(out.paras[side], why)
+		out.refused = lines[i].N // an answer that only refuses is rate-limited
+		for _, rest := range lines[i:] {
+			out.quoted = append(out.quoted, rest.Text)
+		}
+	}
 	for i, line := range lines {
+		if i == MaxCommands {
+			stop(i, fmt.Sprintf("Your mail has more than %d command lines: I read the first %d. The rest, quoted below, was not read; send what you still want in another mail.", MaxCommands, MaxCommands))
+			break
+		}
+		if isQuery(line.Text) {
+			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				r.logger().Warn("queries over the limit", "game", sg.ID, "side", side)
+				stop(i, fmt.Sprintf("Line %d (%s) was not read: you have sent %d queries (HELP, BOARD, HISTORY ...) in the last hour, the most I answer. It and the lines after it, quoted below, can be sent again later; moves are never limited.", line.N, clip(line.Text), r.queryLimit()))
+				break
+			}
+		}
 		before := len(g.Log())
 		notices, warns, err := r.command(tx, sg, v, g, side, line.Text)
 		if err != nil {

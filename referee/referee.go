@@ -63,6 +63,10 @@ type Referee struct {
 	// game's policy says how much to ask (see auth.go).
 	Auth parser.AuthOptions
 
+	// QueryLimit overrides the private queries answered per player per QueryWindow
+	// (QueryLimit the constant when 0).
+	QueryLimit int
+
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 }
 
@@ -304,9 +308,42 @@ func (r *Referee) threading(g *store.Game, side chess.Color, n int, answers *par
 	return answers.MessageID, refs
 }
 
+// MaxReplyText bounds the text of one mail (its paragraphs and the quoted rest of the
+// player's mail): far above a whole game's record, far below what a hostile mail could ask
+// for (HISTORY a hundred times).
+const MaxReplyText = 256 << 10
+
+// capText cuts paragraphs and quoted lines to MaxReplyText, saying so.
+func capText(paras, quoted []string) ([]string, []string) {
+	budget := MaxReplyText
+	cut := false
+	var p2, q2 []string
+	for _, p := range paras {
+		if len(p)+2 > budget {
+			cut = true
+			break
+		}
+		budget -= len(p) + 2
+		p2 = append(p2, p)
+	}
+	for _, q := range quoted {
+		if cut || len(q)+4 > budget { // "> " and the line's end
+			cut = true
+			break
+		}
+		budget -= len(q) + 4
+		q2 = append(q2, q)
+	}
+	if cut {
+		p2 = append(p2, fmt.Sprintf("This answer was cut at %d KB, the most one mail carries; ask for less at a time.", MaxReplyText>>10))
+	}
+	return p2, q2
+}
+
 // enqueue renders one mail to a player of g and puts it in the outbox.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
 	side := l.side
+	l.paras, l.quoted = capText(l.paras, l.quoted)
 	g.Players[side].Mails++
 	if err := tx.PutGame(g); err != nil {
 		return err
