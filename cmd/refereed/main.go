@@ -56,6 +56,8 @@ func (m *Main) subcommands() []subcommand {
 		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
 		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},
 		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
+		{"inbox", "list, show, drop or retry the mail waiting or quarantined", (*Main).runInbox},
+		{"compact", "give the store's free space back (the daemon stopped)", (*Main).runCompact},
 		{"version", "print the version", (*Main).runVersion},
 	}
 }

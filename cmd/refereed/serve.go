@@ -194,7 +194,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	defer stopControl()
 
 	intake := &mailer.Intake{IMAP: o.imap, DB: db, Mailbox: o.mailbox, Processed: o.processed, MaxSize: o.maxSize,
-		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake")}
+		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake"),
+		Admit: ref.Admit}
 	sender := &mailer.Sender{DB: db, Transport: &o.smtpT, Log: log.With("part", "delivery"),
 		OnGiveUp: func(om store.OutMail, err error) {
 			if rerr := ref.RecordDeliveryFailure(om, err); rerr != nil {

@@ -59,9 +59,10 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		}
 		for i, p := range sg.Players {
 			if p.Bounces > 0 {
-				fmt.Fprintf(m.Stdout, "%s's mail bounced %d time(s); last: %s\n", variant.Side(i), p.Bounces, p.LastBounce)
+				fmt.Fprintf(m.Stdout, "%s's mail bounced %d time(s); last: %s\n", variant.Side(i), p.Bounces, printable(p.LastBounce))
 			}
 		}
+		printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), sg.Players[0].Address, sg.Players[1].Address)
 		return nil
 	})
 	if err != nil {
