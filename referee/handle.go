@@ -541,3 +541,25 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 		"Your mail could not be processed because of an internal error. Nothing was done, and your mail was kept: the organizer has been told and it will be processed once the error is mended. You need not send it again.",
 	}})
 }
+
+// Admit tells the intake whether a mail, of which it has read the first bytes, deserves to
+// be fetched and stored whole: only mail to a valid reply address does. The rest (strangers,
+// mail without a token) is kept as those bytes, enough to log it and to answer a registered
+// player who wrote to the bare address.
+func (r *Referee) Admit(prefix []byte) bool {
+	msg, err := parser.Parse(prefix)
+	if err != nil {
+		return false
+	}
+	token, bounce := r.tokenOf(msg)
+	if token == "" || bounce {
+		return false
+	}
+	ok := false
+	r.DB.View(func(tx *store.Tx) error {
+		_, err := tx.TokenRef(token)
+		ok = err == nil
+		return nil
+	})
+	return ok
+}
