@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -226,17 +227,28 @@ func (e *env) sendRaw(from, to string, raw []byte) {
 	e.t.Fatalf("send to %s: %v", to, err)
 }
 
-// inbox reads every distinct message of a player's INBOX.
-func (e *env) inbox(user string) []*parser.Message {
+// login opens an IMAP session as user; nil if the login is refused. Close it when done.
+func (e *env) login(user string) *imapclient.Client {
 	e.t.Helper()
 	c, err := imapclient.DialInsecure(e.imapAddr, nil)
 	if err != nil {
 		e.t.Fatalf("imap: %v", err)
 	}
-	defer c.Close()
 	if err := c.Login(user, e.password).Wait(); err != nil {
-		return nil // the mailbox does not exist yet (local server: made at first delivery)
+		c.Close()
+		return nil
 	}
+	return c
+}
+
+// inbox reads every distinct message of a player's INBOX.
+func (e *env) inbox(user string) []*parser.Message {
+	e.t.Helper()
+	c := e.login(user)
+	if c == nil {
+		return nil
+	}
+	defer c.Close()
 	sel, err := c.Select("INBOX", nil).Wait()
 	if err != nil || sel.NumMessages == 0 {
 		return nil
@@ -317,4 +329,34 @@ func (e *env) reply(user string, n int, body string) {
 
 func ctxTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)
+}
+
+// pid is the running daemon's process id.
+func (e *env) pid() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.daemon.Process.Pid
+}
+
+// alive reports whether the daemon still runs.
+func (e *env) alive() bool {
+	e.mu.Lock()
+	d := e.daemon
+	e.mu.Unlock()
+	return d != nil && d.Process.Signal(syscall.Signal(0)) == nil
+}
+
+// count is the number of messages in a mailbox of user.
+func (e *env) count(user, mailbox string) int {
+	e.t.Helper()
+	c := e.login(user)
+	if c == nil {
+		return 0
+	}
+	defer c.Close()
+	st, err := c.Status(mailbox, &imap.StatusOptions{NumMessages: true}).Wait()
+	if err != nil || st.NumMessages == nil {
+		return 0
+	}
+	return int(*st.NumMessages)
 }
