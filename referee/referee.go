@@ -197,7 +197,7 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 		addrs[i] = strings.ToLower(p.Address)
 	}
 	if addrs[0] == addrs[1] {
-		return 0, fmt.Errorf("White and Black have the same address %s: a player cannot referee himself", addrs[0])
+		return 0, fmt.Errorf("the same address %s for both White and Black: a player cannot play himself", addrs[0])
 	}
 	local, domain := r.local()
 	for _, a := range addrs {

@@ -91,6 +91,9 @@ func TestReplayAndVerifyTellWhatTheFileHolds(t *testing.T) {
 		t.Errorf("replay of a file of 4 games: %d\n%s", code, out)
 	}
 	code, out, _ = run(t, "replay", "--json", "--game", "3", "testdata/mixed.pgn")
+	if code != exitOK && code != exitInvalid {
+		t.Errorf("replay --game 3: exit %d", code)
+	}
 	var rep replayReport
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Game != 3 || rep.Games != 4 {

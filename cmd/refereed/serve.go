@@ -24,7 +24,7 @@ import (
 // serveOptions is everything serve needs, from flags and the config file.
 type serveOptions struct {
 	data, address        string
-	imap, smtp           mailer.IMAP
+	imap                 mailer.IMAP
 	smtpT                mailer.SMTP
 	mailbox, processed   string
 	poll, fastPoll       time.Duration

@@ -7,7 +7,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -327,9 +326,6 @@ func (e *env) reply(user string, n int, body string) {
 	e.send(user, last.ReplyTo, "Re: "+last.Subject, body, fmt.Sprintf("In-Reply-To: <%s>\r\n", last.MessageID))
 }
 
-func ctxTimeout(d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), d)
-}
 
 // pid is the running daemon's process id.
 func (e *env) pid() int {
