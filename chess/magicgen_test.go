@@ -58,7 +58,8 @@ func TestGenerateMagics(t *testing.T) {
 		used := make([]Bitboard, 1<<n)
 		epoch := make([]int, 1<<n)
 		for try := 1; ; try++ {
-			mul := next() & next() & next()
+			a, b, c := next(), next(), next()
+			mul := a & b & c // sparse: few bits set
 			if (uint64(mask)*mul)>>56 == 0 || bitsCount((uint64(mask)*mul)&0xFF00000000000000) < 6 {
 				continue
 			}
