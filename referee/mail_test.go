@@ -173,7 +173,7 @@ func TestReminderAlwaysBeforeForfeit(t *testing.T) {
 		}
 		due := h.now.Add(tc.deadline)
 		body := bodyTo(t, h.outbox(), ann)
-		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+when(due)+" "+tc.left+", you forfeit", "reminder: your move is due by "+when(due))
+		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+when(due)+" "+tc.left+", you forfeit", "reminder: your move (move 1) is due by "+when(due))
 		if strings.Contains(body, "0 hours") {
 			t.Errorf("reminder says 0 hours:\n%s", body)
 		}

@@ -12,17 +12,9 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// TurnNamer is implemented by games that name the turn a player is at in their own terms:
-// "T5" (a transaction), "move 12", "series 7". Subjects carry it, as in
-// "[refereed #42] Transactional Chess: your move (T5)". A game without it gets subjects
-// without a number.
-type TurnNamer interface {
-	TurnName(s variant.Side) string
-}
-
-// turnLabel is " (T5)" for a game that names its turns, else "".
+// turnLabel is " (T5)" for a game that names its turns (variant.TurnNamer), else "".
 func turnLabel(g variant.Game, s chess.Color) string {
-	if n, ok := g.(TurnNamer); ok {
+	if n, ok := g.(variant.TurnNamer); ok {
 		if name := n.TurnName(s); name != "" {
 			return " (" + name + ")"
 		}
@@ -131,8 +123,28 @@ type outcome struct {
 	paras   [2][]string
 	show    [2]variant.Show
 	kinds   [2][]string
+	said    [2][]variant.Notice // the notices add put in paras, each with the text it put there
 	quoted  []string
 	refused int // the line that was refused, 0 if none
+}
+
+// drop leaves out of s's mail what add put there for the notices of kind: a later notice
+// made them untrue (variant.Notice.Supersedes).
+func (o *outcome) drop(s chess.Color, kind string) {
+	kept := o.said[s][:0]
+	for _, n := range o.said[s] {
+		if n.Kind != kind {
+			kept = append(kept, n)
+			continue
+		}
+		if i := slices.Index(o.paras[s], n.Text); i >= 0 && n.Text != "" {
+			o.paras[s] = slices.Delete(o.paras[s], i, i+1)
+		}
+		if i := slices.Index(o.kinds[s], n.Kind); i >= 0 {
+			o.kinds[s] = slices.Delete(o.kinds[s], i, i+1)
+		}
+	}
+	o.said[s] = kept
 }
 
 func (o *outcome) add(n variant.Notice) {
@@ -142,6 +154,9 @@ func (o *outcome) add(n variant.Notice) {
 	for _, s := range []chess.Color{chess.White, chess.Black} {
 		if !n.To.Has(s) {
 			continue
+		}
+		if n.Supersedes != "" {
+			o.drop(s, n.Supersedes)
 		}
 		text := n.Text
 		if o.sender != nil {
@@ -163,6 +178,9 @@ func (o *outcome) add(n variant.Notice) {
 			o.paras[s] = append(o.paras[s], text)
 		}
 		o.kinds[s] = append(o.kinds[s], n.Kind)
+		said := n
+		said.Text = text
+		o.said[s] = append(o.said[s], said)
 		if n.Show > o.show[s] {
 			o.show[s] = n.Show
 		}

@@ -102,7 +102,12 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	h.deliver(h.reply(id, W, "f3"))
 	m := h.outbox()
 	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White played 1. f3")
-	mustContain(t, "Bob's mail", bodyTo(t, m, bob), "White played 1. f3", "Your move.", "Subject: [refereed #1] Orthodox chess: your move")
+	bobs := bodyTo(t, m, bob)
+	mustContain(t, "Bob's mail", bobs, "White played 1. f3", "Black to play move 1.", "Subject: [refereed #1] Orthodox chess: your move (move 1)")
+	// Whose move it is is said once in the body, under the board; no "Your move." above it.
+	if strings.Contains(bobs, "Your move") {
+		t.Errorf("Bob's mail says it is his move twice:\n%s", bobs)
+	}
 
 	h.deliver(h.reply(id, B, "e5"))
 	h.deliver(h.reply(id, W, "g4 \n\nSent from my iPhone"))
@@ -199,6 +204,34 @@ func TestRefusedLineQuotesRest(t *testing.T) {
 	}
 }
 
+// A mail says each thing once and nothing it then takes back: a batch line played at once
+// in the mail that brought its player's turn is not preceded by "Your turn", and a C-move
+// sent on the line after its A-move is not preceded by "you have not stated a C-move".
+func TestNothingSaidThenTakenBack(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("transactional")
+	h.deliver(h.reply(id, W, "e4\nNf3"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "d5")) // no commit: White's Nf3 is played at once
+	m := h.outbox()
+	white := bodyTo(t, m, ann)
+	mustContain(t, "Ann's batch line", white, "Subject: [refereed #1] Transactional Chess: news from your game", "Accepted T1: Nf3, pending", "It is your opponent's turn.")
+	if strings.Contains(white, "Your turn") {
+		t.Errorf("Ann is told it is her turn, then that her batch played it:\n%s", white)
+	}
+	mustContain(t, "Bob's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Transactional Chess: your move (T2)", "Accepted T2: d5, pending", "Your turn: transaction T2.")
+
+	h = newHarness(t)
+	id = h.newGame("conditional")
+	h.outbox()
+	h.deliver(h.reply(id, W, "A: e4\nC: !d4"))
+	white = bodyTo(t, h.outbox(), ann)
+	mustContain(t, "Ann's A-move and C-move on two lines", white, "White's A-move: e4", "Your C-move !d4 is stated")
+	if strings.Contains(white, "not stated") {
+		t.Errorf("Ann is told she stated no C-move, then that she did:\n%s", white)
+	}
+}
+
 // HELP, BOARD and HISTORY answer the sender only.
 func TestHelpBoardHistory(t *testing.T) {
 	h := newHarness(t)
@@ -289,7 +322,36 @@ func TestProgressiveByMail(t *testing.T) {
 		t.Error("Bob was told of Ann's refused series")
 	}
 	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
-	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 move(s), for Black.")
+	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 move(s), for Black.",
+		"Subject: [refereed #1] Italian Progressive Chess: your move (series 4)")
+}
+
+// Every kind of mail of a Progressive game: series, a series ended by a check, a refused
+// series, the end.
+func TestGoldenProgressive(t *testing.T) {
+	runGolden(t, "progressive", "progressive", []goldenStep{
+		{name: "series", side: W, body: "SERIES 1: e4"},
+		{name: "series", side: B, body: "e5, Nc6"},
+		{name: "check-ends-series", side: W, body: "3: Bc4, Bxf7+"},
+		{name: "refused-series", side: B, body: "Nf6, d6, Be7, O-O"},
+		{name: "series", side: B, body: "Kxf7, d6, Nf6, Be6"},
+		{name: "resign", side: W, body: "RESIGN"},
+	})
+}
+
+// Every kind of mail of a Conditional game: an A-move with its C-move, a B-move that
+// resolves it, an A-move without a C-move, a C-move stated on its own, the end with a pending
+// C-move revealed.
+func TestGoldenConditional(t *testing.T) {
+	runGolden(t, "conditional", "conditional", []goldenStep{
+		{name: "a-and-c", side: W, body: "A: e4\nC: !d4"},
+		{name: "b-move", side: B, body: "B: e5"},
+		{name: "a-alone", side: B, body: "A: Nc6"},
+		{name: "c-alone", side: B, body: "C: Ng1?Nf6/d6"},
+		{name: "b-move", side: W, body: "B: Nf3"},
+		{name: "a-and-c", side: W, body: "A: Nc3 C: !Bb5"},
+		{name: "resign", side: B, body: "RESIGN"},
+	})
 }
 
 // Conditional by mail: "A: e4" with "C: ..." in one mail; the opponent's mail says nothing of
@@ -303,6 +365,7 @@ func TestConditionalByMail(t *testing.T) {
 		h.deliver(h.reply(id, W, "A: e4\n"+c))
 		m := h.outbox()
 		mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move", "Stated C-move (secret)")
+		mustContain(t, "Bob's mail", bodyTo(t, m, bob), "Subject: [refereed #1] Conditional Chess: your move (cycle 1, B-move)")
 		worlds[c] = bodyTo(t, m, bob)
 		h.deliver(h.reply(id, B, "B: e5"))
 		m = h.outbox()
@@ -369,7 +432,7 @@ func TestDeadlines(t *testing.T) {
 	if check() != 1 {
 		t.Fatal("no reminder after the deadline")
 	}
-	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move is due by Thu 2026-11-26 13:00 UTC", "It has waited 2 days 1 hour", "2 days for each move", "(2 days from now), you forfeit")
+	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move (T2) is due by Thu 2026-11-26 13:00 UTC", "It has waited 2 days 1 hour", "2 days for each move", "(2 days from now), you forfeit")
 	if check() != 0 {
 		t.Fatal("the reminder was sent twice")
 	}

@@ -62,6 +62,10 @@ type Notice struct {
 	// Show asks for a board under the text: each recipient's own view (ShowView), or the
 	// whole truth (ShowReveal, only once the game is over).
 	Show Show
+	// Supersedes is the Kind of an earlier notice that this one makes untrue ("you have not
+	// stated a C-move" before "your C-move is stated", "your turn" before the batch line
+	// that played it). A mail that would carry both leaves the earlier one out.
+	Supersedes string
 }
 
 // Show selects what is drawn under a notice.
@@ -153,7 +157,9 @@ func (v View) Diagram() string {
 }
 
 // Game is one game in progress. Methods are marked required (every variant writes them) or
-// final (provided by Common, which every variant embeds; do not override).
+// final (provided by Common, which every variant embeds; do not override). Optional methods
+// are interfaces of their own, looked for where they are used: TurnNamer by the referee's
+// subjects (every variant has it), Reserver by replay.
 type Game interface {
 	// Key is the registry key of the game's variant. Required.
 	Key() string
@@ -177,6 +183,16 @@ type Game interface {
 	// SetQuiet turns notice texts off while replaying a log or record, where nobody reads
 	// them; Submit then returns no notices. Final (Common).
 	SetQuiet(on bool)
+}
+
+// TurnNamer is implemented by games that name a player's turn in their own terms: "T5" (his
+// transaction), "move 12", "series 7", "cycle 4, A-move". The referee puts the name in the
+// subject of every mail that asks the player to act: "[refereed #42] Transactional Chess:
+// your move (T5)". Optional: a game without it gets subjects without a number.
+type TurnNamer interface {
+	// TurnName names the turn s is to play now, or is "" when the game does not wait for s.
+	// Only s reads it, so it depends on nothing hidden from s (noninterference).
+	TurnName(s Side) string
 }
 
 // Reserver is implemented by games that can make room for n more commands in advance;

@@ -131,3 +131,45 @@ func TestTransactionalTurnSaidOnce(t *testing.T) {
 		t.Errorf("Black's mail says it is his turn %d times:\n%s", n, mail)
 	}
 }
+
+// Every game names its turns for the subjects of its mails (variant.TurnNamer): a name for
+// each player the game waits for, none for the other, none once the game is over.
+func TestEveryGameNamesItsTurns(t *testing.T) {
+	lines := map[string][]string{
+		"orthodox":            {"e4", "e5", "Nf3", "resign"},
+		"transactional":       {"e4", "d5 (C)", "Nf3 (R)", "resign"},
+		"progressive":         {"d4", "d5, Nc6", "Bf4, Bxc7, Bxd8", "resign"},
+		"progressive-italian": {"d4", "d5, Nc6", "Bf4, e3, Bd3", "resign"},
+		"conditional":         {"A: e4 C: !d4", "B: e5", "A: Nc6 C: !Nf6", "resign"},
+	}
+	for _, key := range variant.Keys() {
+		g, err := variant.MustLookup(key).New(variant.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := g.(variant.TurnNamer)
+		if !ok {
+			t.Errorf("%s: the game does not name its turns", key)
+			continue
+		}
+		if len(lines[key]) == 0 {
+			t.Errorf("%s: no lines to play in this test", key)
+		}
+		for i := 0; ; i++ {
+			act := g.ToAct()
+			for _, s := range []chess.Color{chess.White, chess.Black} {
+				name := n.TurnName(s)
+				if waited := len(act) > 0 && act[0] == s; waited != (name != "") {
+					t.Errorf("%s after %d lines: TurnName(%v) = %q, but the game waits for %v", key, i, s, name, act)
+				}
+			}
+			if i == len(lines[key]) {
+				break
+			}
+			send(t, g, lines[key][i])
+		}
+		if !g.Outcome().Over() {
+			t.Errorf("%s: the game did not end", key)
+		}
+	}
+}

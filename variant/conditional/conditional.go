@@ -144,6 +144,19 @@ func (g *Game) ToAct() []variant.Side {
 	return []variant.Side{g.x.Other()}
 }
 
+var _ variant.TurnNamer = (*Game)(nil)
+
+// TurnName is "cycle 4, A-move" for the player whose A- or B-move the game waits for. Cycles
+// are numbered as records number them, three plies to a cycle (A, B, C, a skipped C-move
+// included), so the name depends on nothing but the executed plies, which both players see.
+func (g *Game) TurnName(s variant.Side) string {
+	act := g.ToAct()
+	if len(act) == 0 || act[0] != s {
+		return ""
+	}
+	return fmt.Sprintf("cycle %d, %c-move", len(g.plies)/3+1, g.state)
+}
+
 // legalFor lists c's orthodox legal moves.
 func (g *Game) legalFor(c chess.Color) []chess.Move {
 	p := g.pos

@@ -712,3 +712,41 @@ func TestCOD6CastlingInCoordinates(t *testing.T) {
 		t.Errorf("e8-g8 was not played as castling: %s", g.pos.FEN())
 	}
 }
+
+// A mail asking a player to move names the cycle and the step in its subject: "your move
+// (cycle 4, A-move)". Cycles are numbered as records number them, three plies to a cycle, and
+// the name is the same whether or not a secret C-move is pending (CO-D8).
+func TestTurnName(t *testing.T) {
+	checked := []string{"A: f3 C: !a3", "B: e5", "A: a6 C: !h6", "B: d3", "A: b3 C: !c3", "B: Qh4+"}
+	cases := []struct {
+		name  string
+		lines []string // sent in turn by whoever is to act, or "white: ..."
+		white string   // TurnName(White)
+		black string
+	}{
+		{"start", nil, "cycle 1, A-move", ""},
+		{"B-move after an A-move and a C-move", []string{"A: e4 C: !d4"}, "", "cycle 1, B-move"},
+		{"B-move after an A-move alone", []string{"A: e4"}, "", "cycle 1, B-move"},
+		{"B-move after a C-move stated later", []string{"A: e4", "white: C: !d4"}, "", "cycle 1, B-move"},
+		{"black's A-move", []string{"A: e4 C: !d4", "B: e5"}, "", "cycle 2, A-move"},
+		{"black's A-move after a skipped C-move", []string{"A: e4 C: !Bd4", "B: e6"}, "", "cycle 2, A-move"},
+		{"white's B-move", []string{"A: e4 C: !d4", "B: e5", "A: Nc6 C: !Nf6"}, "cycle 2, B-move", ""},
+		{"a B-move check gives the checked player the A-move", checked, "cycle 4, A-move", ""},
+		{"over", []string{"A: e4", "resign"}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGame(t, "", nil)
+			for _, l := range c.lines {
+				if rest, ok := strings.CutPrefix(l, "white: "); ok {
+					send(t, g, W, rest)
+					continue
+				}
+				send(t, g, g.ToAct()[0], l)
+			}
+			if w, b := g.TurnName(W), g.TurnName(B); w != c.white || b != c.black {
+				t.Errorf("TurnName: White %q, Black %q; want %q, %q", w, b, c.white, c.black)
+			}
+		})
+	}
+}

@@ -151,7 +151,9 @@ func (g *Game) cNotice(c *cmove, replaced bool) variant.Notice {
 	if replaced {
 		what = "replaces the one you stated before"
 	}
-	return variant.Notice{To: variant.To(c.author), Kind: "c-move", Text: fmt.Sprintf("Your C-move %s %s: %s.", c.text, what, describe(c))}
+	// It makes untrue a "you have not stated a C-move" of the same mail (A-move and C-move
+	// on two lines).
+	return variant.Notice{To: variant.To(c.author), Kind: "c-move", Text: fmt.Sprintf("Your C-move %s %s: %s.", c.text, what, describe(c)), Supersedes: "c-move-none"}
 }
 
 func describe(c *cmove) string {

@@ -73,6 +73,16 @@ func (g *Game) ToAct() []variant.Side {
 	return []variant.Side{g.pos.Turn}
 }
 
+var _ variant.TurnNamer = (*Game)(nil)
+
+// TurnName is "move 12" for the side to move: the move number a record gives the move.
+func (g *Game) TurnName(s variant.Side) string {
+	if g.Outcome().Over() || s != g.pos.Turn {
+		return ""
+	}
+	return fmt.Sprintf("move %d", g.pos.Fullmove)
+}
+
 // Resolve reads a move ("Nf3", "MOVE g1f3") or a common command.
 func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
 	if cmd, ok := variant.ResolveCommon(by, text); ok {
@@ -143,11 +153,11 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if g.Quiet() {
 		return nil, nil
 	}
+	// Whose move comes next is said once, under the board ("Black to play move 1."), and
+	// for the player to move in his mail's subject: no "your move" notice repeats it.
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m)), Show: variant.ShowView}}
 	if out := g.Outcome(); out.Over() {
 		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + "."})
-	} else {
-		notices = append(notices, variant.Notice{To: variant.To(g.pos.Turn), Kind: "your-turn", Text: "Your move."})
 	}
 	return notices, nil
 }

@@ -102,8 +102,12 @@ func TestResolveAndSubmitByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notices) != 2 || notices[0].Text != "White played 1. Nf3" || notices[0].To != variant.ToBoth || notices[1].To != variant.ToBlack {
+	// One notice: whose move is next is said under the board, not again by a "your move".
+	if len(notices) != 1 || notices[0].Text != "White played 1. Nf3" || notices[0].To != variant.ToBoth || notices[0].Show != variant.ShowView {
 		t.Errorf("notices %+v", notices)
+	}
+	if got := g.View(variant.AsBlack).Lines; len(got) != 1 || got[0] != "Black to play move 1." {
+		t.Errorf("Black's view says %q", got)
 	}
 	if _, err := g.Submit(variant.Command{By: chess.Black, Text: "move e2e4"}); !variant.IsRejection(err) {
 		t.Errorf("black moving a white pawn: %v", err)
@@ -182,5 +186,44 @@ func TestBigBig(t *testing.T) {
 	}
 	if games != 10000 {
 		t.Errorf("%d games, want 10000", games)
+	}
+}
+
+// A mail asking a player to move names the move in its subject: "your move (move 12)". The
+// name is the record's move number, for the side to move only, and none once the game is over.
+func TestTurnName(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		moves     []string
+		white     string // TurnName(White)
+		black     string
+	}{
+		{"start", "", nil, "move 1", ""},
+		{"black's first", "", []string{"e4"}, "", "move 1"},
+		{"white's second", "", []string{"e4", "e5"}, "move 2", ""},
+		{"black's second", "", []string{"e4", "e5", "Nf3"}, "", "move 2"},
+		{"from a FEN's move number", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 37", nil, "", "move 37"},
+		{"after black's move from a FEN", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 37", []string{"Kd7"}, "move 38", ""},
+		{"over", "", []string{"f3", "e5", "g4", "Qh4#"}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := New(variant.Options{FEN: c.fen})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range c.moves {
+				cmd, _, err := g.Resolve(g.pos.Turn, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := g.Submit(cmd); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if w, b := g.TurnName(chess.White), g.TurnName(chess.Black); w != c.white || b != c.black {
+				t.Errorf("TurnName: White %q, Black %q; want %q, %q", w, b, c.white, c.black)
+			}
+		})
 	}
 }

@@ -132,6 +132,16 @@ func (g *Game) ToAct() []variant.Side {
 	return []variant.Side{g.pos.Turn}
 }
 
+var _ variant.TurnNamer = (*Game)(nil)
+
+// TurnName is "series 7" for the player of the series to play.
+func (g *Game) TurnName(s variant.Side) string {
+	if g.Outcome().Over() || s != g.pos.Turn {
+		return ""
+	}
+	return fmt.Sprintf("series %d", g.series)
+}
+
 // moves lists the moves available as move k (1-based) of the current series in p: legal
 // moves, en passant only on the first move (PR-D4), and under Italian rules no check before
 // the last move (IT-D2).

@@ -323,3 +323,37 @@ func TestPRD5DeadPositionEndsSeries(t *testing.T) {
 		}
 	}
 }
+
+// A mail asking a player for his series names it in its subject: "your move (series 7)". The
+// name is the series to play, for its player only, and none once the game is over.
+func TestTurnName(t *testing.T) {
+	cases := []struct {
+		name    string
+		italian bool
+		fen     string
+		flags   map[string]string
+		series  []string
+		white   string // TurnName(White)
+		black   string
+	}{
+		{"start", false, "", nil, nil, "series 1", ""},
+		{"black's first", false, "", nil, []string{"e4"}, "", "series 2"},
+		{"white's second", false, "", nil, []string{"e4", "e5, Nc6"}, "series 3", ""},
+		{"a check ends the series early", false, "", nil, []string{"e4", "e5, Nc6", "Bc4, Bxf7+"}, "", "series 4"},
+		{"italian", true, "", nil, []string{"d4", "d5, Nc6", "Bf4, e3, Bd3"}, "", "series 4"},
+		{"a FEN with black to move", false, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", nil, nil, "", "series 2"},
+		{"option series", false, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", map[string]string{"series": "7"}, nil, "series 7", ""},
+		{"over", false, "", nil, []string{"e4", "e5, Qh4", "Bc4, Bxf7+", "resign"}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGame(t, c.italian, c.fen, c.flags)
+			for _, s := range c.series {
+				play(t, g, g.pos.Turn, s)
+			}
+			if w, b := g.TurnName(W), g.TurnName(B); w != c.white || b != c.black {
+				t.Errorf("TurnName: White %q, Black %q; want %q, %q", w, b, c.white, c.black)
+			}
+		})
+	}
+}

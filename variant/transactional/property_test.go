@@ -56,10 +56,12 @@ func submit(tb testing.TB, g *Game, by chess.Color, text string) []variant.Notic
 	return ns
 }
 
-// mailTo renders what one player receives from a batch of notices: the texts and, where a
-// notice asks for it, the player's view at that moment, as a template would.
+// mailTo renders what one player receives from a batch of notices: the turn his subject
+// names, the texts and, where a notice asks for it, the player's view at that moment, as a
+// template would.
 func mailTo(g *Game, ns []variant.Notice, s chess.Color) string {
 	var sb strings.Builder
+	fmt.Fprintf(&sb, "[subject] (%s)\n", g.TurnName(s))
 	for _, n := range ns {
 		if !n.To.Has(s) {
 			continue

@@ -176,6 +176,18 @@ func (g *Game) ToAct() []variant.Side {
 	return []variant.Side{g.turn}
 }
 
+var _ variant.TurnNamer = (*Game)(nil)
+
+// TurnName is "T5", the transaction the player whose turn it is plays in (rules.md §1.1 rule
+// 6). It is his own number, moved on only by his own commits and rollbacks; the opponent's
+// would tell of rollbacks, so it is never named to him.
+func (g *Game) TurnName(s variant.Side) string {
+	if g.Outcome().Over() || s != g.turn {
+		return ""
+	}
+	return fmt.Sprintf("T%d", g.pl[s].tx)
+}
+
 // Position is the referee's potential view: both players' current men.
 func (g *Game) Position() chess.Position {
 	b := chess.Merge(chess.White, &g.pl[chess.White].current, &g.pl[chess.Black].current)
@@ -530,6 +542,13 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 		}
 	}
 	me, opp := variant.To(by), variant.To(by.Other())
+	// tell answers the mover. A batch line played in the mail that brought his turn makes its
+	// "Your turn" untrue: the mail leaves that out.
+	tell := func(kind, text string) {
+		if !g.Quiet() {
+			notices = append(notices, variant.Notice{To: me, Kind: kind, Text: text, Show: variant.ShowView, Supersedes: "your-turn"})
+		}
+	}
 	// TX-D14: one more turn, unless a commit makes a capture or a pawn move actual.
 	g.quiet50++
 	if disp == dispCommit && g.pl[by].irreversible {
@@ -543,7 +562,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 		if auto {
 			note = fmt.Sprintf(" The commit was mandatory (%s), so the referee made it.", why)
 		}
-		say(me, "commit", fmt.Sprintf("Accepted T%d: %s, committed.%s", tx, san, note), variant.ShowView)
+		tell("commit", fmt.Sprintf("Accepted T%d: %s, committed.%s", tx, san, note))
 		text := announcement
 		if captured != "" {
 			text += "\nYou lost: " + captured + "."
@@ -553,10 +572,10 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	case dispRollback:
 		tx := g.pl[by].tx
 		g.rollback(by)
-		say(me, "rollback", fmt.Sprintf("Accepted T%d: %s, then rolled back: your men are back where they were committed.", tx, san), variant.ShowView)
+		tell("rollback", fmt.Sprintf("Accepted T%d: %s, then rolled back: your men are back where they were committed.", tx, san))
 	default:
 		p := &g.pl[by]
-		say(me, "move", fmt.Sprintf("Accepted T%d: %s, pending; your locked squares: %s.", p.tx, san, squares(p.locks)), variant.ShowView)
+		tell("move", fmt.Sprintf("Accepted T%d: %s, pending; your locked squares: %s.", p.tx, san, squares(p.locks)))
 	}
 	if !g.Outcome().Over() {
 		g.turn = by.Other()
@@ -710,17 +729,9 @@ func (g *Game) commit(by chess.Color) (announcement, captured string) {
 	if cv := g.cview(by.Other()); cv.InCheck() {
 		announcement += "; check"
 	}
-	if p.epSquares != 0 {
-		var pawns []string
-		for _, s := range p.epSquares.Squares() {
-			pawn := s + 8
-			if by == chess.Black {
-				pawn = s - 8
-			}
-			pawns = append(pawns, pawn.String())
-		}
-		announcement += fmt.Sprintf("\nCapturable en passant on your next turn: the pawn on %s.", strings.Join(pawns, ", "))
-	}
+	// The pawns now capturable e.p. are not listed here: a commit ends the committer's turn,
+	// so the opponent's turn prompt comes with it, and his view under it lists them
+	// ("Capturable en passant this turn"); saying it here too said it twice in one mail.
 	return announcement, strings.Join(capturedSquares, ", ")
 }
 
@@ -994,7 +1005,7 @@ func (g *Game) bounce(p chess.Color, why string) variant.Notice {
 	}
 	g.queue[p] = nil
 	return variant.Notice{To: variant.To(p), Kind: "batch-stopped",
-		Text: fmt.Sprintf("Your batch stopped: %s. Not played (send again what you still want): %s. It is your turn.", why, strings.Join(rest, " / "))}
+		Text: fmt.Sprintf("Your batch stopped: %s. Not played (send again what you still want): %s.", why, strings.Join(rest, " / "))}
 }
 
 // epPawns names the pawns of owner whose passed-over squares are in eps.

@@ -242,8 +242,13 @@ func TestTXD8Announcement(t *testing.T) {
 func TestTXD9EnPassant(t *testing.T) {
 	g := newGame(t, "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1")
 	ns := move(t, g, W, "e4 (C)")
-	if got := textsTo(ns, B); !strings.Contains(got, "Capturable en passant on your next turn: the pawn on e4") {
+	// The commit brings Black his turn, and his view under it names the pawn, once: the
+	// announcement does not repeat it.
+	if got := textsTo(ns, B); !strings.Contains(got, "White has committed: Pe2-Pe4") || strings.Contains(got, "en passant") {
 		t.Errorf("announcement:\n%s", got)
+	}
+	if got := g.View(variant.AsBlack).Diagram(); strings.Count(got, "en passant") != 1 || !strings.Contains(got, "Capturable en passant this turn: the pawn on e4.") {
+		t.Errorf("Black's view:\n%s", got)
 	}
 	ep, _, _ := g.Resolve(B, "EP? e4")
 	ns, _ = g.Submit(ep)
@@ -452,6 +457,10 @@ func TestTXD12Batches(t *testing.T) {
 	if got := textsTo(ns, W); !strings.Contains(got, "Your batch stopped: your opponent committed") || !strings.Contains(got, "Nf3 / Nc3") || h.turn != W {
 		t.Fatalf("batch after an opponent's commit:\n%s", got)
 	}
+	// The turn prompt comes with the bounce and says it is his turn; the bounce does not.
+	if got := strings.ToLower(textsTo(ns, W)); strings.Count(got, "your turn") != 1 {
+		t.Errorf("the bounce repeats whose turn it is:\n%s", got)
+	}
 
 	k := newGame(t, "")
 	move(t, k, W, "e4")
@@ -483,5 +492,40 @@ func TestTXD12BatchLineRefused(t *testing.T) {
 	}
 	if g.turn != W || len(g.queue[W]) != 0 {
 		t.Errorf("after the bounce: turn %v, queue %d", g.turn, len(g.queue[W]))
+	}
+}
+
+// A mail asking a player to move names his transaction in its subject: "your move (T5)"
+// (rules.md §1.1 rule 6). It is the number of the player whose turn it is, which only his
+// own commits and rollbacks move on: the opponent's pending move, commit or rollback leaves it
+// alone (the first three rows name the same T2), so the subject tells him nothing hidden.
+func TestTurnName(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string // sent in turn by whoever is to act
+		white string   // TurnName(White)
+		black string
+	}{
+		{"start", nil, "T1", ""},
+		{"white's move pending", []string{"e4"}, "", "T2"},
+		{"white committed", []string{"e4 (C)"}, "", "T2"},
+		{"white rolled back", []string{"e4 (R)"}, "", "T2"},
+		{"white's transaction still open", []string{"e4", "d5"}, "T1", ""},
+		{"white's next after his commit", []string{"e4 (C)", "d5"}, "T3", ""},
+		{"white's next after his rollback", []string{"e4 (R)", "d5"}, "T3", ""},
+		{"black's next after his commit", []string{"e4", "d5 (C)", "Nf3"}, "", "T4"},
+		{"a mandatory commit", []string{"e4 (C)", "d5 (C)", "exd5"}, "", "T4"},
+		{"over", []string{"e4", "resign"}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGame(t, "")
+			for _, l := range c.lines {
+				move(t, g, g.turn, l)
+			}
+			if w, b := g.TurnName(W), g.TurnName(B); w != c.white || b != c.black {
+				t.Errorf("TurnName: White %q, Black %q; want %q, %q", w, b, c.white, c.black)
+			}
+		})
 	}
 }
