@@ -243,13 +243,20 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 			} else {
 				l.what = "new game, you play " + side.String()
 				l.paras = []string{fmt.Sprintf("A game of %s begins: you play %s against %s. I am the referee: reply to this mail with your commands, one per line. HELP lists them.", v.Name, side, other)}
+				l.diagram = diagram(game, side, variant.ShowView)
+				// Who moves first is said once: by the view's own status line when it has one
+				// ("White to play move 1."), else here.
+				says := strings.Contains(l.diagram, " to play ")
 				if slices.Contains(game.ToAct(), side) {
-					l.paras = append(l.paras, "You move first.")
+					if !says {
+						l.paras = append(l.paras, "You move first.")
+					}
 					l.what += ", your move" + turnLabel(game, side)
+				} else if says {
+					l.paras = append(l.paras, "I will write when it is your turn.")
 				} else {
 					l.paras = append(l.paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
 				}
-				l.diagram = diagram(game, side, variant.ShowView)
 			}
 			if err := r.enqueue(tx, sg, v, l); err != nil {
 				return err

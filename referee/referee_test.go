@@ -96,8 +96,13 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame("orthodox")
 	open := h.outbox()
-	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "new game, you play White, your move", "You move first.", "a  b  c")
-	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "White moves first")
+	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "new game, you play White, your move", "White to play move 1.", "a  b  c")
+	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "I will write when it is your turn.", "White to play move 1.")
+	for _, who := range []string{ann, bob} {
+		if body := bodyTo(t, open, who); strings.Contains(body, "moves first") || strings.Contains(body, "You move first") {
+			t.Errorf("the opening says twice who moves first:\n%s", body)
+		}
+	}
 
 	h.deliver(h.reply(id, W, "f3"))
 	m := h.outbox()
