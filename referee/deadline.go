@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -44,6 +43,9 @@ func (r *Referee) CheckDeadlines() (int, error) {
 	}
 	queued := 0
 	for _, id := range ids {
+		if !r.mayBeDue(id) {
+			continue
+		}
 		err := r.DB.Update(func(tx *store.Tx) error {
 			n, err := r.checkDeadline(tx, id)
 			queued += n
@@ -61,21 +63,76 @@ func (r *Referee) CheckDeadlines() (int, error) {
 // action began, so one sent before start was for an earlier action.
 func reminded(sg *store.Game, start time.Time) bool { return sg.Reminded.After(start) }
 
+// waitCache is what the deadline check knows of a game without replaying it: while its log
+// has the same length, whose action it waits for and since when. The check runs every
+// minute over every active game; only a game whose log changed, or whose deadline may have
+// come, is replayed.
+type waitCache struct {
+	events   uint64
+	waiting  int // the side waited for, -1 for none or both
+	start    time.Time
+	reminded time.Time
+	deadline time.Duration
+}
+
+// mayBeDue reports whether game id must be looked at: its log changed since it was cached, or
+// its reminder or forfeit may be due.
+func (r *Referee) mayBeDue(id uint64) bool {
+	r.cacheMu.Lock()
+	c, ok := r.waits[id]
+	r.cacheMu.Unlock()
+	if !ok {
+		return true
+	}
+	var events uint64
+	var reminded time.Time
+	now := time.Now()
+	r.DB.View(func(tx *store.Tx) error {
+		events, now = tx.EventCount(id), tx.Now
+		if sg, err := tx.Game(id); err == nil {
+			reminded = sg.Reminded
+		}
+		return nil
+	})
+	switch {
+	case events != c.events || !reminded.Equal(c.reminded):
+		return true
+	case c.waiting < 0:
+		return false
+	case c.reminded.After(c.start):
+		return !now.Before(c.reminded.Add(c.deadline))
+	}
+	return now.Sub(c.start) >= c.deadline
+}
+
+func (r *Referee) remember(id uint64, c waitCache) {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	if r.waits == nil {
+		r.waits = map[uint64]waitCache{}
+	}
+	r.waits[id] = c
+}
+
 func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
-	sg, v, g, err := Load(tx, id)
-	if err != nil || g.Outcome().Over() {
-		return 0, err
-	}
-	act := g.ToAct()
-	if len(act) != 1 {
-		return 0, nil // simultaneous games: 0.4a's own clock rule, not built yet
-	}
-	waiting := act[0]
-	start, err := actionStart(tx, sg, v, waiting)
+	r.deadlineLoads.Add(1)
+	l, err := load(tx, id)
 	if err != nil {
 		return 0, err
 	}
+	sg, v, g := l.sg, l.v, l.g
 	d := deadlineOf(sg)
+	act := g.ToAct()
+	if g.Outcome().Over() || len(act) != 1 {
+		// Over, or a simultaneous game: 0.4a's own clock rule, not built yet.
+		r.remember(id, waitCache{events: l.events, waiting: -1, reminded: sg.Reminded})
+		return 0, nil
+	}
+	waiting := act[0]
+	start := l.since[waiting]
+	defer func() {
+		r.remember(id, waitCache{events: l.events, waiting: int(waiting), start: start, reminded: sg.Reminded, deadline: d})
+	}()
 	switch {
 	case reminded(sg, start) && !tx.Now.Before(sg.Reminded.Add(d)):
 		before := len(g.Log())
@@ -149,49 +206,16 @@ func span(d time.Duration) string {
 // Waiting describes, for the organizer, whose action a game awaits, since when, and where it
 // stands against its deadline; "" for a finished game or one with several players to act.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
-	sg, v, g, err := Load(tx, id)
-	if err != nil || g.Outcome().Over() || len(g.ToAct()) != 1 {
+	l, err := load(tx, id)
+	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) != 1 {
 		return "", err
 	}
-	waiting := g.ToAct()[0]
-	start, err := actionStart(tx, sg, v, waiting)
-	if err != nil {
-		return "", err
-	}
+	sg, waiting := l.sg, l.g.ToAct()[0]
+	start := l.since[waiting]
 	d := deadlineOf(sg)
 	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, when(start), span(tx.Now.Sub(start)), span(d))
 	if reminded(sg, start) {
 		s += fmt.Sprintf("; reminded %s, forfeit at %s", when(sg.Reminded), when(sg.Reminded.Add(d)))
 	}
 	return s + ".", nil
-}
-
-// actionStart is when the turn passed to waiting: the time of the last logged command after
-// which the game began to wait for him, or the game's creation. Only the game's own turn
-// changes count: an opponent's private query or C-move statement does not restart the clock,
-// so the timing of a reminder tells the player nothing he may not know.
-func actionStart(tx *store.Tx, sg *store.Game, v *variant.Variant, waiting chess.Color) (time.Time, error) {
-	events, err := tx.Events(sg.ID)
-	if err != nil {
-		return time.Time{}, err
-	}
-	g, err := v.New(variant.Options{FEN: sg.FEN, Flags: sg.Flags})
-	if err != nil {
-		return time.Time{}, err
-	}
-	g.SetQuiet(true)
-	start := sg.Created
-	waits := func() bool { act := g.ToAct(); return len(act) == 1 && act[0] == waiting }
-	was := waits()
-	for _, e := range events {
-		if _, err := g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
-			return time.Time{}, fmt.Errorf("replay for the deadline: %w", err)
-		}
-		now := waits()
-		if now && !was {
-			start = e.At
-		}
-		was = now
-	}
-	return start, nil
 }

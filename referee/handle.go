@@ -317,21 +317,21 @@ func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g va
 
 // history replays the game with notices on and keeps what side was told: his own record.
 func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) (string, error) {
-	h, err := v.New(variant.Options{FEN: sg.FEN, Flags: sg.Flags})
+	var lines []string
+	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
+		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
+			for _, n := range ns {
+				if n.To.Has(side) && n.Text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
+					lines = append(lines, "- "+strings.ReplaceAll(n.Text, "\n", "\n  "))
+				}
+			}
+			return nil
+		}})
+	if err == nil && fail != nil {
+		err = fail
+	}
 	if err != nil {
 		return "", fmt.Errorf("referee: history: %w", err)
-	}
-	var lines []string
-	for _, cmd := range g.Log() {
-		ns, err := h.Submit(cmd)
-		if err != nil {
-			return "", fmt.Errorf("referee: history: %w", err)
-		}
-		for _, n := range ns {
-			if n.To.Has(side) && n.Text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
-				lines = append(lines, "- "+strings.ReplaceAll(n.Text, "\n", "\n  "))
-			}
-		}
 	}
 	if len(lines) == 0 {
 		return "Nothing has happened in this game yet.", nil

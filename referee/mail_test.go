@@ -237,3 +237,48 @@ func TestHelpInColumns(t *testing.T) {
 		}
 	}
 }
+
+// The deadline check, run every minute over every active game, replays a game only when its
+// log changed or its reminder or forfeit may be due (issue: it replayed every game twice a
+// minute).
+func TestDeadlineCheckReplaysOnlyWhatChanged(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	check := func() int {
+		t.Helper()
+		n, err := h.ref.CheckDeadlines()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	check()
+	if got := h.ref.deadlineLoads.Load(); got != 1 {
+		t.Fatalf("first check: %d replays, want 1", got)
+	}
+	for i := 0; i < 5; i++ {
+		h.now = h.now.Add(time.Minute)
+		check()
+	}
+	if got := h.ref.deadlineLoads.Load(); got != 1 {
+		t.Errorf("five checks of an unchanged game: %d replays, want 1", got)
+	}
+	h.deliver(h.reply(id, W, "e4"))
+	h.outbox()
+	check()
+	if got := h.ref.deadlineLoads.Load(); got != 2 {
+		t.Errorf("after a move: %d replays, want 2", got)
+	}
+	h.now = h.now.Add(DefaultDeadline + time.Minute)
+	if n := check(); n != 1 {
+		t.Errorf("a deadline passed: %d mails, want the reminder", n)
+	}
+	if n := check(); n != 0 {
+		t.Errorf("the reminder sent twice")
+	}
+	h.now = h.now.Add(DefaultDeadline)
+	if n := check(); n != 2 || !h.outcome(id).Over() {
+		t.Errorf("second deadline: %d mails, over %v", n, h.outcome(id).Over())
+	}
+}

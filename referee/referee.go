@@ -36,6 +36,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
@@ -68,6 +71,11 @@ type Referee struct {
 	QueryLimit int
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
+
+	cacheMu sync.Mutex
+	waits   map[uint64]waitCache // the deadline check's knowledge of each game
+	// deadlineLoads counts the games the deadline check replayed (tests).
+	deadlineLoads atomic.Int64
 }
 
 func (r *Referee) logger() *slog.Logger {
@@ -424,33 +432,81 @@ var ErrNoGame = errors.New("no such game")
 
 // Load replays game id from its log.
 func Load(tx *store.Tx, id uint64) (*store.Game, *variant.Variant, variant.Game, error) {
-	sg, err := tx.Game(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, nil, fmt.Errorf("game %d: %w", id, ErrNoGame)
-	}
+	l, err := load(tx, id)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	return l.sg, l.v, l.g, nil
+}
+
+// loaded is a game rebuilt from its log, with when it began to wait for each player.
+type loaded struct {
+	sg     *store.Game
+	v      *variant.Variant
+	g      variant.Game
+	events uint64       // log length
+	since  [2]time.Time // when the game began to wait for each side; zero if it does not
+}
+
+// waitsFor reports whether g waits for s alone (a game that waits for both has the clock rule
+// of rules.md 0.4a for simultaneous games, not built yet).
+func waitsFor(g variant.Game, s chess.Color) bool {
+	act := g.ToAct()
+	return len(act) == 1 && act[0] == s && !g.Outcome().Over()
+}
+
+// load replays game id from its log once, noting when each wait began: the time of the
+// logged command after which the game began to wait for the player, or the game's creation.
+// Only the game's own turn changes count: a private query or a C-move statement does not
+// restart a clock, so the timing of a reminder tells a player nothing he may not know.
+func load(tx *store.Tx, id uint64) (*loaded, error) {
+	sg, err := tx.Game(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("game %d: %w", id, ErrNoGame)
+	}
+	if err != nil {
+		return nil, err
 	}
 	v, err := variant.Lookup(sg.Variant)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("referee: game %d: %w", id, err)
+		return nil, fmt.Errorf("referee: game %d: %w", id, err)
 	}
 	events, err := tx.Events(id)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	log := make([]variant.Command, len(events))
 	for i, e := range events {
 		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
 	}
-	g, fail, err := variant.Replay(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log)
+	l := &loaded{sg: sg, v: v, events: uint64(len(events))}
+	var was [2]bool
+	g, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log, variant.Watch{
+		Each: func(i int, g variant.Game, _ []variant.Notice) error {
+			at := sg.Created
+			if i >= 0 {
+				at = events[i].At
+			}
+			for s := range was {
+				now := waitsFor(g, chess.Color(s))
+				switch {
+				case now && !was[s]:
+					l.since[s] = at
+				case !now:
+					l.since[s] = time.Time{}
+				}
+				was[s] = now
+			}
+			return nil
+		}})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("referee: game %d: start: %w", id, err)
+		return nil, fmt.Errorf("referee: game %d: start: %w", id, err)
 	}
 	if fail != nil {
-		return nil, nil, nil, fmt.Errorf("referee: game %d: log does not replay: %w", id, fail)
+		return nil, fmt.Errorf("referee: game %d: log does not replay: %w", id, fail)
 	}
-	return sg, v, g, nil
+	l.g = g
+	return l, nil
 }
 
 // ParseGameID reads "42" or "#42".

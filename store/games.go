@@ -133,6 +133,14 @@ func (t *Tx) AppendEvent(id uint64, e Event) (uint64, error) {
 	return seq, nil
 }
 
+// EventCount is how many events game id's log holds, read without reading them.
+func (t *Tx) EventCount(id uint64) uint64 {
+	if b := t.tx.Bucket(bEvents).Bucket(u64(id)); b != nil {
+		return b.Sequence()
+	}
+	return 0
+}
+
 // Events returns game id's log in order.
 func (t *Tx) Events(id uint64) ([]Event, error) {
 	b := t.tx.Bucket(bEvents).Bucket(u64(id))

@@ -26,15 +26,45 @@ func (f *Failure) Unwrap() error { return f.Err }
 // Replay rebuilds a game from its log: the state is a pure function of the log (scalachess
 // Replay). It returns the game reached so far and, if some entry failed, the first failure.
 func Replay(v *Variant, opts Options, log []Command) (Game, *Failure, error) {
+	return ReplayWith(v, opts, log, Watch{})
+}
+
+// Watch is a look at every step of a replay.
+type Watch struct {
+	// Notices asks for the notices of each step (a replay is otherwise quiet: nobody reads
+	// them, and writing them costs).
+	Notices bool
+	// Each is called first with i == -1 and the game as it starts, then after entry i was
+	// applied, with the game as it then stands and the notices the entry caused; an error
+	// from it stops the replay and is returned.
+	Each func(i int, g Game, notices []Notice) error
+}
+
+// ReplayWith is Replay with a Watch. It is the one way the daemon, its deadlines, the
+// players' history and the exports rebuild a game.
+func ReplayWith(v *Variant, opts Options, log []Command, w Watch) (Game, *Failure, error) {
 	g, err := v.New(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	g.SetQuiet(true)
-	defer g.SetQuiet(false)
+	if !w.Notices {
+		g.SetQuiet(true)
+		defer g.SetQuiet(false)
+	}
+	if w.Each != nil {
+		if err := w.Each(-1, g, nil); err != nil {
+			return g, nil, err
+		}
+	}
 	for i, cmd := range log {
-		if _, err := g.Submit(cmd); err != nil {
+		notices, err := g.Submit(cmd)
+		if err != nil {
 			return g, &Failure{Index: i, Text: cmd.String(), Err: err}, nil
+		}
+		if w.Each != nil {
+			if err := w.Each(i, g, notices); err != nil {
+				return g, nil, err
+			}
 		}
 	}
 	return g, nil, nil
