@@ -250,8 +250,10 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		for _, w := range warns {
 			out.paras[side] = append(out.paras[side], fmt.Sprintf("Note on line %d (%s): %s.", line.N, clip(line.Text), w.Text))
 		}
+		stopped := false
 		for _, n := range notices {
 			out.add(n)
+			stopped = stopped || n.Stop
 		}
 		if err := r.fault("log"); err != nil {
 			return err
@@ -264,6 +266,14 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		if g.Outcome().Over() {
 			if rest := lines[i+1:]; len(rest) > 0 {
 				out.paras[side] = append(out.paras[side], "The game is over, so the lines after it were not read.")
+			}
+			break
+		}
+		if stopped && i+1 < len(lines) {
+			// The game stops reading here (its notice said why): the rest comes back unread.
+			out.paras[side] = append(out.paras[side], fmt.Sprintf("The lines after line %d were not read; they are quoted below.", line.N))
+			for _, rest := range lines[i+1:] {
+				out.quoted = append(out.quoted, rest.Text)
 			}
 			break
 		}

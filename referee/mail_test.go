@@ -282,3 +282,45 @@ func TestDeadlineCheckReplaysOnlyWhatChanged(t *testing.T) {
 		t.Errorf("second deadline: %d mails, over %v", n, h.outcome(id).Over())
 	}
 }
+
+// stopperKey is a test variant: orthodox chess in which every move ends the reading of the
+// mail it came in (as a Kriegspiel attempt list stops at its first success).
+const stopperKey = "test-stopper"
+
+type stopper struct{ *orthodox.Game }
+
+func (s stopper) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	ns, err := s.Game.Submit(cmd)
+	if err == nil && strings.HasPrefix(cmd.Text, "move") {
+		ns = append(ns, variant.Notice{To: variant.To(cmd.By), Kind: "stop", Text: "Your move was played, so I read no further.", Stop: true})
+	}
+	return ns, err
+}
+
+func init() {
+	o := variant.MustLookup("orthodox")
+	variant.Register(&variant.Variant{Key: stopperKey, Name: "Stopper chess", Help: o.Help,
+		New: func(opts variant.Options) (variant.Game, error) {
+			g, err := orthodox.New(opts)
+			if err != nil {
+				return nil, err
+			}
+			return stopper{g}, nil
+		},
+		WriteMovetext: func(g variant.Game) string { return g.(stopper).Movetext() },
+	})
+}
+
+// The Submit contract: a game can end the reading of a mail without refusing anything; the
+// rest comes back unread, and nothing after it is applied.
+func TestGameStopsReading(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame(stopperKey)
+	h.outbox()
+	h.deliver(h.reply(id, W, "e4\nRESIGN\nHELP"))
+	if h.outcome(id).Over() {
+		t.Fatal("a line after the stop was applied")
+	}
+	body := bodyTo(t, h.outbox(), ann)
+	mustContain(t, "Ann's answer", body, "I read no further", "The lines after line 1 were not read", "> RESIGN", "> HELP")
+}

@@ -66,6 +66,11 @@ type Notice struct {
 	// stated a C-move" before "your C-move is stated", "your turn" before the batch line
 	// that played it). A mail that would carry both leaves the earlier one out.
 	Supersedes string
+	// Stop tells the referee to read no further in the player's mail, although this command
+	// was accepted: a Kriegspiel attempt list stops at the first success (KR-D9), a
+	// Progressive Kriegspiel one at the first "No", capture, check or pawn try (PK-D6). The
+	// notice's text, to the sender, says why; the referee returns the rest unread.
+	Stop bool
 }
 
 // Show selects what is drawn under a notice.
@@ -168,7 +173,10 @@ type Game interface {
 	// Required.
 	Resolve(by Side, text string) (Command, []chess.Warning, error)
 	// Submit applies one canonical command and returns the notices it causes. A *Rejection
-	// means nothing changed. Required.
+	// means nothing changed, in memory as in the log: the game is exactly as before (the
+	// varianttest checks hold every game to it). A notice with Stop set ends the reading of
+	// the player's mail without refusing anything. The end-of-game reveal (rules.md 0.4b) is
+	// the referee's: a game only says that and how it ended. Required.
 	Submit(cmd Command) ([]Notice, error)
 	// View is what v may know now. Required.
 	View(v Viewer) View
