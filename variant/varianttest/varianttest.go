@@ -1,9 +1,14 @@
 // Package varianttest has the helpers every variant's rules tests use: send a player's line
 // through Resolve and Submit, check that a line is refused without changing anything, and
-// read what a player was told.
+// read what a player was told; and the checks every game is held to through its public
+// interface alone: Walk (a refused command changes nothing; the live game equals its
+// replay) and Noninterference (two games that differ only in what a player may not know
+// look the same to him).
 package varianttest
 
 import (
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -57,4 +62,129 @@ func TextsTo(ns []variant.Notice, s chess.Color, withKind bool) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// Snapshot is everything a game shows to anyone: each viewer's view, whose action it awaits,
+// how it stands, each player's turn name, and its log. Two snapshots are equal when nobody
+// could tell the games apart.
+func Snapshot(g variant.Game) string {
+	var sb strings.Builder
+	for _, v := range []variant.Viewer{variant.AsWhite, variant.AsBlack, variant.AsReferee} {
+		view := g.View(v)
+		fmt.Fprintf(&sb, "view %d (FEN %q):\n%s\n", v, view.FEN, view.Diagram())
+	}
+	fmt.Fprintf(&sb, "to act %v; outcome %+v\n", g.ToAct(), g.Outcome())
+	if tn, ok := g.(variant.TurnNamer); ok {
+		fmt.Fprintf(&sb, "turns %q %q\n", tn.TurnName(chess.White), tn.TurnName(chess.Black))
+	}
+	for _, c := range g.Log() {
+		sb.WriteString(c.String())
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// Lines writes a command line for player by in game g: a variant's test knows its notation.
+// Lines that the game refuses are as welcome as lines it accepts.
+type Lines func(g variant.Game, by chess.Color, rng *rand.Rand) string
+
+// Walk plays a game from lines drawn at random, by both players (the one to act and the
+// other), and holds it to the Submit contract at every step: a refused line (by Resolve or by
+// Submit) leaves the game exactly as it was, in everything anyone can see and in its log, and
+// an error is either a rejection or nothing. At the end, the game equals its replay from the
+// log. It returns how many lines were accepted.
+func Walk(t testing.TB, v *variant.Variant, opts variant.Options, steps int, seed int64, lines Lines) int {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	g, err := v.New(opts)
+	if err != nil {
+		t.Fatalf("%s: new: %v", v.Key, err)
+	}
+	accepted := 0
+	for i := 0; i < steps && !g.Outcome().Over(); i++ {
+		by := chess.Color(rng.Intn(2))
+		if act := g.ToAct(); len(act) > 0 && rng.Intn(5) > 0 {
+			by = act[rng.Intn(len(act))]
+		}
+		text := lines(g, by, rng)
+		before := Snapshot(g)
+		cmd, _, err := g.Resolve(by, text)
+		if err == nil {
+			_, err = g.Submit(cmd)
+		}
+		switch {
+		case err == nil:
+			accepted++
+		case !variant.IsRejection(err):
+			t.Fatalf("%s seed %d step %d: %v %q: an error that is not a rejection: %v", v.Key, seed, i, by, text, err)
+		default:
+			if after := Snapshot(g); after != before {
+				t.Fatalf("%s seed %d step %d: %v %q was refused (%v) but changed the game:\nbefore:\n%s\nafter:\n%s", v.Key, seed, i, by, text, err, before, after)
+			}
+		}
+	}
+	r, fail, err := variant.Replay(v, opts, g.Log())
+	if err != nil || fail != nil {
+		t.Fatalf("%s seed %d: the log does not replay: %v %v", v.Key, seed, err, fail)
+	}
+	if live, replayed := Snapshot(g), Snapshot(r); live != replayed {
+		t.Fatalf("%s seed %d: the live game differs from its replay:\nlive:\n%s\nreplay:\n%s", v.Key, seed, live, replayed)
+	}
+	return accepted
+}
+
+// Step is one line of a script.
+type Step struct {
+	By   chess.Color
+	Text string
+}
+
+// Noninterference plays two scripts that differ only in what observer may not know (an
+// uncommitted move, a rollback, a stated C-move ...) and fails unless observer is told the
+// same words and shown the same views after every step. Each step must be accepted in its
+// world, or refused in both.
+func Noninterference(t testing.TB, v *variant.Variant, opts variant.Options, observer chess.Color, a, b []Step) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("the two worlds have %d and %d steps", len(a), len(b))
+	}
+	ga, err := v.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb, _ := v.New(opts)
+	seen := func(g variant.Game, ns []variant.Notice) string {
+		var sb strings.Builder
+		for _, n := range ns {
+			if n.To.Has(observer) {
+				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, n.Text, n.Show, n.Stop)
+			}
+		}
+		sb.WriteString(g.View(variant.ViewerOf(observer)).Diagram())
+		fmt.Fprintf(&sb, "\nto act %v; outcome %+v\n", g.ToAct(), g.Outcome())
+		if tn, ok := g.(variant.TurnNamer); ok {
+			sb.WriteString(tn.TurnName(observer))
+		}
+		return sb.String()
+	}
+	play := func(g variant.Game, s Step) ([]variant.Notice, error) {
+		cmd, _, err := g.Resolve(s.By, s.Text)
+		if err != nil {
+			return nil, err
+		}
+		return g.Submit(cmd)
+	}
+	for i := range a {
+		na, erra := play(ga, a[i])
+		nb, errb := play(gb, b[i])
+		if (erra == nil) != (errb == nil) {
+			t.Fatalf("step %d: %q gives %v, %q gives %v: the worlds must agree on what is refused", i, a[i].Text, erra, b[i].Text, errb)
+		}
+		if (a[i].By == observer) && erra != nil && erra.Error() != errb.Error() {
+			t.Fatalf("step %d: %v is refused differently: %v / %v", i, observer, erra, errb)
+		}
+		if sa, sb := seen(ga, na), seen(gb, nb); sa != sb {
+			t.Fatalf("step %d (%q / %q): %v can tell the worlds apart:\n%s\n---\n%s", i, a[i].Text, b[i].Text, observer, sa, sb)
+		}
+	}
 }
