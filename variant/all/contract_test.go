@@ -128,18 +128,19 @@ func TestEveryGameKeepsTheSubmitContract(t *testing.T) {
 // rolled-back move, an uncommitted one, the C-move stated) changes nothing he sees.
 func TestHiddenMovesDoNotShow(t *testing.T) {
 	W, B := chess.White, chess.Black
+	s := func(by chess.Color, text string) varianttest.Step { return varianttest.Step{By: by, Text: text} }
 	tx := variant.MustLookup("transactional")
 	// TX-D14: a rolled-back pawn move and a rolled-back knight move look the same to Black.
 	varianttest.Noninterference(t, tx, variant.Options{}, B,
-		[]varianttest.Step{{W, "Nc3"}, {B, "BOARD"}, {W, "ROLLBACK"}, {B, "Nc6 (C)"}},
-		[]varianttest.Step{{W, "e3"}, {B, "BOARD"}, {W, "ROLLBACK"}, {B, "Nc6 (C)"}})
+		[]varianttest.Step{s(W, "Nc3"), s(B, "BOARD"), s(W, "ROLLBACK"), s(B, "Nc6 (C)")},
+		[]varianttest.Step{s(W, "e3"), s(B, "BOARD"), s(W, "ROLLBACK"), s(B, "Nc6 (C)")})
 	// An uncommitted move stays unseen.
 	varianttest.Noninterference(t, tx, variant.Options{}, B,
-		[]varianttest.Step{{W, "e4"}, {B, "BOARD"}},
-		[]varianttest.Step{{W, "d4"}, {B, "BOARD"}})
+		[]varianttest.Step{s(W, "e4"), s(B, "BOARD")},
+		[]varianttest.Step{s(W, "d4"), s(B, "BOARD")})
 	// CO-D8: the stated C-move is White's secret until it is played.
 	co := variant.MustLookup("conditional")
 	varianttest.Noninterference(t, co, variant.Options{}, B,
-		[]varianttest.Step{{W, "A: e4 C: !d4"}, {B, "BOARD"}, {W, "C: Pe5?d3/Nf3"}, {B, "BOARD"}},
-		[]varianttest.Step{{W, "A: e4 C: !Nc3"}, {B, "BOARD"}, {W, "C: !f4"}, {B, "BOARD"}})
+		[]varianttest.Step{s(W, "A: e4 C: !d4"), s(B, "BOARD"), s(W, "C: Pe5?d3/Nf3"), s(B, "BOARD")},
+		[]varianttest.Step{s(W, "A: e4 C: !Nc3"), s(B, "BOARD"), s(W, "C: !f4"), s(B, "BOARD")})
 }
