@@ -228,6 +228,10 @@ type Variant struct {
 	Steps func(start Game, tokens []record.Token, buf []Step) ([]Step, error)
 	// WriteMovetext writes a game's log in the literature's notation (without result).
 	WriteMovetext func(g Game) string
+	// Options are the per-game options New reads from Options.Flags, each with what it does
+	// ("strict-forfeit": "an early check forfeits the game instead of being refused").
+	// `refereed new --option NAME=VALUE` accepts exactly these.
+	Options map[string]string
 }
 
 // Step is one command read from a record: who, what as written, and where (for errors).

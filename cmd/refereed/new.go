@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -20,6 +21,8 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	white := fs.String("white", "", "White's mail address")
 	black := fs.String("black", "", "Black's mail address")
 	fen := fs.String("fen", "", "start position, where the variant allows one")
+	var options optionFlags
+	fs.Var(&options, "option", "a game option NAME=VALUE (repeatable; `refereed variants` lists each game's)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
 	fs.Usage = func() {
@@ -41,6 +44,20 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed new: --deadline %v: want a positive duration like 72h\n", *deadline)
 		return exitUsage
 	}
+	flags := map[string]string{"deadline": deadline.String(), "auth": *auth}
+	if va, err := variant.Lookup(*v); err == nil {
+		for _, o := range options {
+			name, value, _ := strings.Cut(o, "=")
+			if _, ok := va.Options[name]; !ok {
+				fmt.Fprintf(m.Stderr, "refereed new: %s has no option %q%s\n", va.Name, name, optionList(va))
+				return exitUsage
+			}
+			if value == "" {
+				value = "true"
+			}
+			flags[name] = value
+		}
+	}
 	db, closeDB, created, err := d.create(m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
@@ -50,7 +67,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	if created {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
 	}
-	id, err := refereeOf(db, *address).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}})
+	id, err := refereeOf(db, *address).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: flags})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 		return exitInvalid
@@ -61,4 +78,23 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
 	}
 	return exitOK
+}
+
+// optionFlags collects repeated --option NAME=VALUE.
+type optionFlags []string
+
+func (o *optionFlags) String() string     { return strings.Join(*o, ",") }
+func (o *optionFlags) Set(s string) error { *o = append(*o, s); return nil }
+
+// optionList says which options a game has, for an error.
+func optionList(v *variant.Variant) string {
+	if len(v.Options) == 0 {
+		return " (it has none)"
+	}
+	names := make([]string, 0, len(v.Options))
+	for n := range v.Options {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return " (it has: " + strings.Join(names, ", ") + ")"
 }
