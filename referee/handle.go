@@ -17,23 +17,23 @@ import (
 // already processed changes nothing. An error means nothing was applied (an internal error,
 // to be retried); a player's mistakes are not errors, they are answered.
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
-	return r.HandleMail(store.InboundMail{Key: key, Raw: raw})
+	return r.handleStored(store.InboundMail{Key: key, Raw: raw})
 }
 
-// HandleMail is Handle for a stored inbound mail (which may be an oversize header).
-func (r *Referee) HandleMail(m store.InboundMail) error {
-	return r.DB.Update(func(tx *store.Tx) error { return r.handleIn(tx, m) })
+// handleStored is Handle for a stored inbound mail (which may be an oversize header).
+func (r *Referee) handleStored(m store.InboundMail) error {
+	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
 
-// handleIn is one mail's work inside a transaction.
-func (r *Referee) handleIn(tx *store.Tx, m store.InboundMail) error {
+// inTx is one mail's work inside a transaction: done once, then marked processed.
+func (r *Referee) inTx(tx *store.Tx, m store.InboundMail) error {
 	if tx.Processed(m.Key) {
 		return nil
 	}
 	if r.onHandle != nil {
 		r.onHandle(m)
 	}
-	if err := r.handle(tx, m.Key, m.Raw, m.Oversize); err != nil {
+	if err := r.read(tx, m.Key, m.Raw, m.Oversize); err != nil {
 		return err
 	}
 	if err := r.fault("mark"); err != nil {
@@ -42,13 +42,13 @@ func (r *Referee) handleIn(tx *store.Tx, m store.InboundMail) error {
 	return tx.MarkProcessed(m.Key)
 }
 
-// handleBatch handles several mails in one transaction: all of them or, on any error, none
+// batch handles several mails in one transaction: all of them or, on any error, none
 // (the caller then handles them one by one). One commit for a burst of mail is what keeps
 // the throughput of the daemon near that of the mail servers.
-func (r *Referee) handleBatch(ms []store.InboundMail) error {
+func (r *Referee) batch(ms []store.InboundMail) error {
 	return r.DB.Update(func(tx *store.Tx) error {
 		for _, m := range ms {
-			if err := r.handleIn(tx, m); err != nil {
+			if err := r.inTx(tx, m); err != nil {
 				return err
 			}
 		}
@@ -59,7 +59,9 @@ func (r *Referee) handleBatch(ms []store.InboundMail) error {
 // BatchSize is the most mails ProcessInbox handles in one transaction.
 const BatchSize = 32
 
-func (r *Referee) handle(tx *store.Tx, key store.InboxKey, raw []byte, oversize int64) error {
+// read is the referee's reading of one mail: parse it, find the game and the player, check
+// the sender, and answer or apply it.
+func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize int64) error {
 	log := r.logger().With("key", key.String())
 	if err := r.fault("parse"); err != nil {
 		return err
@@ -431,7 +433,7 @@ func (r *Referee) processPage(page []store.InboundMail) (handled int, err error)
 		if err := r.markAttempt(fresh); err != nil {
 			return 0, err
 		}
-		if r.guard(func() error { return r.handleBatch(fresh) }) == nil {
+		if r.guard(func() error { return r.batch(fresh) }) == nil {
 			handled += len(fresh)
 			fresh = nil
 		}
@@ -472,7 +474,7 @@ func (r *Referee) processOne(m store.InboundMail) (bool, error) {
 	if !cur.Quarantined.IsZero() {
 		return false, nil
 	}
-	herr := r.guard(func() error { return r.HandleMail(*cur) })
+	herr := r.guard(func() error { return r.handleStored(*cur) })
 	if herr == nil {
 		return true, nil
 	}
