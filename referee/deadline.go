@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -165,9 +166,8 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 			return 0, err
 		}
 		due := tx.Now.Add(d)
-		text := fmt.Sprintf("Reminder: it is your move. It has waited %s, and this game gives %s for each move. If nothing comes from you by %s (%s from now), you forfeit the game.",
-			span(tx.Now.Sub(start)), span(d), when(due), span(d))
-		l := letter{side: waiting, kind: "reminder", what: "reminder: your move" + turnLabel(g, waiting) + " is due by " + when(due),
+		text := say("reminder", templates.Args{"Waited": span(tx.Now.Sub(start)), "Deadline": span(d), "Due": when(due)})
+		l := letter{side: waiting, kind: "reminder", what: say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(due)}),
 			paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
 		if err := r.enqueue(tx, sg, v, l); err != nil {
 			return 0, err

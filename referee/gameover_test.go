@@ -29,6 +29,9 @@ var firstMove = map[string]string{
 // checkMail holds what every mail to a player must do (design.md "Mail people can read",
 // rules.md 0.4): Black's boards are drawn from Black's side; no rule IDs; a finished game's
 // mail invites no more commands; every mail after the opening threads under the opening.
+// missingWords is what templates.Say writes for a sentence it cannot render.
+var missingWords = regexp.MustCompile(`\[[a-z][a-z/-]{2,}\]`)
+
 func checkMail(t *testing.T, m store.OutMail) {
 	t.Helper()
 	p, err := parser.Parse(m.Raw)
@@ -41,6 +44,9 @@ func checkMail(t *testing.T, m store.OutMail) {
 	}
 	if id := ruleID.FindString(p.Body + p.Subject); id != "" {
 		t.Errorf("%s: a rule ID (%s) in a player's mail:\n%s", name, id, p.Body)
+	}
+	if w := missingWords.FindString(p.Body + p.Subject); w != "" {
+		t.Errorf("%s: a sentence without its words (%s): templates/words lacks it or its fields:\n%s", name, w, p.Body)
 	}
 	if strings.Contains(p.Subject, "game over") && (strings.Contains(p.Body, "Reply to this mail") || strings.Contains(p.Body, "HELP lists")) {
 		t.Errorf("%s: a finished game invites commands:\n%s", name, p.Body)

@@ -10,6 +10,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -107,11 +108,11 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		}
 		from := msg.From
 		if from == "" {
-			from = "a From field I could not read"
+			from = say("unreadable-from", nil)
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
-			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came from %s, an address not registered for you, so I refused it. Nothing was done.", sg.ID, v.Name, side, from),
-			"If you sent it, send it again from " + player.Address + ", the address this mail came to.",
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: say("subject/refused-sender", nil), paras: []string{
+			say("forged-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "From": from}),
+			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
 	}
 	if ok, why := r.authentic(sg, raw, msg.From); !ok {
@@ -119,9 +120,9 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: "a mail in your name was refused", paras: []string{
-			fmt.Sprintf("A mail for this game (#%d, %s, in which you play %s) came in your name, but the mail system could not confirm that you sent it (%s), so I refused it. Nothing was done.", sg.ID, v.Name, side, why),
-			"If you sent it, your mail provider's signature may have been broken on the way (a forwarding service, a mailing list): send it again directly from " + player.Address + ".",
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: say("subject/refused-sender", nil), paras: []string{
+			say("unconfirmed-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "Why": why}),
+			say("send-directly", templates.Args{"Address": player.Address}),
 		}})
 	}
 	if err := r.fault("replay"); err != nil {
@@ -138,8 +139,8 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "reply", answers: msg, what: "your mail was too large", paras: []string{
-			fmt.Sprintf("Your mail was %.1f MB, too large for me to read, so nothing in it was done. Send your commands as plain text, without attachments.", float64(oversize)/(1<<20)),
+		return r.enqueue(tx, sg, v, letter{side: side, kind: "reply", answers: msg, what: say("subject/too-large", nil), paras: []string{
+			say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)}),
 		}})
 	}
 	return r.apply(tx, key, msg, sg, v, g, side)
@@ -196,7 +197,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
-		out.paras[side] = append(out.paras[side], "I found no command in your mail. Write one command per line above any quoted text; HELP lists them.")
+		out.paras[side] = append(out.paras[side], say("no-command", nil))
 	}
 	if err := r.fault("submit"); err != nil {
 		return err
@@ -212,7 +213,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	}
 	for i, line := range lines {
 		if i == MaxCommands {
-			stop(i, fmt.Sprintf("Your mail has more than %d command lines: I read the first %d. The rest, quoted below, was not read; send what you still want in another mail.", MaxCommands, MaxCommands))
+			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
 		if isQuery(line.Text) {
@@ -222,7 +223,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			}
 			if !ok {
 				r.logger().Warn("queries over the limit", "game", sg.ID, "side", side)
-				stop(i, fmt.Sprintf("Line %d (%s) was not read: you have sent %d queries (HELP, BOARD, HISTORY ...) in the last hour, the most I answer. It and the lines after it, quoted below, can be sent again later; moves are never limited.", line.N, clip(line.Text), r.queryLimit()))
+				stop(i, say("too-many-queries", templates.Args{"N": line.N, "Line": clip(line.Text), "Limit": r.queryLimit()}))
 				break
 			}
 		}
@@ -232,11 +233,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)
 			}
-			kept := "Nothing in your mail was done."
-			if i > 0 {
-				kept = "The lines before it were done; nothing from it on was."
-			}
-			out.paras[side] = append(out.paras[side], fmt.Sprintf("Line %d (%s) was refused: %v. %s", line.N, clip(line.Text), err, kept))
+			out.paras[side] = append(out.paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0}))
 			out.refused = line.N
 			for _, rest := range lines[i:] {
 				if g.Outcome().Over() {
@@ -250,7 +247,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			break
 		}
 		for _, w := range warns {
-			out.paras[side] = append(out.paras[side], fmt.Sprintf("Note on line %d (%s): %s.", line.N, clip(line.Text), w.Text))
+			out.paras[side] = append(out.paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
 		}
 		stopped := false
 		for _, n := range notices {
@@ -267,13 +264,13 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		}
 		if g.Outcome().Over() {
 			if rest := lines[i+1:]; len(rest) > 0 {
-				out.paras[side] = append(out.paras[side], "The game is over, so the lines after it were not read.")
+				out.paras[side] = append(out.paras[side], say("over-rest-unread", nil))
 			}
 			break
 		}
 		if stopped && i+1 < len(lines) {
 			// The game stops reading here (its notice said why): the rest comes back unread.
-			out.paras[side] = append(out.paras[side], fmt.Sprintf("The lines after line %d were not read; they are quoted below.", line.N))
+			out.paras[side] = append(out.paras[side], say("stopped-rest-unread", templates.Args{"N": line.N}))
 			for _, rest := range lines[i+1:] {
 				out.quoted = append(out.quoted, rest.Text)
 			}
@@ -311,7 +308,7 @@ func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g va
 	case "HELP", "?":
 		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g)}}, nil, nil
 	case "BOARD":
-		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: "Your current view is below.", Show: variant.ShowView}}, nil, nil
+		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
 	case "HISTORY":
 		h, err := r.history(sg, v, g, side)
 		if err != nil {
@@ -346,9 +343,9 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 		return "", fmt.Errorf("referee: history: %w", err)
 	}
 	if len(lines) == 0 {
-		return "Nothing has happened in this game yet.", nil
+		return say("history-empty", nil), nil
 	}
-	return "What you have been told in this game:\n" + strings.Join(lines, "\n"), nil
+	return say("history", nil) + "\n" + strings.Join(lines, "\n"), nil
 }
 
 // recordBounce notes a delivery failure against the player whose bounce address it came
@@ -549,8 +546,8 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil {
 		return nil
 	}
-	return r.enqueue(tx, sg, v, letter{side: chess.Color(ref.Side), kind: "reply", answers: msg, what: "internal error; your mail was kept", paras: []string{
-		"Your mail could not be processed because of an internal error. Nothing was done, and your mail was kept: the organizer has been told and it will be processed once the error is mended. You need not send it again.",
+	return r.enqueue(tx, sg, v, letter{side: chess.Color(ref.Side), kind: "reply", answers: msg, what: say("subject/internal-error", nil), paras: []string{
+		say("internal-error", nil),
 	}})
 }
 

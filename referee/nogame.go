@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -38,16 +38,15 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 			s := chess.Color(side)
 			opp := sg.Players[s.Other()].Address
 			if sg.Status == "over" {
-				over = append(over, fmt.Sprintf("- #%d %s against %s: over, %s (%s).", sg.ID, variantName(sg.Variant), opp, sg.Result, sg.Reason))
+				over = append(over, say("game-finished", templates.Args{"Game": sg.ID, "Variant": variantName(sg.Variant), "Opponent": opp, "Result": sg.Result, "Reason": sg.Reason}))
 				continue
 			}
-			turn := ""
-			if _, _, g, err := Load(tx, sg.ID); err != nil {
+			_, _, g, err := Load(tx, sg.ID)
+			if err != nil {
 				return err
-			} else if slices.Contains(g.ToAct(), s) {
-				turn = " It is your move."
 			}
-			active = append(active, fmt.Sprintf("- #%d %s: you play %s against %s.%s\n  Send your commands to %s", sg.ID, variantName(sg.Variant), s, opp, turn, r.replyAddress(sg.ID, s, p.Token)))
+			active = append(active, say("game-in-progress", templates.Args{"Game": sg.ID, "Variant": variantName(sg.Variant), "Side": s, "Opponent": opp,
+				"YourMove": slices.Contains(g.ToAct(), s), "Address": r.replyAddress(sg.ID, s, p.Token)}))
 		}
 	}
 	if address == "" {
@@ -58,23 +57,23 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 	if ok, err := r.allowRefusal(tx, address); !ok || err != nil {
 		return err
 	}
-	paras := []string{fmt.Sprintf("Your mail to %s names no game, so nothing in it was done. Every game has its own address, which carries your secret reply token: reply to any mail of the game, or write to the address given below. Keep these addresses to yourself.", r.Address)}
+	paras := []string{say("no-game", templates.Args{"Referee": r.Address})}
 	if len(active) == 0 {
-		paras = append(paras, "You have no game in progress.")
+		paras = append(paras, say("no-game-in-progress", nil))
 	} else {
 		if len(active) > maxListed {
-			active = append(active[:maxListed], fmt.Sprintf("- and %d more.", len(active)-maxListed))
+			active = append(active[:maxListed], say("and-more", templates.Args{"N": len(active) - maxListed}))
 		}
-		paras = append(paras, "Your games in progress:\n"+strings.Join(active, "\n"))
-		paras = append(paras, "HELP sent to a game's address lists the commands of that game.")
+		paras = append(paras, say("games-in-progress", nil)+"\n"+strings.Join(active, "\n"))
+		paras = append(paras, say("help-per-game", nil))
 	}
 	if len(over) > 0 {
 		if len(over) > maxListed {
-			over = append(over[:maxListed], fmt.Sprintf("- and %d more.", len(over)-maxListed))
+			over = append(over[:maxListed], say("and-more", templates.Args{"N": len(over) - maxListed}))
 		}
-		paras = append(paras, "Your finished games:\n"+strings.Join(over, "\n"))
+		paras = append(paras, say("finished-games", nil)+"\n"+strings.Join(over, "\n"))
 	}
-	return r.enqueuePlain(tx, address, "your games", paras)
+	return r.enqueuePlain(tx, address, say("subject/your-games", nil), paras)
 }
 
 // variantName is the name of a stored variant key for people, the key itself if unknown.

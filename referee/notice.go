@@ -55,16 +55,16 @@ func logLines(events []store.Event, layout string) []string {
 func reveal(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game) ([]string, error) {
 	var paras []string
 	if record := strings.TrimSpace(v.WriteMovetext(g)); record != "" {
-		paras = append(paras, "The whole game:\n"+record)
+		paras = append(paras, say("whole-game", nil)+"\n"+record)
 	}
 	events, err := tx.Events(sg.ID)
 	if err != nil {
 		return nil, err
 	}
 	if len(events) > 0 {
-		paras = append(paras, "Every command I accepted, hidden ones included, in order (times UTC):\n"+strings.Join(logLines(events, "2006-01-02 15:04"), "\n"))
+		paras = append(paras, say("whole-log", nil)+"\n"+strings.Join(logLines(events, "2006-01-02 15:04"), "\n"))
 	}
-	return append(paras, "The final position:"), nil
+	return append(paras, say("final-position", nil)), nil
 }
 
 // commonHelp lists the commands every game has (rules.md 0.4), in the layout of a game's
@@ -78,43 +78,39 @@ const commonHelp = "BOARD            your current view\n" +
 // helpText is the answer to HELP.
 func helpText(v *variant.Variant, g variant.Game) string {
 	if out := g.Outcome(); out.Over() {
-		return fmt.Sprintf("This game is over: %s (%s). Nothing more can be played in it.", out.Result, out.Reason)
+		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
-	return "Commands, one per line:\n" + templates.Columns(v.Help+"\n"+commonHelp)
+	return say("help", nil) + "\n" + templates.Columns(v.Help+"\n"+commonHelp)
 }
 
 // subjectFor says in a few words what the mail to s is about.
 func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	if res := g.Outcome(); res.Over() {
-		return "game over, " + res.Result
+		return say("subject/game-over", templates.Args{"Result": res.Result})
 	}
 	sender := out.sender != nil && *out.sender == s
 	if sender && out.refused > 0 {
-		return fmt.Sprintf("line %d of your mail was refused", out.refused)
+		return say("subject/line-refused", templates.Args{"N": out.refused})
 	}
 	offered := slices.Contains(out.kinds[s], "draw-offer")
 	if slices.Contains(g.ToAct(), s) {
-		what := "your move" + turnLabel(g, s)
-		if offered && !sender {
-			what = "draw offered; " + what
-		}
-		return what
+		return say("subject/your-move", templates.Args{"Offered": offered && !sender, "Turn": turnLabel(g, s)})
 	}
 	switch {
 	case offered && sender:
-		return "your draw offer was sent"
+		return say("subject/offer-sent", nil)
 	case offered:
-		return "draw offered"
+		return say("subject/draw-offered", nil)
 	case slices.Contains(out.kinds[s], "draw-declined"):
-		return "draw declined"
+		return say("subject/draw-declined", nil)
 	case !sender:
-		return "news from your game"
+		return say("subject/news", nil)
 	}
 	queries := []string{"help", "board", "history", "view", "ep-answer"}
 	if len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) }) {
-		return "what you asked for"
+		return say("subject/answers", nil)
 	}
-	return "accepted"
+	return say("subject/accepted", nil)
 }
 
 // outcome collects what one inbound mail (or one deadline) does for each player.
@@ -162,16 +158,8 @@ func (o *outcome) add(n variant.Notice) {
 		if o.sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.
-			me := s == *o.sender
-			switch {
-			case n.Kind == "draw-offer" && me:
-				text = "You offer a draw. I will tell you your opponent's answer; until then the game goes on."
-			case n.Kind == "draw-offer":
-				text = fmt.Sprintf("%s offers a draw. Reply DRAW ACCEPT to agree, or DRAW DECLINE.", *o.sender)
-			case n.Kind == "draw-declined" && me:
-				text = "You declined the draw offer."
-			case n.Kind == "draw-declined":
-				text = fmt.Sprintf("%s declined your draw offer.", *o.sender)
+			if n.Kind == "draw-offer" || n.Kind == "draw-declined" {
+				text = say(n.Kind, templates.Args{"Me": s == *o.sender, "Sender": *o.sender})
 			}
 		}
 		if text != "" {
@@ -206,7 +194,7 @@ func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g varia
 		}
 		l := letter{side: s, what: subjectFor(g, s, out), paras: out.paras[s], kind: kind}
 		if len(l.paras) == 0 {
-			l.paras = []string{"Done."}
+			l.paras = []string{say("done", nil)}
 		}
 		show := out.show[s]
 		if endedNow {

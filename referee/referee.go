@@ -242,28 +242,28 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 			l := letter{side: side, kind: "opening"}
 			other := sg.Players[side.Other()].Address
 			if out.Over() {
-				l.what = "game over at the start, " + out.Result
+				l.what = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
 				l.paras = []string{
-					fmt.Sprintf("A game of %s was set up between you, playing %s, and %s, from a position that is already decided: %s. Result %s.", v.Name, side, other, out.Reason, out.Result),
-					"There is nothing to play in it. The position is below.",
+					say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
+					say("opening-nothing-to-play", nil),
 				}
 				l.diagram = diagram(game, side, variant.ShowReveal)
 			} else {
-				l.what = "new game, you play " + side.String()
-				l.paras = []string{fmt.Sprintf("A game of %s begins: you play %s against %s. I am the referee: reply to this mail with your commands, one per line. HELP lists them.", v.Name, side, other)}
+				yours := slices.Contains(game.ToAct(), side)
+				l.what = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
+				l.paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
 				l.diagram = diagram(game, side, variant.ShowView)
 				// Who moves first is said once: by the view's own status line when it has one
 				// ("White to play move 1."), else here.
 				says := strings.Contains(l.diagram, " to play ")
-				if slices.Contains(game.ToAct(), side) {
+				if yours {
 					if !says {
-						l.paras = append(l.paras, "You move first.")
+						l.paras = append(l.paras, say("you-move-first", nil))
 					}
-					l.what += ", your move" + turnLabel(game, side)
 				} else if says {
-					l.paras = append(l.paras, "I will write when it is your turn.")
+					l.paras = append(l.paras, say("will-write", nil))
 				} else {
-					l.paras = append(l.paras, fmt.Sprintf("%s moves first; I will write when it is your turn.", side.Other()))
+					l.paras = append(l.paras, say("other-moves-first", templates.Args{"First": side.Other()}))
 				}
 			}
 			if err := r.enqueue(tx, sg, v, l); err != nil {
@@ -323,6 +323,9 @@ func (r *Referee) threading(g *store.Game, side chess.Color, n int, answers *par
 	return answers.MessageID, refs
 }
 
+// say is one of the referee's own sentences (templates/words/referee.tmpl).
+func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
+
 // MaxReplyText bounds the text of one mail (its paragraphs and the quoted rest of the
 // player's mail): far above a whole game's record, far below what a hostile mail could ask
 // for (HISTORY a hundred times).
@@ -350,7 +353,7 @@ func capText(paras, quoted []string) ([]string, []string) {
 		q2 = append(q2, q)
 	}
 	if cut {
-		p2 = append(p2, fmt.Sprintf("This answer was cut at %d KB, the most one mail carries; ask for less at a time.", MaxReplyText>>10))
+		p2 = append(p2, say("answer-cut", templates.Args{"KB": MaxReplyText >> 10}))
 	}
 	return p2, q2
 }
@@ -370,9 +373,10 @@ func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l let
 	if l.answers != nil {
 		auto = "auto-replied"
 	}
-	footer := fmt.Sprintf("Game #%d, %s. You play %s against %s. Reply to this mail to send commands, one per line; HELP lists them.", g.ID, v.Name, side, g.Players[side.Other()].Address)
+	args := templates.Args{"Game": g.ID, "Variant": v.Name, "Side": side, "Opponent": g.Players[side.Other()].Address, "Result": g.Result}
+	footer := say("footer", args)
 	if g.Status == "over" {
-		footer = fmt.Sprintf("Game #%d, %s, is over: %s. You played %s against %s.", g.ID, v.Name, g.Result, side, g.Players[side.Other()].Address)
+		footer = say("footer-over", args)
 	}
 	raw, err := templates.Render(templates.Mail{
 		From:          r.from(),
@@ -417,7 +421,7 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string)
 	raw, err := templates.Render(templates.Mail{
 		From: r.from(), To: to, Subject: templates.Subject(0, "", subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: paras,
-		Footer: "This is the refereed play-by-email referee.",
+		Footer: say("footer-no-game", nil),
 	})
 	if err != nil {
 		return fmt.Errorf("referee: render notice: %w", err)

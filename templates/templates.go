@@ -26,7 +26,7 @@ import (
 	"github.com/emersion/go-message/mail"
 )
 
-//go:embed mail/*
+//go:embed mail/* words/*
 var files embed.FS
 
 // Width is the longest line of the text part.

@@ -1,0 +1,36 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	texttemplate "text/template"
+)
+
+// The words: every sentence the referee and the games say to a player is a named template in
+// words/*.tmpl, keyed by what it says ("line-refused", "draw-offer"); a game's own are named
+// "<variant key>/<kind>" and may stand beside the shared ones. Code says which sentence and
+// with what fields; the wording lives here.
+var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").ParseFS(files, "words/*.tmpl"))
+
+// Args are the fields of a sentence.
+type Args map[string]any
+
+// Say renders the sentence named kind (a game's "<key>/<kind>" first, when key is given) with
+// args. A sentence that does not exist is a mistake of ours: Say then names it instead of
+// failing the mail, and HasWords lets a test find it first.
+func Say(key, kind string, args Args) string {
+	name := kind
+	if key != "" && words.Lookup(key+"/"+kind) != nil {
+		name = key + "/" + kind
+	}
+	var sb strings.Builder
+	if err := words.ExecuteTemplate(&sb, name, args); err != nil {
+		return fmt.Sprintf("[%s]", kind)
+	}
+	return strings.TrimSpace(sb.String())
+}
+
+// HasWords reports whether a sentence named kind exists (for key's game, or shared).
+func HasWords(key, kind string) bool {
+	return (key != "" && words.Lookup(key+"/"+kind) != nil) || words.Lookup(kind) != nil
+}
