@@ -330,8 +330,9 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
 		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
 			for _, n := range ns {
-				if n.To.Has(side) && n.Text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
-					lines = append(lines, "- "+strings.ReplaceAll(n.Text, "\n", "\n  "))
+				text := templates.NoticeText(n.Kind, n.Text, n.Args)
+				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
+					lines = append(lines, "- "+strings.ReplaceAll(text, "\n", "\n  "))
 				}
 			}
 			return nil

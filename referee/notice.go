@@ -133,7 +133,7 @@ func (o *outcome) drop(s chess.Color, kind string) {
 			kept = append(kept, n)
 			continue
 		}
-		if i := slices.Index(o.paras[s], n.Text); i >= 0 && n.Text != "" {
+		if i := slices.Index(o.paras[s], n.Text); i >= 0 && n.Text != "" { // said.Text: the words it was given
 			o.paras[s] = slices.Delete(o.paras[s], i, i+1)
 		}
 		if i := slices.Index(o.kinds[s], n.Kind); i >= 0 {
@@ -154,7 +154,7 @@ func (o *outcome) add(n variant.Notice) {
 		if n.Supersedes != "" {
 			o.drop(s, n.Supersedes)
 		}
-		text := n.Text
+		text := templates.NoticeText(n.Kind, n.Text, n.Args)
 		if o.sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.

@@ -30,6 +30,15 @@ func Say(key, kind string, args Args) string {
 	return strings.TrimSpace(sb.String())
 }
 
+// NoticeText is the words of a notice: its own text when it has one, else the sentence its
+// kind names, filled from args.
+func NoticeText(kind, text string, args map[string]any) string {
+	if text != "" || args == nil {
+		return text
+	}
+	return Say("", kind, args)
+}
+
 // HasWords reports whether a sentence named kind exists (for key's game, or shared).
 func HasWords(key, kind string) bool {
 	return (key != "" && words.Lookup(key+"/"+kind) != nil) || words.Lookup(kind) != nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -52,13 +53,14 @@ func Refuse(t testing.TB, g variant.Game, by chess.Color, text, want string) {
 func TextsTo(ns []variant.Notice, s chess.Color, withKind bool) string {
 	var out []string
 	for _, n := range ns {
-		if !n.To.Has(s) || n.Text == "" {
+		text := templates.NoticeText(n.Kind, n.Text, n.Args)
+		if !n.To.Has(s) || text == "" {
 			continue
 		}
 		if withKind {
-			out = append(out, n.Kind+": "+n.Text)
+			out = append(out, n.Kind+": "+text)
 		} else {
-			out = append(out, n.Text)
+			out = append(out, text)
 		}
 	}
 	return strings.Join(out, "\n")
@@ -157,7 +159,7 @@ func Noninterference(t testing.TB, v *variant.Variant, opts variant.Options, obs
 		var sb strings.Builder
 		for _, n := range ns {
 			if n.To.Has(observer) {
-				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, n.Text, n.Show, n.Stop)
+				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, templates.NoticeText(n.Kind, n.Text, n.Args), n.Show, n.Stop)
 			}
 		}
 		sb.WriteString(g.View(variant.ViewerOf(observer)).Diagram())
