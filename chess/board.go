@@ -95,6 +95,13 @@ func (b *Board) Attacked(s Square, c Color) bool {
 	return b.AttackersTo(s, c, b.Occupied()) != 0
 }
 
+// KingAttacked reports whether c's king is attacked by the other colour's men: false when c
+// has no king (a view, or Korolev and Train Wreck after the king's capture).
+func (b *Board) KingAttacked(c Color) bool {
+	k := b.King(c)
+	return k != NoSquare && b.AttackersTo(k, c.Other(), b.Occupied()) != 0
+}
+
 // AttackCount counts c's men that attack s, as a capture-geometry count (Synchronous chess
 // control builds on this and adds its own pawn-push and own-square rules).
 func (b *Board) AttackCount(s Square, c Color) int {

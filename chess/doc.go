@@ -8,7 +8,13 @@
 //   - Attacks are pure functions of square and occupancy (attacks.go); AttackCount counts the
 //     attackers of a square (Synchronous chess control).
 //   - Generate produces one colour's moves under a MoveRules value: orthodox legality, pseudo-legal
-//     (no king safety, king capture allowed), and forward-only movement (Train Wreck).
+//     (no king safety, king capture allowed), forward-only movement (Train Wreck), captures of
+//     one's own men (Korolev), and the moves possible judged from one's own men alone
+//     (Kriegspiel's "Impossible"). LegalMovesEP takes the e.p. squares from the variant
+//     (Progressive, Transactional); KingAttacked asks about either king, whoever is to move.
+//   - A castling move names its man's squares; its rook is the one in the corner it moves
+//     towards (Move.CastlingRook), so a Train Wreck queen castles as a king does.
+//   - FindUCI finds a move written in coordinates (a log's canonical form) among candidates.
 //   - Notation is parsed apart from the rules: ParseNotation reads text into a position-free
 //     Notation, and Resolve matches it against whatever candidate moves a variant offers.
 //

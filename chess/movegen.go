@@ -31,7 +31,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		c := checkers.First()
 		target &= between[king][c] | checkers
 	} else {
-		buf = p.castlingMoves(buf, us, king, occ)
+		buf = p.castlingMoves(buf, us, king, occ, true)
 	}
 
 	pinned := p.pinned(us, king, occ)
@@ -64,13 +64,40 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		}
 		buf = p.pawnMoves(buf, us, from, occ, theirs, mask)
 	}
-	// En passant is rare and has the horizontal-pin trap: test it by playing it.
 	if ep := p.EnPassant; ep != NoSquare {
-		for fb := pawnAttacks[them][ep] & pawns; fb != 0; {
-			m := Move{From: fb.pop(), To: ep, Kind: EnPassant}
-			if p.epPlausible(us, ep) && p.leavesKingSafe(m, us) {
-				buf = append(buf, m)
-			}
+		buf = p.epCaptures(buf, us, ep)
+	}
+	return buf
+}
+
+// LegalMovesEP is LegalMoves with the squares of eps as the en passant squares instead of
+// p.EnPassant: Progressive Chess allows e.p. against every double step of the opponent's
+// last series, Transactional Chess against those of his last commit. The e.p. captures come
+// last, square by square from a1.
+func (p *Position) LegalMovesEP(buf []Move, eps Bitboard) []Move {
+	q := *p
+	q.EnPassant = NoSquare
+	buf = q.LegalMoves(buf)
+	if eps == 0 {
+		return buf
+	}
+	us := q.Turn
+	if k := q.King(us); k != NoSquare && q.AttackersTo(k, us.Other(), q.Occupied()).Count() > 1 {
+		return buf // double check: only the king moves (as LegalMoves)
+	}
+	for eps != 0 {
+		buf = q.epCaptures(buf, us, eps.pop())
+	}
+	return buf
+}
+
+// epCaptures adds us's legal en passant captures onto ep. En passant is rare and has the
+// horizontal-pin trap: each is tested by playing it.
+func (p *Position) epCaptures(buf []Move, us Color, ep Square) []Move {
+	for fb := pawnAttacks[us.Other()][ep] & p.ByPiece(us, Pawn); fb != 0; {
+		m := Move{From: fb.pop(), To: ep, Kind: EnPassant}
+		if p.epPlausible(us, ep) && p.leavesKingSafe(m, us) {
+			buf = append(buf, m)
 		}
 	}
 	return buf
@@ -132,8 +159,9 @@ func (p *Position) pawnMoves(buf []Move, us Color, from Square, occ, theirs, mas
 	return buf
 }
 
-// castlingMoves adds orthodox castling for a king on its home square that is not in check.
-func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard) []Move {
+// castlingMoves adds orthodox castling for a king on its home square that is not in check;
+// attacks says whether the squares the king crosses must be unattacked.
+func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard, attacks bool) []Move {
 	short, long, home := WhiteShort, WhiteLong, E1
 	if us == Black {
 		short, long, home = BlackShort, BlackLong, E8
@@ -143,6 +171,9 @@ func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard
 	}
 	them := us.Other()
 	safe := func(squares ...Square) bool {
+		if !attacks {
+			return true
+		}
 		for _, s := range squares {
 			if p.AttackersTo(s, them, occ) != 0 {
 				return false
@@ -164,8 +195,7 @@ func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard
 func (p *Position) leavesKingSafe(m Move, c Color) bool {
 	q := *p
 	q.Play(m)
-	k := q.King(c)
-	return k == NoSquare || q.AttackersTo(k, c.Other(), q.Occupied()) == 0
+	return !q.KingAttacked(c)
 }
 
 // MoveRules selects which moves Generate produces. The zero value plus a Color is orthodox
@@ -181,6 +211,19 @@ type MoveRules struct {
 	// their owner's first rank; captures keep the full geometry (Train Wreck).
 	ForwardOnly bool
 
+	// SelfCapture lets a man "capture" a man of its own colour other than the king, with
+	// its capture geometry (Korolev, rules.md KO-D1 b). Without Pseudo the mover's king must
+	// still be safe after the move.
+	SelfCapture bool
+
+	// OwnMenOnly judges from the mover's own men alone: the moves that could be legal in
+	// some position holding these men of his, whatever the opponent's men are and wherever
+	// they stand (Kriegspiel's "Impossible", rules.md KR-D2). Own men block and occupy;
+	// every other square may hold an enemy man or none, so a pawn may always try its
+	// diagonals, a slider runs until one of its own men, castling needs only the right and
+	// the squares between free of own men, and no move is refused for the king's safety.
+	OwnMenOnly bool
+
 	NoCastling  bool
 	NoEnPassant bool
 }
@@ -190,33 +233,40 @@ type MoveRules struct {
 func (p *Position) Generate(buf []Move, r MoveRules) []Move {
 	us := r.Color
 	start := len(buf)
-	occ := p.Occupied()
-	ours, theirs := p.colors[us], p.colors[us.Other()]
+	ours := p.colors[us]
+	occ, theirs := p.Occupied(), p.colors[us.Other()]
+	if r.OwnMenOnly {
+		occ, theirs = ours, ^ours // any square but ours may hold an enemy man
+	}
+	targets := theirs // where a capture may land
+	if r.SelfCapture {
+		targets |= ours &^ p.roles[King]
+	}
 	for fb := ours &^ p.roles[Pawn]; fb != 0; {
 		from := fb.pop()
-		att := Attacks(p.squares[from], from, occ) &^ ours
-		quiet := att &^ theirs
+		att := Attacks(p.squares[from], from, occ)
+		quiet := att &^ occ &^ targets
 		if r.ForwardOnly {
 			quiet &= forwardOf(us, from)
 		}
-		for tb := (att & theirs) | quiet; tb != 0; {
+		for tb := (att & targets) | quiet; tb != 0; {
 			buf = append(buf, Move{From: from, To: tb.pop()})
 		}
 	}
 	for fb := ours & p.roles[Pawn]; fb != 0; {
-		buf = p.pawnMoves(buf, us, fb.pop(), occ, theirs, ^Bitboard(0))
+		buf = p.pawnMoves(buf, us, fb.pop(), occ, targets, ^Bitboard(0))
 	}
-	if !r.NoEnPassant && p.EnPassant != NoSquare && p.epPlausible(us, p.EnPassant) {
+	if !r.NoEnPassant && !r.OwnMenOnly && p.EnPassant != NoSquare && p.epPlausible(us, p.EnPassant) {
 		for fb := pawnAttacks[us.Other()][p.EnPassant] & ours & p.roles[Pawn]; fb != 0; {
 			buf = append(buf, Move{From: fb.pop(), To: p.EnPassant, Kind: EnPassant})
 		}
 	}
 	if !r.NoCastling {
-		if k := p.King(us); k != NoSquare && p.AttackersTo(k, us.Other(), occ) == 0 {
-			buf = p.castlingMoves(buf, us, k, occ)
+		if k := p.King(us); k != NoSquare && (r.OwnMenOnly || p.AttackersTo(k, us.Other(), occ) == 0) {
+			buf = p.castlingMoves(buf, us, k, occ, !r.OwnMenOnly)
 		}
 	}
-	if r.Pseudo {
+	if r.Pseudo || r.OwnMenOnly {
 		return buf
 	}
 	out := buf[:start]
@@ -249,13 +299,11 @@ func (p *Position) Play(m Move) Piece {
 	switch m.Kind {
 	case Castle:
 		p.Remove(m.From)
-		rookFrom, rookTo := m.From+3, m.From+1
-		if m.To < m.From {
-			rookFrom, rookTo = m.From-4, m.From-1
-		}
+		rookFrom := m.CastlingRook()
 		rook := p.Remove(rookFrom)
 		p.Put(m.To, piece)
-		p.Put(rookTo, rook)
+		p.Put(m.RookTo(), rook)
+		p.Castling &^= castlingLost[rookFrom]
 	case EnPassant:
 		victim := SquareAt(m.To.File(), m.From.Rank())
 		captured = p.Remove(victim)
@@ -290,6 +338,11 @@ func (p *Position) Play(m Move) Piece {
 
 var castlingLost [64]CastlingRights
 
+// CastlingRightsOf returns the castling rights that need the man on s unmoved: both of a
+// colour's on its king's home square, one on a rook's corner, none elsewhere. A move from or
+// to s ends them.
+func CastlingRightsOf(s Square) CastlingRights { return castlingLost[s] }
+
 func init() {
 	castlingLost[E1] = WhiteShort | WhiteLong
 	castlingLost[H1] = WhiteShort
@@ -309,7 +362,7 @@ func (p *Position) Checkers() Bitboard {
 }
 
 // InCheck reports whether the side to move's king is attacked.
-func (p *Position) InCheck() bool { return p.Checkers() != 0 }
+func (p *Position) InCheck() bool { return p.KingAttacked(p.Turn) }
 
 // IsCapture reports whether m takes a man in this position.
 func (p *Position) IsCapture(m Move) bool {
@@ -321,4 +374,16 @@ func (p *Position) GivesCheck(m Move) bool {
 	q := *p
 	q.Play(m)
 	return q.InCheck()
+}
+
+// Checks reports whether playing m attacks the opposing king and whether it mates: the
+// opponent, in check, has no legal move. It is what a check mark written after m claims.
+func (p *Position) Checks(m Move) (check, mate bool) {
+	q := *p
+	q.Play(m)
+	if !q.InCheck() {
+		return false, false
+	}
+	var buf [256]Move
+	return true, len(q.LegalMoves(buf[:0])) == 0
 }

@@ -237,7 +237,7 @@ func (p *Position) Validate() error {
 	if p.ByRole(Pawn)&(Rank1|Rank8) != 0 {
 		return errors.New("chess: a pawn stands on the first or last rank")
 	}
-	if p.Attacked(p.King(p.Turn.Other()), p.Turn) {
+	if p.KingAttacked(p.Turn.Other()) {
 		return fmt.Errorf("chess: %v is in check but it is %v's move", p.Turn.Other(), p.Turn)
 	}
 	return nil

@@ -390,15 +390,13 @@ func (p *Position) sanWith(m Move, candidates []Move) string {
 }
 
 func (p *Position) checkSuffix(m Move) string {
-	q := *p
-	q.Play(m)
-	if !q.InCheck() {
-		return ""
-	}
-	if q.Status() == Checkmate {
+	switch check, mate := p.Checks(m); {
+	case mate:
 		return "#"
+	case check:
+		return "+"
 	}
-	return "+"
+	return ""
 }
 
 // ParseMove reads text and resolves it against the orthodox legal moves of p, with the
