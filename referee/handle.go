@@ -103,7 +103,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	player := sg.Players[side]
 	if !strings.EqualFold(msg.From, player.Address) {
 		log.Warn("sender is not the registered player: refused", "game", sg.ID, "registered", player.Address)
-		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
 		from := msg.From
@@ -117,7 +117,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	}
 	if ok, why := r.authentic(sg, raw, msg.From); !ok {
 		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", authPolicy(sg), "why", why)
-		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
 		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: say("subject/refused-sender", nil), paras: []string{
@@ -136,7 +136,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	}
 	if oversize > 0 {
 		log.Info("oversize mail answered", "game", sg.ID, "size", oversize)
-		if ok, err := r.allowRefusal(tx, player.Address); !ok || err != nil {
+		if ok, err := r.allowRefusal(tx, player.Address, limitOwn); !ok || err != nil {
 			return err
 		}
 		return r.enqueue(tx, sg, v, letter{side: side, kind: "reply", answers: msg, what: say("subject/too-large", nil), paras: []string{
@@ -155,11 +155,22 @@ const (
 	RefusalWindow = time.Hour
 )
 
-// allowRefusal counts a refusal-only answer to address; false means: do not send it.
-func (r *Referee) allowRefusal(tx *store.Tx, address string) (bool, error) {
-	ok, err := tx.Allow(strings.ToLower(address), RefusalLimit, RefusalWindow)
+// What a refusal-only answer is about, each counted on its own: mail that proved to be the
+// player's (his token and his From address), mail in his name that was not his, and mail to
+// the bare address. A stranger who forges a player's address can use up only the answers to
+// forgeries, never those the player's own mistakes get.
+const (
+	limitOwn    = "own"
+	limitForged = "forged"
+	limitNoGame = "nogame"
+)
+
+// allowRefusal counts a refusal-only answer to address about what; false means: do not send
+// it.
+func (r *Referee) allowRefusal(tx *store.Tx, address, what string) (bool, error) {
+	ok, err := tx.Allow(strings.ToLower(address)+"#"+what, RefusalLimit, RefusalWindow)
 	if err == nil && !ok {
-		r.logger().Warn("refusal not answered: rate limit", "to", address)
+		r.logger().Warn("refusal not answered: rate limit", "to", address, "about", what)
 	}
 	return ok, err
 }
@@ -197,7 +208,12 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
-		out.paras[side] = append(out.paras[side], say("no-command", nil))
+		out.noCommand = true
+		if msg.BodyError != "" {
+			out.paras[side] = append(out.paras[side], say("no-command-unreadable", templates.Args{"Why": msg.BodyError}))
+		} else {
+			out.paras[side] = append(out.paras[side], say("no-command", nil))
+		}
 	}
 	if err := r.fault("submit"); err != nil {
 		return err
@@ -233,7 +249,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)
 			}
-			out.paras[side] = append(out.paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0}))
+			out.paras[side] = append(out.paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": !g.Outcome().Over()}))
 			out.refused = line.N
 			for _, rest := range lines[i:] {
 				if g.Outcome().Over() {
@@ -290,7 +306,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	}
 	if len(g.Log()) == logBefore && len(out.paras[side.Other()]) == 0 && (out.refused > 0 || len(lines) == 0) {
 		// Nothing was done and only the sender would hear of it: a refusal-only answer.
-		if ok, err := r.allowRefusal(tx, sg.Players[side].Address); err != nil {
+		if ok, err := r.allowRefusal(tx, sg.Players[side].Address, limitOwn); err != nil {
 			return err
 		} else if !ok {
 			return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 	"github.com/refereed/refereed/variant/orthodox"
 )
@@ -59,7 +60,7 @@ func TestSubjectsNameTheTurn(t *testing.T) {
 	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: draw declined", "White declined your draw offer.")
 	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: your move (move 2)", "You declined the draw offer.")
 	h.deliver(h.reply(id, W, "HELP\nBOARD"))
-	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered chess: your move (move 2)")
+	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered chess: what you asked for; your move (move 2)")
 	h.deliver(h.reply(id, B, "HELP"))
 	mustContain(t, "Black's answer", bodyTo(t, h.outbox(), bob), "Subject: [refereed #1] Numbered chess: what you asked for")
 }
@@ -323,4 +324,40 @@ func TestGameStopsReading(t *testing.T) {
 	}
 	body := bodyTo(t, h.outbox(), ann)
 	mustContain(t, "Ann's answer", body, "I read no further", "The lines after line 1 were not read", "> RESIGN", "> HELP")
+}
+
+// After a restore from a backup, mail numbers go on from the backup's: the Message-IDs of
+// the mails sent then must not be used again (a mail client that drops duplicates would hide
+// the new mail), and each player of a game in progress is told what happened.
+func TestRestoreNumbersMailApart(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	backup := h.outbox() // the opening mails; the backup is taken here
+	h.deliver(h.reply(id, W, "e4"))
+	sent := map[string]bool{}
+	for _, m := range append(backup, h.outbox()...) {
+		sent[m.MessageID] = true
+	}
+	// The store goes back to the backup: the mail counters with it.
+	h.db.Update(func(tx *store.Tx) error {
+		g, _ := tx.Game(id)
+		g.Players[0].Mails, g.Players[1].Mails = 1, 1
+		if _, err := tx.Events(id); err != nil {
+			return err
+		}
+		return tx.PutGame(g)
+	})
+	n, err := h.ref.AfterRestore(fixedNow)
+	if err != nil || n != 2 {
+		t.Fatalf("after restore: %d mails, %v", n, err)
+	}
+	out := h.outbox()
+	mustContain(t, "Ann after the restore", bodyTo(t, out, ann), "put back as they stood on", "Anything you sent after that time was lost")
+	h.deliver(h.reply(id, W, "d4"))
+	for _, m := range append(out, h.outbox()...) {
+		if sent[m.MessageID] {
+			t.Errorf("Message-ID %s used again after the restore", m.MessageID)
+		}
+		checkMail(t, m)
+	}
 }

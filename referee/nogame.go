@@ -54,7 +54,7 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 		return nil
 	}
 	log.Info("mail for no game from a player: his games listed", "games", len(active)+len(over))
-	if ok, err := r.allowRefusal(tx, address); !ok || err != nil {
+	if ok, err := r.allowRefusal(tx, address, limitNoGame); !ok || err != nil {
 		return err
 	}
 	paras := []string{say("no-game", templates.Args{"Referee": r.Address})}
@@ -73,7 +73,7 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 		}
 		paras = append(paras, say("finished-games", nil)+"\n"+strings.Join(over, "\n"))
 	}
-	return r.enqueuePlain(tx, address, say("subject/your-games", nil), paras)
+	return r.enqueuePlain(tx, address, say("subject/your-games", nil), paras, msg)
 }
 
 // variantName is the name of a stored variant key for people, the key itself if unknown.

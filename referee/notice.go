@@ -92,6 +92,14 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	if sender && out.refused > 0 {
 		return say("subject/line-refused", templates.Args{"N": out.refused})
 	}
+	if sender && out.noCommand {
+		return say("subject/no-command", nil)
+	}
+	queries := []string{"help", "board", "history", "view", "ep-answer"}
+	onlyAsked := len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
+	if sender && onlyAsked {
+		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
+	}
 	offered := slices.Contains(out.kinds[s], "draw-offer")
 	if slices.Contains(g.ToAct(), s) {
 		return say("subject/your-move", templates.Args{"Offered": offered && !sender, "Turn": turnLabel(g, s)})
@@ -106,22 +114,19 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	case !sender:
 		return say("subject/news", nil)
 	}
-	queries := []string{"help", "board", "history", "view", "ep-answer"}
-	if len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) }) {
-		return say("subject/answers", nil)
-	}
 	return say("subject/accepted", nil)
 }
 
 // outcome collects what one inbound mail (or one deadline) does for each player.
 type outcome struct {
-	sender  *chess.Color // the player whose mail it is; nil for the referee's own doing
-	paras   [2][]string
-	show    [2]variant.Show
-	kinds   [2][]string
-	said    [2][]variant.Notice // the notices add put in paras, each with the text it put there
-	quoted  []string
-	refused int // the line that was refused, 0 if none
+	sender    *chess.Color // the player whose mail it is; nil for the referee's own doing
+	paras     [2][]string
+	show      [2]variant.Show
+	kinds     [2][]string
+	said      [2][]variant.Notice // the notices add put in paras, each with the text it put there
+	quoted    []string
+	refused   int  // the line that was refused, 0 if none
+	noCommand bool // the sender's mail held no command
 }
 
 // drop leaves out of s's mail what add put there for the notices of kind: a later notice
@@ -162,8 +167,8 @@ func (o *outcome) add(n variant.Notice) {
 				text = say(n.Kind, templates.Args{"Me": s == *o.sender, "Sender": *o.sender})
 			}
 		}
-		if text != "" {
-			o.paras[s] = append(o.paras[s], text)
+		if text != "" && !(isAnswer(n.Kind) && slices.Contains(o.paras[s], text)) {
+			o.paras[s] = append(o.paras[s], text) // an answer asked for twice is given once
 		}
 		o.kinds[s] = append(o.kinds[s], n.Kind)
 		said := n
@@ -210,4 +215,9 @@ func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g varia
 		}
 	}
 	return nil
+}
+
+// isAnswer reports whether a notice kind only answers a question (HELP, BOARD ...).
+func isAnswer(kind string) bool {
+	return slices.Contains([]string{"help", "board", "history", "view", "ep-answer"}, kind)
 }

@@ -291,9 +291,15 @@ type letter struct {
 
 // messageID is the Message-ID of the n-th mail to side in game g: unique, stable across
 // retries, and dependent on nothing but what this player was sent (noninterference).
+// After a restore from a backup the mail numbers go on from the backup's, so the Message-ID
+// carries the game's restore count too: no ID comes back for another mail.
 func (r *Referee) messageID(g *store.Game, side chess.Color, n int) string {
 	_, domain := r.local()
-	return fmt.Sprintf("refereed.g%d.%s.%s.%d@%s", g.ID, sideLetter(side), threadID(g.Players[side].Token), n, domain)
+	restored := ""
+	if g.Restores > 0 && n > 1 {
+		restored = fmt.Sprintf(".r%d", g.Restores)
+	}
+	return fmt.Sprintf("refereed.g%d.%s.%s.%d%s@%s", g.ID, sideLetter(side), threadID(g.Players[side].Token), n, restored, domain)
 }
 
 // maxReferences is how many of a player's References an answer carries on (after the game's
@@ -326,6 +332,9 @@ func (r *Referee) threading(g *store.Game, side chess.Color, n int, answers *par
 // say is one of the referee's own sentences (templates/words/referee.tmpl).
 func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
 
+// maxQuoted is the most lines of a player's unread rest quoted back.
+const maxQuoted = 50
+
 // MaxReplyText bounds the text of one mail (its paragraphs and the quoted rest of the
 // player's mail): far above a whole game's record, far below what a hostile mail could ask
 // for (HISTORY a hundred times).
@@ -354,6 +363,9 @@ func capText(paras, quoted []string) ([]string, []string) {
 	}
 	if cut {
 		p2 = append(p2, say("answer-cut", templates.Args{"KB": MaxReplyText >> 10}))
+	}
+	if len(q2) > maxQuoted {
+		q2 = append(q2[:maxQuoted], say("more-lines", templates.Args{"N": len(q2) - maxQuoted}))
 	}
 	return p2, q2
 }
@@ -410,19 +422,29 @@ func (r *Referee) from() string {
 	return fmt.Sprintf("%s <%s>", name, r.Address)
 }
 
-// enqueuePlain sends a mail that belongs to no game (the list of a player's games).
-func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string) error {
+// enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
+// answer to answers.
+func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
 	suffix, err := r.newToken()
 	if err != nil {
 		return err
 	}
 	_, domain := r.local()
 	mid := fmt.Sprintf("refereed.notice.%s@%s", suffix, domain)
-	raw, err := templates.Render(templates.Mail{
+	m := templates.Mail{
 		From: r.from(), To: to, Subject: templates.Subject(0, "", subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: paras,
 		Footer: say("footer-no-game", nil),
-	})
+	}
+	if answers != nil && answers.MessageID != "" {
+		m.InReplyTo, m.AutoSubmitted = answers.MessageID, "auto-replied"
+		refs := answers.References
+		if len(refs) > maxReferences {
+			refs = refs[len(refs)-maxReferences:]
+		}
+		m.References = append(slices.Clone(refs), answers.MessageID)
+	}
+	raw, err := templates.Render(m)
 	if err != nil {
 		return fmt.Errorf("referee: render notice: %w", err)
 	}
@@ -538,4 +560,46 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 		p.LastBounce = fmt.Sprintf("%s: %v", tx.Now.UTC().Format("2006-01-02 15:04"), reason)
 		return tx.PutGame(sg)
 	})
+}
+
+// AfterRestore is run once the store was put back from a backup taken at taken: every game
+// numbers its next mails apart from those sent since (see messageID), and each player of a
+// game in progress is told that what he sent after the backup was lost, and shown where his
+// game stands. It returns how many mails it queued.
+func (r *Referee) AfterRestore(taken time.Time) (int, error) {
+	queued := 0
+	err := r.DB.Update(func(tx *store.Tx) error {
+		games, err := tx.Games()
+		if err != nil {
+			return err
+		}
+		for i := range games {
+			sg := &games[i]
+			sg.Restores++
+			if err := tx.PutGame(sg); err != nil {
+				return err
+			}
+			if sg.Status == "over" {
+				continue
+			}
+			l, err := load(tx, sg.ID)
+			if err != nil {
+				return err
+			}
+			for _, side := range []chess.Color{chess.White, chess.Black} {
+				what := say("subject/restored", nil)
+				if slices.Contains(l.g.ToAct(), side) {
+					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.g, side)})
+				}
+				if err := r.enqueue(tx, l.sg, l.v, letter{side: side, kind: "update", what: what,
+					paras:   []string{say("restored", templates.Args{"When": when(taken)})},
+					diagram: diagram(l.g, side, variant.ShowView)}); err != nil {
+					return err
+				}
+				queued++
+			}
+		}
+		return nil
+	})
+	return queued, err
 }

@@ -168,7 +168,7 @@ func TestTransactionalGameByMail(t *testing.T) {
 		t.Fatalf("forged From: mails %v", m)
 	}
 	// It names the game (it goes to Ann's registered address, never to the sender).
-	mustContain(t, "refusal notice", bodyTo(t, m, ann), "A mail for this game (#1, Transactional Chess, in which you play White)", "came from mallory@evil.example, an address", "not registered for you", "Nothing was done")
+	mustContain(t, "refusal notice", bodyTo(t, m, ann), "A mail came to your reply address for this game (#1, Transactional", "from mallory@evil.example, which is not", "registered for you", "Nothing was done")
 
 	// A wrong token: ignored, no answer to anyone.
 	h.deliver(mailText(ann, "referee+g1-w-aaaaaaaaaa@example.org", "move", "g4 (C)", ""))

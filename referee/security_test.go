@@ -141,3 +141,21 @@ func TestMessageIDsPerPlayer(t *testing.T) {
 		t.Errorf("a re-sent mail was applied again: %d mails", len(out))
 	}
 }
+
+// Forged mail cannot use up the answers a player's own mistakes get: refusals are counted
+// per cause (the review's attack: ten forgeries in Bob's name silenced his illegal moves).
+func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	bob := h.player(id, B)
+	for i := 0; i < 2*RefusalLimit; i++ {
+		h.deliver(mailText(fmt.Sprintf("eve%d@evil.example", i), h.ref.replyAddress(id, B, bob.Token), "Re", "RESIGN", ""))
+		h.deliver(mailText(bob.Address, "referee@example.org", "hi", "HELP", ""))
+	}
+	if n := len(h.outbox()); n != 2*RefusalLimit {
+		t.Errorf("%d answers to forgeries and bare-address mail, want %d (each kind limited)", n, 2*RefusalLimit)
+	}
+	h.deliver(h.reply(id, B, "e5")) // not his turn: refused, and he must hear of it
+	mustContain(t, "Bob's own refusal", bodyTo(t, h.outbox(), bob.Address), "was refused")
+}

@@ -20,6 +20,9 @@ type Game struct {
 	// action waiting if it was sent after that action began.
 	Reminded time.Time `json:"reminded,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
+	// Restores counts the times the store was put back from a backup since the game began:
+	// mail numbers sent after the backup are used again, so Message-IDs carry it.
+	Restores int `json:"restores,omitempty"`
 	Created  time.Time `json:"created"`
 	Updated  time.Time `json:"updated"`
 }

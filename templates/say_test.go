@@ -4,7 +4,7 @@ import "testing"
 
 // Sentences render with their fields; a missing sentence or field is named, not sent blank.
 func TestSay(t *testing.T) {
-	if got := Say("", "line-refused", Args{"N": 2, "Line": "Nf9", "Why": "no such square", "First": false}); got != "Line 2 (Nf9) was refused: no such square. The lines before it were done; nothing from it on was." {
+	if got := Say("", "line-refused", Args{"N": 2, "Line": "Nf9", "Why": "no such square", "First": false, "Hint": true}); got != "Line 2 (Nf9) was refused: no such square. The lines before it were done; nothing from it on was. HELP lists the commands." {
 		t.Errorf("line-refused: %q", got)
 	}
 	if got := Say("", "draw-offer", Args{"Me": false, "Sender": "White"}); got != "White offers a draw. Reply DRAW ACCEPT to agree, or DRAW DECLINE." {

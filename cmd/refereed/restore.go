@@ -38,6 +38,26 @@ func (m *Main) runRestore(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed restore: %v\n", err)
 		return exitInvalid
 	}
+	// The players of games in progress are told, and mail numbers move apart from those
+	// sent since the backup.
+	taken := time.Now()
+	if fi, err := os.Stat(fs.Arg(0)); err == nil {
+		taken = fi.ModTime()
+	}
+	db, err := store.Open(d.dbPath(), store.Options{})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed restore: %v\n", err)
+		return exitInvalid
+	}
+	n, err := refereeOf(db, "").AfterRestore(taken)
+	db.Close()
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed restore: restored, but telling the players failed: %v\n", err)
+		return exitInvalid
+	}
+	if n > 0 {
+		msg += fmt.Sprintf("; %d mail(s) queued to tell the players of games in progress", n)
+	}
 	fmt.Fprintf(m.Stdout, "%s; data in %s\n", msg, d.where(m))
 	return exitOK
 }

@@ -326,7 +326,6 @@ func (e *env) reply(user string, n int, body string) {
 	e.send(user, last.ReplyTo, "Re: "+last.Subject, body, fmt.Sprintf("In-Reply-To: <%s>\r\n", last.MessageID))
 }
 
-
 // pid is the running daemon's process id.
 func (e *env) pid() int {
 	e.mu.Lock()

@@ -56,7 +56,7 @@ func TestHostileMail(t *testing.T) {
 	// Forged From on Ann's token: Ann gets a generic notice; nothing is done.
 	e.send(e.addr("mallory"), annTo, "move", "f3 (C)")
 	msgs := e.waitMail(ann, 2, 30*time.Second)
-	mustContain(t, "refusal", msgs[1].Body, "not registered for you", "Nothing was done")
+	mustContain(t, "refusal", msgs[1].Body, "registered for you", "Nothing was done")
 	// A wrong token: not answered.
 	e.send(ann, "referee+g1-w-aaaaaaaaaa@"+e.domain, "move", "f3 (C)")
 	// HTML-only from Ann: read and accepted.
