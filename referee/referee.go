@@ -106,6 +106,12 @@ func (r *Referee) replyAddress(game uint64, side chess.Color, token string) stri
 	return fmt.Sprintf("%s+g%d-%s-%s@%s", local, game, sideLetter(side), token, domain)
 }
 
+// ReplyAddress is the reply address of a player of game g, for the organizer (it holds the
+// player's token: it is his to use, nobody else's).
+func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
+	return r.replyAddress(g.ID, side, g.Players[side].Token)
+}
+
 // bounceAddress is the envelope sender of mail to a player, so that a bounce names him. It
 // carries the player's thread id, not his token: the token travels in the reply address only.
 func (r *Referee) bounceAddress(game uint64, side chess.Color, token string) string {

@@ -43,6 +43,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
+	ref := refereeOf(db, "") // reads the store: never inside another transaction (bbolt)
 	err = db.View(func(tx *store.Tx) error {
 		sg, va, g, err := referee.Load(tx, id)
 		if err != nil {
@@ -62,7 +63,10 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 				fmt.Fprintf(m.Stdout, "%s's mail bounced %d time(s); last: %s\n", variant.Side(i), p.Bounces, printable(p.LastBounce))
 			}
 		}
-		printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), sg.Players[0].Address, sg.Players[1].Address)
+		for i, p := range sg.Players {
+			fmt.Fprintf(m.Stdout, "%s (%s) replies to %s\n", p.Address, variant.Side(i), ref.ReplyAddress(sg, variant.Side(i)))
+		}
+		printMailPasswords(m.Stdout, d.where(m), ref.Address, sg.Players[0].Address, sg.Players[1].Address)
 		return nil
 	})
 	if err != nil {
