@@ -305,8 +305,7 @@ func (p *Position) Play(m Move) Piece {
 		p.Put(m.RookTo(), rook)
 		p.Castling &^= castlingLost[rookFrom]
 	case EnPassant:
-		victim := SquareAt(m.To.File(), m.From.Rank())
-		captured = p.Remove(victim)
+		captured = p.Remove(m.CaptureSquare())
 		p.Remove(m.From)
 		p.Put(m.To, piece)
 	default:

@@ -223,6 +223,15 @@ func (m Move) CastlingRook() Square {
 	return m.From &^ 7
 }
 
+// CaptureSquare is the square whose man m takes, if any: To, or for en passant the square
+// of the pawn passed by (beside From, on To's file).
+func (m Move) CaptureSquare() Square {
+	if m.Kind == EnPassant {
+		return SquareAt(m.To.File(), m.From.Rank())
+	}
+	return m.To
+}
+
 // RookTo is where the rook of a castling move goes: the square its man crossed (f1 for
 // e1-g1, d1 for e1-c1, c1 for d1-b1, e1 for d1-f1).
 func (m Move) RookTo() Square { return (m.From + m.To) / 2 }

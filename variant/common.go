@@ -43,7 +43,7 @@ func (c *Common) Reserve(n int) {
 // Accept appends an applied command to the log.
 func (c *Common) Accept(cmd Command) { c.log = append(c.log, cmd) }
 
-// End ends the game. Result is "1-0", "0-1" or "1/2-1/2".
+// End ends the game. Result is "1-0", "0-1" or "1/2-1/2" (Draw).
 func (c *Common) End(result, termination, reason string) {
 	c.outcome = Outcome{Result: result, Termination: termination, Reason: reason}
 	c.drawOffer = -1
@@ -108,15 +108,15 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	switch cmd.Text {
 	case CmdResign:
 		c.End(WinFor(by.Other()), "resignation", by.String()+" resigned")
-		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: by.String() + " resigned. " + by.Other().String() + " wins.", Show: ShowReveal})
+		notices = append(notices, gameOver(by.String()+" resigned. "+by.Other().String()+" wins."))
 	case CmdDrawOffer:
 		if c.drawOffer == int8(by) {
 			return nil, true, Reject("you have already offered a draw; wait for the answer")
 		}
 		if c.drawOffer == int8(by.Other()) {
 			// Both offered: that is agreement.
-			c.End("1/2-1/2", "draw", "draw agreed")
-			notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: "Draw agreed.", Show: ShowReveal})
+			c.End(Draw, "draw", "draw agreed")
+			notices = append(notices, gameOver("Draw agreed."))
 			break
 		}
 		c.drawOffer = int8(by)
@@ -128,8 +128,8 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")
 		}
-		c.End("1/2-1/2", "draw", "draw agreed")
-		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: "Draw agreed.", Show: ShowReveal})
+		c.End(Draw, "draw", "draw agreed")
+		notices = append(notices, gameOver("Draw agreed."))
 	case CmdDrawDecline:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to decline")
@@ -137,10 +137,10 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		c.drawOffer = -1
 		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Text: by.String() + " declines the draw offer."})
 	case CmdDrawAgreed:
-		c.End("1/2-1/2", "draw", "draw agreed")
+		c.End(Draw, "draw", "draw agreed")
 	case CmdForfeit:
 		c.End(WinFor(by.Other()), "forfeit", by.String()+" let the deadline pass twice and forfeits")
-		notices = append(notices, Notice{To: ToBoth, Kind: "game-over", Text: by.String() + " did not act in time, twice: " + by.String() + " forfeits. " + by.Other().String() + " wins.", Show: ShowReveal})
+		notices = append(notices, gameOver(by.String()+" did not act in time, twice: "+by.String()+" forfeits. "+by.Other().String()+" wins."))
 	}
 	c.Accept(cmd)
 	return notices, true, nil

@@ -13,9 +13,9 @@
 // The end conditions (mate, stalemate, dead position, the 50-move rule, repetition) are
 // judged after every executed ply, A, B or C (CO-D4, CO-D9): a B-mover without a legal move
 // is mated or stalemated right after the A-move, and a game that ends on an A- or B-ply
-// plays nothing more; its pending C-move is discarded and revealed to both players, in the
-// game-over notice and, as a comment, in the record. The same holds when a game ends by
-// resignation, agreement or forfeit while a C-move is pending.
+// plays nothing more; its pending C-move is discarded, and the record names it in a comment,
+// which both players receive when the game ends (rules.md 0.4b). The same holds when a game
+// ends by resignation, agreement or forfeit while a C-move is pending.
 //
 // Decisions this package adds (also in the issue note):
 //   - The A-move and the C-move may come on one line ("A: e4 C: !d4") or on two lines of a
@@ -135,13 +135,10 @@ func (g *Game) Position() chess.Position { return g.pos }
 
 // ToAct is the player whose A- or B-move the game waits for.
 func (g *Game) ToAct() []variant.Side {
-	if g.Outcome().Over() {
-		return nil
-	}
 	if g.state == 'A' {
-		return []variant.Side{g.x}
+		return g.Awaiting(g.x)
 	}
-	return []variant.Side{g.x.Other()}
+	return g.Awaiting(g.x.Other())
 }
 
 var _ variant.TurnNamer = (*Game)(nil)
@@ -171,11 +168,7 @@ func (g *Game) legalFor(c chess.Color) []chess.Move {
 func (g *Game) checks(c chess.Color, m chess.Move) (check, mate bool) {
 	p := g.pos
 	p.Turn = c
-	p.Play(m)
-	if !p.InCheck() {
-		return false, false
-	}
-	return true, len(p.LegalMoves(nil)) == 0
+	return p.Checks(m)
 }
 
 // aMoves are X's legal A-moves: no check unless it mates (CO-D3).
@@ -189,6 +182,13 @@ func (g *Game) aMoves() []chess.Move {
 	return out
 }
 
+// ends are the orthodox draws, judged after every ply (CO-D4, CO-D9).
+var ends = variant.EndRules{
+	Dead:   "neither side has the men to mate",
+	Quiet:  variant.Limit{At: 100, Termination: "fifty-move rule", Reason: "100 moves in a row, by either side, without a capture or a pawn move"},
+	Repeat: variant.Limit{At: 3, Termination: "threefold repetition", Reason: "the same position, with the same step to come, for the third time"},
+}
+
 // judge ends the game when the step that comes next cannot be made or an orthodox draw has
 // come (CO-D4, CO-D9). It runs after every executed ply, A, B or C, and after a skipped
 // C-move; next is the step that comes next, mover the player who makes it, and executed
@@ -199,30 +199,27 @@ func (g *Game) judge(next byte, mover chess.Color, executed bool) {
 	}
 	p := g.pos
 	p.Turn = mover
-	legal := g.legalFor(mover)
-	inCheck := p.InCheck()
-	switch {
-	case next == 'B' && len(legal) == 0 && inCheck:
-		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with an A-move", mover.Other(), mover))
-	case next == 'C' && len(legal) == 0 && inCheck:
-		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with a B-move", mover.Other(), mover))
-	case next == 'A' && len(legal) == 0 && inCheck:
-		g.End(variant.WinFor(mover.Other()), "checkmate", fmt.Sprintf("%s checkmated %s with a C-move", mover.Other(), mover))
-	case next != 'C' && len(legal) == 0:
+	noMove, inCheck := len(g.legalFor(mover)) == 0, p.InCheck()
+	s := variant.Standing{Mover: mover, InCheck: inCheck, Dead: p.AtMostOneMinorEach(), Quiet: p.Halfmove,
 		// The author of a C-move without a legal move is not stalemated: his C-move is
 		// skipped (CO-D5).
-		g.End("1/2-1/2", "stalemate", mover.String()+" has no legal move")
-	case next == 'A' && len(g.aMoves()) == 0 && g.aCheckLoses:
-		g.End(variant.WinFor(mover.Other()), "forced check", mover.String()+" can only give a check that does not mate with his A-move, and loses")
-	case next == 'A' && len(g.aMoves()) == 0:
-		g.End("1/2-1/2", "forced check", mover.String()+" can only give a check that does not mate with his A-move")
-	case p.AtMostOneMinorEach():
-		g.End("1/2-1/2", "insufficient material", "neither side has the men to mate")
-	case p.Halfmove >= 100:
-		g.End("1/2-1/2", "fifty-move rule", "100 moves in a row, by either side, without a capture or a pawn move")
-	case executed && g.hashes[g.stateHash(next, mover)] >= 3:
-		g.End("1/2-1/2", "threefold repetition", "the same position, with the same step to come, for the third time")
+		NoMove: noMove && (inCheck || next != 'C'),
+		Mate: func() string {
+			return fmt.Sprintf("%s checkmated %s with %s", mover.Other(), mover, map[byte]string{'B': "an A-move", 'C': "a B-move", 'A': "a C-move"}[next])
+		},
+		Special: func() (variant.Ending, bool) { // CO-D3
+			if next != 'A' || len(g.aMoves()) > 0 {
+				return variant.Ending{}, false
+			}
+			if g.aCheckLoses {
+				return variant.Ending{Result: variant.WinFor(mover.Other()), Termination: "forced check", Reason: mover.String() + " can only give a check that does not mate with his A-move, and loses"}, true
+			}
+			return variant.Ending{Result: variant.Draw, Termination: "forced check", Reason: mover.String() + " can only give a check that does not mate with his A-move"}, true
+		}}
+	if executed {
+		s.Repeats = g.hashes[g.stateHash(next, mover)]
 	}
+	g.Judge(&ends, s)
 }
 
 // stateHash is a position plus its state (CO-D9): the placement, the side to move, castling
@@ -242,11 +239,8 @@ func (g *Game) reached(next byte, mover chess.Color) { g.hashes[g.stateHash(next
 // Resolve reads "A: e4", "A: e4 C: Bg5?Nf6/c4", "C: !d4", "B: Nf6", or a bare move (an A- or
 // B-move as the state requires).
 func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
-	if cmd, ok := variant.ResolveCommon(by, text); ok {
-		return cmd, nil, nil
-	}
-	if g.Outcome().Over() {
-		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
 	}
 	aPart, cPart, bPart := splitLine(text)
 	var warns []chess.Warning
@@ -335,28 +329,11 @@ func (g *Game) next() string {
 	return g.x.Other().String() + "'s B-move"
 }
 
-// resolveOrthodox reads a move among moves; the x sign is checked (full information, 0.3b).
+// resolveOrthodox reads an A- or B-move among moves, in sight of the whole board.
 func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) (chess.Move, []chess.Warning, error) {
-	n, err := chess.ParseNotation(strings.TrimSpace(text))
-	if err != nil {
-		return chess.NullMove, nil, variant.Reject("%v", err)
-	}
 	p := g.pos
 	p.Turn = by
-	m, warns, err := chess.Resolve(&p, n, moves)
-	if err != nil {
-		return m, warns, variant.Reject("%s: %v", text, err)
-	}
-	for _, w := range warns {
-		if w.Code == chess.WarnCaptureMark {
-			return chess.NullMove, warns, variant.Reject("%s: %s", text, w.Text)
-		}
-	}
-	check, mate := g.checks(by, m)
-	if w := chess.CheckMarkWarning(n, check, mate); w != nil { // rules.md 0.3a
-		warns = append(warns, *w)
-	}
-	return m, warns, nil
+	return variant.ReadMove(&p, text, moves)
 }
 
 // parseC reads a C-move's text: "Bg5?Nf6/c4", "!d4", with stars marking a record's played

@@ -429,13 +429,10 @@ func TestCOD9EndAfterEveryPly(t *testing.T) {
 			if want := map[bool]int{false: 1, true: 2}[c.b != ""]; len(g.plies) != want {
 				t.Errorf("plies after the end: %+v", g.plies)
 			}
-			// The pending C-move is not played, and both players are told what it was.
+			// The pending C-move is not played. Both players are told how the game ended; the
+			// record, which the referee reveals to both (rules.md 0.4b), says what it was.
 			cText := strings.SplitN(c.a, "C: ", 2)[1]
-			for _, s := range []chess.Color{W, B} {
-				if got := texts(ns, s); !strings.Contains(got, by.String()+"'s C-move, stated but not played: "+cText+".") {
-					t.Errorf("%v not told of the discarded C-move:\n%s", s, got)
-				}
-			}
+			gameOverToBoth(t, ns)
 			if g.pending != nil || !strings.Contains(g.Movetext(), "{"+by.String()+"'s C-move, stated but not played: "+cText+"}") {
 				t.Errorf("movetext %q, pending %v", g.Movetext(), g.pending)
 			}
@@ -489,13 +486,30 @@ func TestCOD9RepetitionEveryPly(t *testing.T) {
 	if out := g.Outcome(); out.Termination != "threefold repetition" || len(g.plies) != 13 {
 		t.Fatalf("after the third Nf3: %+v, %d plies", out, len(g.plies))
 	}
-	if got := texts(ns, B); !strings.Contains(got, "the same position, with the same step to come, for the third time") {
+	if got := texts(ns, B); !strings.Contains(got, "The same position, with the same step to come, for the third time.") {
 		t.Errorf("Black's notice: %s", got)
 	}
 	// The same state needs the same step: the board after Black's A-move Ng8 equals the one
 	// after White's A-move Nf3 with Black's knight home, but White moves next there.
 	if g.stateHash('B', W) == g.stateHash('B', B) || g.stateHash('B', B) == g.stateHash('C', B) {
 		t.Error("the side to move or the step does not count in the state")
+	}
+}
+
+// gameOverToBoth checks that both players are told, once, that and how the game ended.
+func gameOverToBoth(t *testing.T, ns []variant.Notice) {
+	t.Helper()
+	n := 0
+	for _, x := range ns {
+		if x.Kind == "game-over" {
+			n++
+			if x.To != variant.ToBoth || x.Show != variant.ShowReveal {
+				t.Errorf("game-over notice %+v, want one to both over the whole truth", x)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d game-over notices in %+v, want 1", n, ns)
 	}
 }
 
@@ -579,17 +593,12 @@ func TestNextStepWording(t *testing.T) {
 }
 
 // CO-D9 and rules.md 0.4b: a game drawn by agreement (or resigned) while a C-move is pending
-// reveals it to both, and the record carries it.
+// discards it, and the record, which the referee reveals to both, carries it.
 func TestAgreedDrawRevealsPendingCMove(t *testing.T) {
 	g := newGame(t, "", nil)
 	send(t, g, W, "A: e4 C: Nf6?d3/Nc3")
 	send(t, g, W, "draw offer")
-	ns := send(t, g, B, "draw accept")
-	for _, s := range []chess.Color{W, B} {
-		if got := texts(ns, s); !strings.Contains(got, "White's C-move, stated but not played: Nf6?d3/Nc3.") {
-			t.Errorf("%v not told:\n%s", s, got)
-		}
-	}
+	gameOverToBoth(t, send(t, g, B, "draw accept"))
 	mt := g.Movetext()
 	if mt != "1. e4 {White's C-move, stated but not played: Nf6?d3/Nc3}" {
 		t.Errorf("movetext %q", mt)

@@ -16,9 +16,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	g.notes = g.notes[:0]
 	if notices, done, err := g.SubmitPreamble(cmd); done {
 		if err == nil && g.Outcome().Over() {
-			if text := g.discard(); text != "" && !g.Quiet() {
-				notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "reveal", Text: text, Show: variant.ShowReveal})
-			}
+			g.discard()
 		}
 		return notices, err
 	}
@@ -49,19 +47,19 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		if g.state != 'A' || by != g.x {
 			return nil, variant.Reject("it is not your A-move now (next: %s)", g.next())
 		}
-		m, err = g.find(by, a, g.aMoves())
+		m, err = chess.FindUCI(g.aMoves(), a)
 	case b != "":
 		if g.state != 'B' || by == g.x {
 			return nil, variant.Reject("it is not your B-move now (next: %s)", g.next())
 		}
-		m, err = g.find(by, b, g.legalFor(by))
+		m, err = chess.FindUCI(g.legalFor(by), b)
 	default:
 		if g.state != 'B' || by != g.x {
 			return nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move is in (next: %s)", g.next())
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, variant.Reject("%v", err)
 	}
 	// Nothing has changed so far, and nothing below can fail.
 	var notices []variant.Notice
@@ -75,28 +73,15 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	g.Accept(cmd)
 	if g.Outcome().Over() {
-		text := g.discard()
+		g.discard()
 		if !g.Quiet() {
-			notices = append(notices, g.endNotice(text))
+			notices = append(notices, g.OverNotice())
 		}
 	}
 	if g.Quiet() {
 		return nil, nil
 	}
 	return notices, nil
-}
-
-func (g *Game) find(by chess.Color, uci string, moves []chess.Move) (chess.Move, error) {
-	want, err := chess.ParseUCI(uci)
-	if err != nil {
-		return chess.NullMove, variant.Reject("%v", err)
-	}
-	for _, m := range moves {
-		if m.SameSquares(want) {
-			return m, nil
-		}
-	}
-	return chess.NullMove, variant.Reject("%s is not a legal move now", uci)
 }
 
 // play makes m for by on the referee's board and returns its SAN.
@@ -230,11 +215,15 @@ func (g *Game) executeC(x chess.Color, bCheck bool) (string, bool) {
 	}
 	played := ""
 	if chosen.from != chess.NoSquare && g.pos.At(chosen.from).Color() == x && g.pos.At(chosen.from) != chess.NoPiece {
-		for _, m := range g.legalFor(x) {
-			if m.From == chosen.from && m.To == chosen.to && (m.Promotion == chosen.promo || chosen.promo == chess.NoRole && m.Promotion == chess.Queen) {
-				played = g.play(x, m)
-				break
-			}
+		legal := g.legalFor(x)
+		want := chess.Move{From: chosen.from, To: chosen.to, Promotion: chosen.promo}
+		m, ok := chess.FindMove(legal, want)
+		if !ok && want.Promotion == chess.NoRole {
+			want.Promotion = chess.Queen // a promotion that does not say its piece makes a queen
+			m, ok = chess.FindMove(legal, want)
+		}
+		if ok {
+			played = g.play(x, m)
 		}
 	}
 	if c.expect != "" && (played == "" || c.expect != which) {
@@ -254,15 +243,12 @@ func (g *Game) executeC(x chess.Color, bCheck bool) (string, bool) {
 	return fmt.Sprintf("%s's C-move: %s, played %s.", x, text, played), true
 }
 
-// discard ends the life of a pending C-move when the game is over: it is not played, and it
-// is revealed (CO-D9, rules.md 0.4b). It returns the sentence that reveals it, or "".
-func (g *Game) discard() string {
-	c := g.pending
-	if c == nil {
-		return ""
+// discard ends the life of a pending C-move when the game is over: it is not played, and the
+// record reveals it in a comment (CO-D9, rules.md 0.4b; the referee sends the record).
+func (g *Game) discard() {
+	if g.pending != nil {
+		g.pending, g.discarded = nil, g.pending
 	}
-	g.pending, g.discarded = nil, c
-	return fmt.Sprintf("%s's C-move, stated but not played: %s.", c.author, c.text)
 }
 
 // holds evaluates a condition for the C-move's author; "enemy" is his opponent (CO-D5).
@@ -293,16 +279,6 @@ func starred(c *cmove, which string) string {
 		return cond + "*" + then + "*/" + els
 	}
 	return cond + then + "/*" + els + "*"
-}
-
-// endNotice announces the end to both, with the C-move the end left unplayed, if any.
-func (g *Game) endNotice(discarded string) variant.Notice {
-	out := g.Outcome()
-	text := out.Reason + ". Result " + out.Result + "."
-	if discarded != "" {
-		text += "\n" + discarded
-	}
-	return variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: text, Show: variant.ShowReveal}
 }
 
 // TakeNotes returns and clears the notes on a record's marks (record replay shows them);

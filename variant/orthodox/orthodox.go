@@ -1,17 +1,18 @@
 // Package orthodox is orthodox chess under FIDE rules (rules.md 0.2), for correspondence
-// games by mail and for verifying and replaying PGN archives. It differs from the chess core
-// only in what a game adds: whose turn it is, the log, and the game's end.
+// games by mail and for verifying and replaying PGN archives. It is the baseline the other
+// games state their differences from; what it adds to the chess core is what a game adds:
+// whose turn it is, the log, and the game's end.
 //
-// End of game: checkmate and stalemate; dead positions by material (FIDE 5.2.2) end the game
-// at once; so do the 75-move rule and fivefold repetition (FIDE 9.6). Threefold repetition and
-// the 50-move rule are claims: a record that ends 1/2-1/2 in such a position is terminated by
-// them; by mail a player claims with DRAW OFFER, which the referee grants at once when the
-// claim holds (DECISION, not in rules.md: correspondence rules let the claimant skip the
-// opponent's consent).
+// End of game (variant.Judge): checkmate and stalemate; dead positions by material (FIDE
+// 5.2.2) end the game at once; so do the 75-move rule and fivefold repetition (FIDE 9.6).
+// Threefold repetition and the 50-move rule are claims: a record that ends 1/2-1/2 in such a
+// position is terminated by them; by mail a player claims with DRAW OFFER, which the referee
+// grants at once when the claim holds (DECISION, not in rules.md: correspondence rules let the
+// claimant skip the opponent's consent).
 //
-// Notation: full information, so a capture sign on a move that captures nothing is refused
-// as a probable mistake (rules.md 0.3b); wrong or missing check marks are accepted with a
-// warning (0.3a).
+// Notation (variant.ReadMove): full information, so a capture sign on a move that captures
+// nothing is refused as a probable mistake (rules.md 0.3b); wrong or missing check marks are
+// accepted with a warning (0.3a).
 package orthodox
 
 import (
@@ -66,12 +67,7 @@ func (g *Game) Key() string              { return Key }
 func (g *Game) Position() chess.Position { return g.pos }
 
 // ToAct is the side to move, or nobody once the game is over.
-func (g *Game) ToAct() []variant.Side {
-	if g.Outcome().Over() {
-		return nil
-	}
-	return []variant.Side{g.pos.Turn}
-}
+func (g *Game) ToAct() []variant.Side { return g.Awaiting(g.pos.Turn) }
 
 var _ variant.TurnNamer = (*Game)(nil)
 
@@ -85,37 +81,15 @@ func (g *Game) TurnName(s variant.Side) string {
 
 // Resolve reads a move ("Nf3", "MOVE g1f3") or a common command.
 func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
-	if cmd, ok := variant.ResolveCommon(by, text); ok {
-		return cmd, nil, nil
-	}
-	if g.Outcome().Over() {
-		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
 		return variant.Command{}, nil, variant.Reject("it is %s's move, not yours; wait for it", g.pos.Turn)
 	}
-	t := strings.TrimSpace(text)
-	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
-		t = strings.TrimSpace(t[5:])
-	}
-	n, err := chess.ParseNotation(t)
+	m, warns, err := variant.ReadMove(&g.pos, text, g.legal)
 	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%v", err)
-	}
-	m, warns, err := chess.Resolve(&g.pos, n, g.legal)
-	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%v", err)
-	}
-	for _, w := range warns {
-		if w.Code == chess.WarnCaptureMark {
-			return variant.Command{}, nil, variant.Reject("%s; write the move without x", w.Text)
-		}
-	}
-	q := g.pos
-	q.Play(m)
-	check := q.InCheck()
-	if w := chess.CheckMarkWarning(n, check, check && q.Status() == chess.Checkmate); w != nil {
-		warns = append(warns, *w)
+		return variant.Command{}, nil, err
 	}
 	return variant.Command{By: by, Text: MoveCommand(m)}, warns, nil
 }
@@ -125,8 +99,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if cmd.Text == variant.CmdDrawAgreed || cmd.Text == variant.CmdDrawOffer {
 		if reason := g.claimableDraw(); reason != "" && !g.Outcome().Over() {
 			g.Accept(cmd)
-			g.End("1/2-1/2", reason, "draw by "+reason)
-			return []variant.Notice{{To: variant.ToBoth, Kind: "game-over", Text: "Draw by " + reason + "."}}, nil
+			g.End(variant.Draw, reason, "draw by "+reason)
+			return []variant.Notice{g.OverNotice()}, nil
 		}
 	}
 	if notices, done, err := g.SubmitPreamble(cmd); done {
@@ -139,7 +113,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if cmd.By != g.pos.Turn {
 		return nil, variant.Reject("it is %s's move", g.pos.Turn)
 	}
-	m, err := findUCI(g.legal, uci)
+	m, err := chess.FindUCI(g.legal, uci)
 	if err != nil {
 		return nil, variant.Reject("%s: %v", uci, err)
 	}
@@ -156,8 +130,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	// Whose move comes next is said once, under the board ("Black to play move 1."), and
 	// for the player to move in his mail's subject: no "your move" notice repeats it.
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m)), Show: variant.ShowView}}
-	if out := g.Outcome(); out.Over() {
-		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + "."})
+	if g.Outcome().Over() {
+		notices = append(notices, g.OverNotice())
 	}
 	return notices, nil
 }
@@ -190,38 +164,19 @@ func (g *Game) Reserve(n int) {
 	}
 }
 
-// findUCI finds the legal move written in coordinates.
-func findUCI(legal []chess.Move, uci string) (chess.Move, error) {
-	want, err := chess.ParseUCI(uci)
-	if err != nil {
-		return want, err
-	}
-	for _, m := range legal {
-		if m.SameSquares(want) {
-			return m, nil
-		}
-	}
-	return chess.NullMove, fmt.Errorf("not a legal move here")
+// ends are FIDE's end conditions that need no claim (FIDE 5.2.2, 9.6).
+var ends = variant.EndRules{
+	Stalemate: "%s is stalemated",
+	Dead:      "neither side can mate (dead position)",
+	Quiet:     variant.Limit{At: 150, Termination: "seventy-five-move rule", Reason: "75 moves by each side without a capture or pawn move"},
+	Repeat:    variant.Limit{At: 5, Termination: "fivefold repetition", Reason: "the same position five times"},
 }
 
 // judge ends the game when the position decides it.
 func (g *Game) judge() {
-	if g.Outcome().Over() {
-		return
-	}
 	p := &g.pos
-	switch {
-	case len(g.legal) == 0 && p.InCheck():
-		g.End(variant.WinFor(p.Turn.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", p.Turn.Other(), p.Turn))
-	case len(g.legal) == 0:
-		g.End("1/2-1/2", "stalemate", p.Turn.String()+" is stalemated")
-	case p.InsufficientMaterial():
-		g.End("1/2-1/2", "insufficient material", "neither side can mate (dead position)")
-	case p.Halfmove >= 150:
-		g.End("1/2-1/2", "seventy-five-move rule", "75 moves by each side without a capture or pawn move")
-	case g.repetitions() >= 5:
-		g.End("1/2-1/2", "fivefold repetition", "the same position five times")
-	}
+	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: len(g.legal) == 0, InCheck: p.InCheck(),
+		Dead: p.InsufficientMaterial(), Quiet: p.Halfmove, Repeats: g.repetitions()})
 }
 
 // repetitions counts how often the current position has occurred.

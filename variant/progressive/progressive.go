@@ -45,11 +45,13 @@ const (
 	KeyItalian  = "progressive-italian"
 )
 
-// deadReason says why a dead position is drawn (rules.md 0.4c).
-const deadReason = "neither side has the men to mate"
-
-// QuietLimit is the number of series without a capture or pawn move that draws (PR-D6).
-const QuietLimit = 10
+// ends are the end conditions of both rule sets (PR-D6, PR-D7, IT-D3, rules.md 0.4c): no
+// repetition rule.
+var ends = variant.EndRules{
+	Stalemate: "%s has no move to start the series",
+	Dead:      "neither side has the men to mate",
+	Quiet:     variant.Limit{At: 10, Termination: "ten-series rule", Reason: "10 series without a capture or a pawn move"},
+}
 
 func init() {
 	help := "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+   your whole series, one mail; the\n" +
@@ -125,12 +127,7 @@ func (g *Game) Key() string {
 func (g *Game) Position() chess.Position { return g.pos }
 
 // ToAct is the player of the current series.
-func (g *Game) ToAct() []variant.Side {
-	if g.Outcome().Over() {
-		return nil
-	}
-	return []variant.Side{g.pos.Turn}
-}
+func (g *Game) ToAct() []variant.Side { return g.Awaiting(g.pos.Turn) }
 
 var _ variant.TurnNamer = (*Game)(nil)
 
@@ -151,37 +148,20 @@ func (g *Game) moves(p *chess.Position, k int) []chess.Move {
 
 // movesFor is moves for move k of series n, with e.p. against the squares in epSquares.
 func (g *Game) movesFor(p *chess.Position, k, n int, epSquares chess.Bitboard) []chess.Move {
-	q := *p
-	q.EnPassant = chess.NoSquare
-	legal := q.LegalMoves(nil)
-	if k == 1 {
-		for eps := epSquares; eps != 0; eps &= eps - 1 {
-			e := q
-			e.EnPassant = eps.First()
-			for _, m := range e.LegalMoves(nil) {
-				if m.Kind == chess.EnPassant {
-					legal = append(legal, m)
-				}
-			}
-		}
+	if k != 1 {
+		epSquares = 0
 	}
+	legal := p.LegalMovesEP(nil, epSquares)
 	if !g.italian || k == n || n == 1 {
 		return legal
 	}
 	out := legal[:0:0]
 	for _, m := range legal {
-		if !givesCheck(&q, m) {
+		if !p.GivesCheck(m) {
 			out = append(out, m)
 		}
 	}
 	return out
-}
-
-func givesCheck(p *chess.Position, m chess.Move) bool {
-	q := *p
-	q.Play(m)
-	k := q.King(q.Turn)
-	return k != chess.NoSquare && q.AttackersTo(k, q.Turn.Other(), q.Occupied()) != 0
 }
 
 // judgeStart ends the game if the series to play cannot start (mate, stalemate, dead
@@ -191,32 +171,22 @@ func (g *Game) judgeStart() {
 		return
 	}
 	p := &g.pos
-	available := g.moves(p, 1)
-	inCheck := p.InCheck()
-	switch {
-	case len(available) == 0 && inCheck:
-		reason := fmt.Sprintf("%s checkmated %s", p.Turn.Other(), p.Turn)
-		if g.italian && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
-			reason = fmt.Sprintf("Italian mate: %s's every escape gives check", p.Turn)
-		}
-		g.End(variant.WinFor(p.Turn.Other()), "checkmate", reason)
-	case len(available) == 0:
-		g.End("1/2-1/2", "stalemate", p.Turn.String()+" has no move to start the series")
-	case p.AtMostOneMinorEach():
-		g.End("1/2-1/2", "insufficient material", deadReason)
-	case g.quiet >= QuietLimit:
-		g.End("1/2-1/2", "ten-series rule", "10 series without a capture or a pawn move")
-	}
+	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: len(g.moves(p, 1)) == 0, InCheck: p.InCheck(),
+		Dead: p.AtMostOneMinorEach(), Quiet: g.quiet,
+		Mate: func() string {
+			// IT-D2: in check, with legal escapes that all give check before the last move.
+			if g.italian && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
+				return fmt.Sprintf("Italian mate: %s's every escape gives check", p.Turn)
+			}
+			return ""
+		}})
 }
 
 // Resolve reads a series: "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+", "5 Kd2 Kd3 ...", or the
 // moves alone. It checks the whole series and returns it in coordinates.
 func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
-	if cmd, ok := variant.ResolveCommon(by, text); ok {
-		return cmd, nil, nil
-	}
-	if g.Outcome().Over() {
-		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
 		return variant.Command{}, nil, variant.Reject("series %d is %s's; wait for it", g.series, g.pos.Turn)
@@ -225,10 +195,14 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	if err != nil {
 		return variant.Command{}, warns, err
 	}
-	uci, _, more, err := g.check(words)
+	seq, _, more, err := g.check(words)
 	warns = append(warns, more...)
 	if err != nil {
 		return variant.Command{}, warns, err
+	}
+	uci := make([]string, len(seq))
+	for i, m := range seq {
+		uci[i] = m.UCI()
 	}
 	return variant.Command{By: by, Text: "series " + strings.Join(uci, " ")}, warns, nil
 }
@@ -258,12 +232,11 @@ func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
 	return words, warns, nil
 }
 
-// check plays words as the current series on a copy and returns the moves in coordinates,
-// their SAN, and why the series is refused, naming the first bad move.
-func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, err error) {
+// check plays words as the current series on a copy and returns the moves, their SAN, and
+// why the series is refused, naming the first bad move.
+func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []chess.Warning, err error) {
 	p := g.pos
 	n := g.series
-	var seq []chess.Move
 	for k := 1; k <= len(words); k++ {
 		w := words[k-1]
 		if k > n {
@@ -278,7 +251,7 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 		if rerr != nil {
 			// Say why a legal move is not available: the Italian check rule.
 			if all := p.LegalMoves(nil); g.italian && len(all) > len(available) {
-				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && givesCheck(&p, lm) {
+				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && p.GivesCheck(lm) {
 					return nil, nil, warns, variant.Reject("move %d (%s) gives check before the last move of the series, which Italian rules forbid", k, w)
 				}
 			}
@@ -299,24 +272,24 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 		p.Play(m)
 		p.Turn = g.pos.Turn // the series goes on
 		p.EnPassant = chess.NoSquare
-		check := inCheckAfter(&p)
+		check := p.KingAttacked(p.Turn.Other())
 		seq = append(seq, m)
 		if x := chess.CheckMarkWarning(not, check, check && g.mated(p, n, seq)); x != nil { // rules.md 0.3a
 			warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("move %d (%s): %s", k, w, x.Text)})
 		}
-		uci, san = append(uci, m.UCI()), append(san, s)
+		san = append(san, s)
 		if p.AtMostOneMinorEach() {
 			// A dead position ends the game at once, and the series with it (PR-D5, 0.4c).
 			if k < len(words) {
 				return nil, nil, warns, variant.Reject("move %d (%s) leaves neither side the men to mate: the game is drawn there, so nothing may follow it", k, w)
 			}
-			return uci, san, warns, nil
+			return seq, san, warns, nil
 		}
 		if check && k < len(words) {
 			return nil, nil, warns, variant.Reject("move %d (%s) gives check, which ends the series: nothing may follow it", k, w)
 		}
 		if check {
-			return uci, san, warns, nil
+			return seq, san, warns, nil
 		}
 	}
 	if len(words) < n {
@@ -325,7 +298,7 @@ func (g *Game) check(words []string) (uci, san []string, warns []chess.Warning, 
 			return nil, nil, warns, variant.Reject("series %d has %d moves; you sent %d (a series ends early only with a check, or when no move is left)", n, n, len(words))
 		}
 	}
-	return uci, san, warns, nil
+	return seq, san, warns, nil
 }
 
 // mated reports whether the opponent, in check in p after the series seq (series n), has no
@@ -354,13 +327,6 @@ func seriesEP(seq []chess.Move) chess.Bitboard {
 	return eps
 }
 
-// inCheckAfter reports whether the side that is not moving (the opponent of p.Turn) is in
-// check in p.
-func inCheckAfter(p *chess.Position) bool {
-	k := p.King(p.Turn.Other())
-	return k != chess.NoSquare && p.AttackersTo(k, p.Turn, p.Occupied()) != 0
-}
-
 // Submit applies a canonical command.
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if notices, done, err := g.SubmitPreamble(cmd); done {
@@ -380,28 +346,19 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 			g.Accept(cmd)
 			by := cmd.By
 			g.End(variant.WinFor(by.Other()), "forfeit", fmt.Sprintf("%s gave check with move %d of series %d, before its last move (strict-forfeit)", by, k, g.series))
-			return g.endNotices(), nil
+			return []variant.Notice{g.OverNotice()}, nil
 		}
 	}
-	uci, san, _, err := g.check(words)
+	seq, san, _, err := g.check(words)
 	if err != nil {
 		return nil, err
 	}
 	by, n := cmd.By, g.series
 	quiet := true
-	var seq []chess.Move
-	for i, u := range uci {
-		want, _ := chess.ParseUCI(u)
-		var m chess.Move
-		for _, c := range g.moves(&g.pos, i+1) {
-			if c.SameSquares(want) {
-				m = c
-			}
-		}
+	for _, m := range seq {
 		if g.pos.IsCapture(m) || g.pos.At(m.From).Role() == chess.Pawn {
 			quiet = false
 		}
-		seq = append(seq, m)
 		g.pos.Play(m)
 		g.pos.Turn = by
 		g.pos.EnPassant = chess.NoSquare
@@ -416,15 +373,15 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		g.quiet = 0
 	}
 	dead := g.pos.AtMostOneMinorEach()
-	ranOut := len(seq) < n && !inCheckAfter(&g.pos) && !dead // short without a check: no move was left (PR-D7)
+	ranOut := len(seq) < n && !g.pos.KingAttacked(by.Other()) && !dead // short without a check: no move was left (PR-D7)
 	g.pos.Turn = by.Other()
 	g.series = n + 1
 	g.pos.Fullmove = (g.series + 1) / 2 // a FEN's move number: White's series 2k-1 and Black's 2k
 	switch {
 	case dead:
-		g.End("1/2-1/2", "insufficient material", deadReason)
+		g.End(variant.Draw, "insufficient material", ends.Dead)
 	case ranOut:
-		g.End("1/2-1/2", "stalemate", fmt.Sprintf("%s had no move left in series %d", by, n))
+		g.End(variant.Draw, "stalemate", fmt.Sprintf("%s had no move left in series %d", by, n))
 	}
 	g.judgeStart()
 	if g.Quiet() {
@@ -436,7 +393,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Text: text, Show: variant.ShowView}}
 	if g.Outcome().Over() {
-		return append(notices, g.endNotices()...), nil
+		notices = append(notices, g.OverNotice())
 	}
 	return notices, nil
 }
@@ -457,16 +414,11 @@ func (g *Game) earlyCheck(words []string) int {
 		p.Play(m)
 		p.Turn = g.pos.Turn
 		p.EnPassant = chess.NoSquare
-		if inCheckAfter(&p) && k+1 < g.series {
+		if p.KingAttacked(p.Turn.Other()) && k+1 < g.series {
 			return k + 1
 		}
 	}
 	return 0
-}
-
-func (g *Game) endNotices() []variant.Notice {
-	out := g.Outcome()
-	return []variant.Notice{{To: variant.ToBoth, Kind: "game-over", Text: out.Reason + ". Result " + out.Result + ".", Show: variant.ShowReveal}}
 }
 
 // View is the whole board (full information) and what comes next.

@@ -41,6 +41,7 @@
 package transactional
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -169,12 +170,7 @@ func (p *player) resetOrigins() {
 func (g *Game) Key() string { return Key }
 
 // ToAct is the player whose turn it is.
-func (g *Game) ToAct() []variant.Side {
-	if g.Outcome().Over() {
-		return nil
-	}
-	return []variant.Side{g.turn}
-}
+func (g *Game) ToAct() []variant.Side { return g.Awaiting(g.turn) }
 
 var _ variant.TurnNamer = (*Game)(nil)
 
@@ -212,44 +208,23 @@ func (g *Game) cview(c chess.Color) chess.Position {
 // eligible pawns included (TX-D2, TX-D9). Locks are not applied here.
 func (g *Game) legal(c chess.Color) (chess.Position, []chess.Move) {
 	pos := g.tview(c)
-	moves := pos.LegalMoves(nil)
-	for eps := g.pl[c.Other()].epSquares; eps != 0; eps &= eps - 1 {
-		q := pos
-		q.EnPassant = eps.First()
-		for _, m := range q.LegalMoves(nil) {
-			if m.Kind == chess.EnPassant {
-				moves = append(moves, m)
-			}
-		}
-	}
-	return pos, moves
+	return pos, pos.LegalMovesEP(nil, g.pl[c.Other()].epSquares)
 }
 
 // destinations are the squares the lock rule tests for m (TX-D3; e.p. also the victim's
 // square, which is locked when the victim has moved, TX-D13).
 func destinations(m chess.Move) chess.Bitboard {
-	switch m.Kind {
-	case chess.Castle:
-		rookTo := m.From + 1
-		if m.To < m.From {
-			rookTo = m.From - 1
-		}
-		return m.To.Bit() | rookTo.Bit()
-	case chess.EnPassant:
-		return m.To.Bit() | chess.SquareAt(m.To.File(), m.From.Rank()).Bit()
+	if m.Kind == chess.Castle {
+		return m.To.Bit() | m.RookTo().Bit()
 	}
-	return m.To.Bit()
+	return m.To.Bit() | m.CaptureSquare().Bit()
 }
 
 // lockSquares are the squares m locks for its mover (TX-D3).
 func lockSquares(m chess.Move) chess.Bitboard {
 	b := m.From.Bit() | m.To.Bit()
 	if m.Kind == chess.Castle {
-		rookFrom, rookTo := m.From+3, m.From+1
-		if m.To < m.From {
-			rookFrom, rookTo = m.From-4, m.From-1
-		}
-		b |= rookFrom.Bit() | rookTo.Bit()
+		b |= m.CastlingRook().Bit() | m.RookTo().Bit()
 	}
 	return b
 }
@@ -264,7 +239,13 @@ func (g *Game) lockBlocked(c chess.Color, moves []chess.Move) bool {
 	return len(moves) > 0
 }
 
-// beginTurn starts g.turn's turn: TX-D5's check in the committed view, and TX-D11's end test.
+// ends are TX-D11 and TX-D14: no dead-position rule (rules.md 0.4c), no repetition rule.
+var ends = variant.EndRules{
+	Quiet: variant.Limit{At: 100, Termination: "fifty-move rule", Reason: "100 turns without a committed capture or pawn move"},
+}
+
+// beginTurn starts g.turn's turn: TX-D5's check in the committed view, and TX-D11's end test
+// in his transactional view, where a move that ends on a locked square is no move.
 func (g *Game) beginTurn() {
 	c := g.turn
 	cv := g.cview(c)
@@ -273,16 +254,11 @@ func (g *Game) beginTurn() {
 		return
 	}
 	_, moves := g.legal(c)
-	switch {
-	case len(moves) == 0 && g.pl[c].inCheck:
-		g.End(variant.WinFor(c.Other()), "checkmate", fmt.Sprintf("%s checkmated %s", c.Other(), c))
-	case len(moves) == 0:
-		g.End("1/2-1/2", "stalemate", c.String()+" has no legal move")
-	case g.lockBlocked(c, moves):
-		g.End("1/2-1/2", "stalemate", c.String()+" has no legal move: every one ends on a locked square")
-	case g.quiet50 >= 100:
-		g.End("1/2-1/2", "fifty-move rule", "100 turns without a committed capture or pawn move")
-	}
+	g.Judge(&ends, variant.Standing{Mover: c, NoMove: len(moves) == 0, InCheck: g.pl[c].inCheck, Quiet: g.quiet50,
+		Special: func() (variant.Ending, bool) {
+			return variant.Ending{Result: variant.Draw, Termination: "stalemate",
+				Reason: c.String() + " has no legal move: every one ends on a locked square"}, g.lockBlocked(c, moves)
+		}})
 }
 
 // Disposition written after a move.
@@ -345,9 +321,6 @@ func parseLine(text string) (parsed, error) {
 // Resolve reads a player's command: a move with optional T-number and disposition, "EP? e4",
 // "VIEW COMMITTED", "VIEW TRANSACTIONAL", or a common command.
 func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
-	if cmd, ok := variant.ResolveCommon(by, text); ok {
-		return cmd, nil, nil
-	}
 	t := strings.Join(strings.Fields(strings.ToLower(text)), " ")
 	switch {
 	case t == "view committed" || t == "view transactional" || t == "view" || t == "board":
@@ -359,8 +332,8 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		}
 		return variant.Command{By: by, Text: "ep " + sq.String()}, nil, nil
 	}
-	if g.Outcome().Over() {
-		return variant.Command{}, nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
 	}
 	if by != g.turn {
 		return g.resolveQueued(by, text) // a line for a later turn (TX-D12)
@@ -422,9 +395,8 @@ func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.War
 // that the opponent has no legal move in that view. It depends on nothing the mover may not
 // know.
 func markWarning(pos chess.Position, n chess.Notation, m chess.Move) *chess.Warning {
-	pos.Play(m)
-	check := pos.InCheck()
-	return chess.CheckMarkWarning(n, check, check && len(pos.LegalMoves(nil)) == 0)
+	check, mate := pos.Checks(m)
+	return chess.CheckMarkWarning(n, check, mate)
 }
 
 // mandatory says why m must be committed, or "" (rules.md §1.1 rule 9, TX-D4, TX-D5).
@@ -438,8 +410,7 @@ func (g *Game) mandatory(by chess.Color, m chess.Move) string {
 	case g.pl[by].inCheck:
 		return "you started the turn in check"
 	}
-	pos.Play(m)
-	if k := pos.King(by.Other()); k != chess.NoSquare && pos.AttackersTo(k, by, pos.Occupied()) != 0 {
+	if pos.GivesCheck(m) {
 		return "it gives check"
 	}
 	return ""
@@ -457,33 +428,30 @@ func (g *Game) checkDisposition(by chess.Color, m chess.Move, disp string) error
 	return nil
 }
 
-// Submit applies a canonical command.
+// Submit applies a canonical command. The questions (view, ep) are answered also once the
+// game is over.
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
-	if notices, ok, err := g.SubmitCommon(cmd); ok {
-		if err == nil && g.Outcome().Over() && !g.Quiet() {
-			notices = append(notices, g.reveal()...)
-		}
-		return notices, err
-	}
 	by := cmd.By
 	fields := strings.Fields(cmd.Text)
+	switch {
+	case len(fields) > 0 && fields[0] == "view":
+		g.Accept(cmd)
+		return []variant.Notice{{To: variant.To(by), Kind: "view", Text: "Your views, as you asked.", Show: variant.ShowView}}, nil
+	case len(fields) > 0 && fields[0] == "ep":
+		return g.submitEPQuestion(cmd, fields)
+	}
+	if notices, done, err := g.SubmitPreamble(cmd); done {
+		return notices, err
+	}
 	if len(fields) == 0 {
 		return nil, variant.Reject("empty command")
 	}
 	switch fields[0] {
-	case "view":
-		g.Accept(cmd)
-		return []variant.Notice{{To: variant.To(by), Kind: "view", Text: "Your views, as you asked.", Show: variant.ShowView}}, nil
-	case "ep":
-		return g.submitEPQuestion(cmd, fields)
 	case "queue":
 		return g.submitQueue(cmd, fields)
 	case "move":
 	default:
 		return nil, variant.Reject("unknown command %q", cmd.Text)
-	}
-	if g.Outcome().Over() {
-		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
 	}
 	if by != g.turn {
 		return nil, variant.Reject("it is not your turn")
@@ -506,19 +474,13 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 // doMove validates and makes one turn's move for by; on error nothing changed. It does not
 // log: Submit logs the command, and batch lines are replayed from their "queue" commands.
 func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notice, committed bool, err error) {
-	want, err := chess.ParseUCI(uci)
-	if err != nil {
-		return nil, false, variant.Reject("%v", err)
-	}
 	pos, moves := g.legal(by)
-	m := chess.NullMove
-	for _, c := range moves {
-		if c.SameSquares(want) {
-			m = c
-		}
-	}
-	if m == chess.NullMove {
+	m, err := chess.FindUCI(moves, uci)
+	switch {
+	case errors.Is(err, chess.ErrNoMove):
 		return nil, false, variant.Reject("illegal in your view")
+	case err != nil:
+		return nil, false, variant.Reject("%v", err)
 	}
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
 		return nil, false, variant.Reject("locked: %v is locked", m.To)
@@ -583,8 +545,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	}
 	if g.Outcome().Over() {
 		if !g.Quiet() {
-			notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "game-over", Text: g.Outcome().Reason + ". Result " + g.Outcome().Result + ".", Show: variant.ShowReveal})
-			notices = append(notices, g.reveal()...)
+			notices = append(notices, g.OverNotice())
 		}
 		g.queue = [2][]queued{}
 		return notices, committed, nil
@@ -605,17 +566,14 @@ func (g *Game) play(by chess.Color, m chess.Move, san string) {
 	p, o := &g.pl[by], &g.pl[by.Other()]
 	pos := g.tview(by)
 	if pos.IsCapture(m) {
-		victim := m.To
-		if m.Kind == chess.EnPassant {
-			victim = chess.SquareAt(m.To.File(), m.From.Rank())
-		}
+		victim := m.CaptureSquare()
 		// TX-D7: the victim has not moved in its owner's transaction, so committed and current
 		// agree on it; it is gone from both, and no rollback brings it back.
 		p.victim = o.committed.Remove(victim)
 		o.current.Remove(victim)
 		p.captureTo, p.victimSq = m.To, victim
-		o.rights &^= rightsOf(victim)
-		o.committedRights &^= rightsOf(victim)
+		o.rights &^= chess.CastlingRightsOf(victim)
+		o.committedRights &^= chess.CastlingRightsOf(victim)
 		p.captured = true
 	}
 	if pos.IsCapture(m) || pos.At(m.From).Role() == chess.Pawn {
@@ -640,40 +598,15 @@ func (g *Game) play(by chess.Color, m chess.Move, san string) {
 		p.promoted[orig] = m.Promotion
 	}
 	if m.Kind == chess.Castle {
-		rookFrom, rookTo := m.From+3, m.From+1
-		if m.To < m.From {
-			rookFrom, rookTo = m.From-4, m.From-1
-		}
-		follow(rookFrom, rookTo)
+		follow(m.CastlingRook(), m.RookTo())
 	}
 	pos.Play(m)
 	p.current = pos.Only(by)
-	p.rights &^= rightsOf(m.From) | rightsOf(m.To)
-	if m.Kind == chess.Castle {
-		p.rights &^= rightsOf(m.From)
-	}
+	p.rights &^= chess.CastlingRightsOf(m.From) | chess.CastlingRightsOf(m.To)
 	p.locks |= lockSquares(m)
 	p.pending = append(p.pending, pending{move: m, san: san})
 	// The opponent's e.p. eligibility lasts for by's next turn only (TX-D9).
 	o.epSquares = 0
-}
-
-func rightsOf(s chess.Square) chess.CastlingRights {
-	switch s {
-	case chess.E1:
-		return chess.WhiteShort | chess.WhiteLong
-	case chess.H1:
-		return chess.WhiteShort
-	case chess.A1:
-		return chess.WhiteLong
-	case chess.E8:
-		return chess.BlackShort | chess.BlackLong
-	case chess.H8:
-		return chess.BlackShort
-	case chess.A8:
-		return chess.BlackLong
-	}
-	return 0
 }
 
 // commit makes by's pending moves actual and returns the TX-D8 announcement for the
@@ -746,9 +679,7 @@ func (g *Game) rollback(by chess.Color) {
 
 // judgeCommit is TX-D10, run after every commit by c.
 func (g *Game) judgeCommit(c chess.Color) {
-	pot := g.Position()
-	k := pot.King(c)
-	if k == chess.NoSquare || pot.AttackersTo(k, c.Other(), pot.Occupied()) == 0 {
+	if pot := g.Position(); !pot.KingAttacked(c) {
 		return
 	}
 	o := c.Other()
@@ -791,11 +722,6 @@ func (g *Game) submitEPQuestion(cmd variant.Command, fields []string) ([]variant
 	return []variant.Notice{{To: variant.To(by), Kind: "ep-answer", Text: answer}}, nil
 }
 
-// reveal is the end-of-game reveal (rules.md 0.4b): the full record of both players.
-func (g *Game) reveal() []variant.Notice {
-	return []variant.Notice{{To: variant.ToBoth, Kind: "reveal", Text: "The whole game, pending moves and rollbacks included:\n" + g.Movetext()}}
-}
-
 func squares(b chess.Bitboard) string {
 	if b == 0 {
 		return "none"
@@ -815,7 +741,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		lines := []string{fmt.Sprintf("White: transaction T%d, %d pending. Black: transaction T%d, %d pending.",
 			g.pl[0].tx, len(g.pl[0].pending), g.pl[1].tx, len(g.pl[1].pending))}
 		if out := g.Outcome(); out.Over() {
-			lines = append(lines, fmt.Sprintf("Game over: %s (%s).", out.Result, out.Reason))
+			lines = append(lines, out.OverLine())
 		}
 		return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "Potential view (both players' current men)",
 			Board: pot.Board, Marked: g.pl[0].locks | g.pl[1].locks, MarkLegend: "locked squares"}}, Lines: lines, FEN: pot.FEN()}
@@ -911,21 +837,17 @@ func (g *Game) simulateQueue(by chess.Color) *Game {
 	sim.pl[by.Other()].locks = 0
 	sim.SetQuiet(true)
 	for _, q := range g.queue[by] {
-		want, _ := chess.ParseUCI(q.uci)
 		pos, moves := sim.legal(by)
-		for _, m := range moves {
-			if m.SameSquares(want) {
-				if sim.mandatory(by, m) != "" && q.disp == dispNone {
-					q.disp = dispCommit
-				}
-				sim.play(by, m, pos.SAN(m))
-				switch q.disp {
-				case dispCommit:
-					sim.commit(by)
-				case dispRollback:
-					sim.rollback(by)
-				}
-				break
+		if m, err := chess.FindUCI(moves, q.uci); err == nil {
+			if sim.mandatory(by, m) != "" && q.disp == dispNone {
+				q.disp = dispCommit
+			}
+			sim.play(by, m, pos.SAN(m))
+			switch q.disp {
+			case dispCommit:
+				sim.commit(by)
+			case dispRollback:
+				sim.rollback(by)
 			}
 		}
 		cv := sim.cview(by)
@@ -936,9 +858,6 @@ func (g *Game) simulateQueue(by chess.Color) *Game {
 
 // submitQueue adds a resolved batch line for a later turn.
 func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Notice, error) {
-	if g.Outcome().Over() {
-		return nil, variant.Reject("the game is over (%s)", g.Outcome().Result)
-	}
 	if len(fields) < 2 || len(fields) > 3 {
 		return nil, variant.Reject("malformed queue command %q", cmd.Text)
 	}
@@ -947,20 +866,13 @@ func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Noti
 		q.disp = fields[2]
 	}
 	sim := g.simulateQueue(cmd.By)
-	pos, _ := sim.legal(cmd.By)
-	m, err := chess.ParseUCI(q.uci)
-	if err != nil {
-		return nil, variant.Reject("%v", err)
-	}
-	_, moves := sim.legal(cmd.By)
-	found := false
-	for _, c := range moves {
-		if c.SameSquares(m) {
-			m, found = c, true
-		}
-	}
-	if !found {
+	pos, moves := sim.legal(cmd.By)
+	m, err := chess.FindUCI(moves, q.uci)
+	switch {
+	case errors.Is(err, chess.ErrNoMove):
 		return nil, variant.Reject("for a later turn: illegal in your view")
+	case err != nil:
+		return nil, variant.Reject("%v", err)
 	}
 	q.text = strings.TrimSpace(pos.SAN(m) + " " + map[string]string{"C": "(C)", "R": "(R)"}[q.disp])
 	g.queue[cmd.By] = append(g.queue[cmd.By], q)

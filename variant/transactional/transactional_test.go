@@ -284,8 +284,14 @@ func TestTXD10aMatedByCommit(t *testing.T) {
 	if out := g.Outcome(); out.Result != "0-1" || out.Termination != "mated by commit" {
 		t.Errorf("outcome %+v", out)
 	}
-	if !strings.Contains(textsTo(ns, W), "The whole game") {
-		t.Errorf("no reveal at the end:\n%s", textsTo(ns, W))
+	// Both are told how it ended, over the whole truth; the reveal itself is the referee's.
+	for _, s := range []chess.Color{W, B} {
+		if !strings.Contains(textsTo(ns, s), "game-over: White's commit left the white king attacked by Black's pending men.") {
+			t.Errorf("%v is not told how the game ended:\n%s", s, textsTo(ns, s))
+		}
+	}
+	if last := ns[len(ns)-1]; last.Kind != "game-over" || last.Show != variant.ShowReveal {
+		t.Errorf("the last notice %+v, want the game-over notice over the whole truth", last)
 	}
 }
 
