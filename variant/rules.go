@@ -61,6 +61,28 @@ func (c *Common) Awaiting(s Side) []Side {
 	return []Side{s}
 }
 
+// BoardView is the view of a game that hides nothing: the whole position p, from v's side,
+// over the game's status lines (status is called only while the game goes on), or once it is
+// over the line that says how it ended.
+func (c *Common) BoardView(v Viewer, p *chess.Position, status func() []string) View {
+	var lines []string
+	if c.outcome.Over() {
+		lines = []string{c.outcome.OverLine()}
+	} else {
+		lines = status()
+	}
+	return View{Bottom: Bottom(v), Panels: []Panel{{Board: p.Board}}, Lines: lines, FEN: p.FEN()}
+}
+
+// NameTurn is TurnName for a game that waits for one side at a time, mover: the name of the
+// turn, written from format and a, to mover; "" to the other side and once the game is over.
+func (c *Common) NameTurn(s, mover Side, format string, a ...any) string {
+	if c.outcome.Over() || s != mover {
+		return ""
+	}
+	return fmt.Sprintf(format, a...)
+}
+
 // Ending is how a game ends: what Common.End records.
 type Ending struct {
 	Result      string // "1-0", "0-1", "1/2-1/2"

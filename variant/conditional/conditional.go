@@ -134,11 +134,14 @@ func (g *Game) Key() string              { return Key }
 func (g *Game) Position() chess.Position { return g.pos }
 
 // ToAct is the player whose A- or B-move the game waits for.
-func (g *Game) ToAct() []variant.Side {
+func (g *Game) ToAct() []variant.Side { return g.Awaiting(g.mover()) }
+
+// mover is the player of the step the game waits for: X's A-move, or Y's B-move.
+func (g *Game) mover() chess.Color {
 	if g.state == 'A' {
-		return g.Awaiting(g.x)
+		return g.x
 	}
-	return g.Awaiting(g.x.Other())
+	return g.x.Other()
 }
 
 var _ variant.TurnNamer = (*Game)(nil)
@@ -147,11 +150,7 @@ var _ variant.TurnNamer = (*Game)(nil)
 // are numbered as records number them, three plies to a cycle (A, B, C, a skipped C-move
 // included), so the name depends on nothing but the executed plies, which both players see.
 func (g *Game) TurnName(s variant.Side) string {
-	act := g.ToAct()
-	if len(act) == 0 || act[0] != s {
-		return ""
-	}
-	return fmt.Sprintf("cycle %d, %c-move", len(g.plies)/3+1, g.state)
+	return g.NameTurn(s, g.mover(), "cycle %d, %c-move", len(g.plies)/3+1, g.state)
 }
 
 // legalFor lists c's orthodox legal moves.
@@ -323,10 +322,7 @@ func splitLine(text string) (a, c, b string) {
 
 // next names the step the game waits for, as a noun phrase: "Black's A-move".
 func (g *Game) next() string {
-	if g.state == 'A' {
-		return g.x.String() + "'s A-move"
-	}
-	return g.x.Other().String() + "'s B-move"
+	return fmt.Sprintf("%s's %c-move", g.mover(), g.state)
 }
 
 // resolveOrthodox reads an A- or B-move among moves, in sight of the whole board.

@@ -295,26 +295,19 @@ func (g *Game) Plies() int { return len(g.plies) }
 
 // View is the whole board; the author alone also sees his stated C-move (CO-D8).
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := variant.Bottom(v)
-	var lines []string
 	p := g.pos
-	p.Turn = g.x
-	if g.state == 'B' {
-		p.Turn = g.x.Other()
-	}
-	if out := g.Outcome(); out.Over() {
-		lines = append(lines, out.OverLine())
-	} else {
+	p.Turn = g.mover()
+	return g.BoardView(v, &p, func() []string {
 		next := "Next: " + g.next() + "."
 		if p.InCheck() {
 			next += " " + p.Turn.String() + " is in check."
 		}
-		lines = append(lines, next)
+		lines := []string{next}
 		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {
 			lines = append(lines, "Stated C-move (secret): "+g.pending.text+".")
 		}
-	}
-	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: p.Board}}, Lines: lines, FEN: p.FEN()}
+		return lines
+	})
 }
 
 // Movetext writes the plies in the sample game's notation: one cycle per number, A B C, with

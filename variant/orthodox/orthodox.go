@@ -73,10 +73,7 @@ var _ variant.TurnNamer = (*Game)(nil)
 
 // TurnName is "move 12" for the side to move: the move number a record gives the move.
 func (g *Game) TurnName(s variant.Side) string {
-	if g.Outcome().Over() || s != g.pos.Turn {
-		return ""
-	}
-	return fmt.Sprintf("move %d", g.pos.Fullmove)
+	return g.NameTurn(s, g.pos.Turn, "move %d", g.pos.Fullmove)
 }
 
 // Resolve reads a move ("Nf3", "MOVE g1f3") or a common command.
@@ -209,18 +206,13 @@ func (g *Game) claimableDraw() string {
 
 // View is the whole board: orthodox chess hides nothing.
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := variant.Bottom(v)
-	var lines []string
-	if out := g.Outcome(); out.Over() {
-		lines = append(lines, out.OverLine())
-	} else {
+	return g.BoardView(v, &g.pos, func() []string {
 		s := fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
 		if g.pos.InCheck() {
 			s += " " + g.pos.Turn.String() + " is in check."
 		}
-		lines = append(lines, s)
-	}
-	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: g.pos.Board}}, Lines: lines, FEN: g.pos.FEN()}
+		return []string{s}
+	})
 }
 
 // numbered writes m, about to be played in p, as "12. Nf3" or "12... Nf6".

@@ -133,10 +133,7 @@ var _ variant.TurnNamer = (*Game)(nil)
 
 // TurnName is "series 7" for the player of the series to play.
 func (g *Game) TurnName(s variant.Side) string {
-	if g.Outcome().Over() || s != g.pos.Turn {
-		return ""
-	}
-	return fmt.Sprintf("series %d", g.series)
+	return g.NameTurn(s, g.pos.Turn, "series %d", g.series)
 }
 
 // moves lists the moves available as move k (1-based) of the current series in p: legal
@@ -423,16 +420,12 @@ func (g *Game) earlyCheck(words []string) int {
 
 // View is the whole board (full information) and what comes next.
 func (g *Game) View(v variant.Viewer) variant.View {
-	bottom := variant.Bottom(v)
-	var lines []string
-	if out := g.Outcome(); out.Over() {
-		lines = append(lines, out.OverLine())
-	} else {
+	return g.BoardView(v, &g.pos, func() []string {
 		s := fmt.Sprintf("Next: series %d, %d move(s), for %s.", g.series, g.series, g.pos.Turn)
 		if g.pos.InCheck() {
 			s += " " + g.pos.Turn.String() + " is in check: the first move must escape it."
 		}
-		lines = append(lines, s)
+		lines := []string{s}
 		if g.epSquares != 0 {
 			var pawns []string
 			for _, sq := range g.epSquares.Squares() {
@@ -447,9 +440,8 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		if g.italian {
 			lines = append(lines, "Italian rules: a check only with the last move of a full series.")
 		}
-	}
-	pos := g.pos
-	return variant.View{Bottom: bottom, Panels: []variant.Panel{{Board: pos.Board}}, Lines: lines, FEN: pos.FEN()}
+		return lines
+	})
 }
 
 // Movetext writes the literature's notation: "1 d4 2 d5, Nc6 3 Bf4, Bxc7, Bxd8".

@@ -178,10 +178,7 @@ var _ variant.TurnNamer = (*Game)(nil)
 // 6). It is his own number, moved on only by his own commits and rollbacks; the opponent's
 // would tell of rollbacks, so it is never named to him.
 func (g *Game) TurnName(s variant.Side) string {
-	if g.Outcome().Over() || s != g.turn {
-		return ""
-	}
-	return fmt.Sprintf("T%d", g.pl[s].tx)
+	return g.NameTurn(s, g.turn, "T%d", g.pl[s].tx)
 }
 
 // Position is the referee's potential view: both players' current men.
