@@ -90,11 +90,6 @@ func (b *Board) AttackersTo(s Square, c Color, occ Bitboard) Bitboard {
 		(pawnAttacks[c.Other()][s] & b.roles[Pawn]))
 }
 
-// Attacked reports whether any man of c attacks s on this board.
-func (b *Board) Attacked(s Square, c Color) bool {
-	return b.AttackersTo(s, c, b.Occupied()) != 0
-}
-
 // KingAttacked reports whether c's king is attacked by the other colour's men: false when c
 // has no king (a view, or Korolev and Train Wreck after the king's capture).
 func (b *Board) KingAttacked(c Color) bool {

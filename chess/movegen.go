@@ -351,15 +351,6 @@ func init() {
 	castlingLost[A8] = BlackLong
 }
 
-// Checkers returns the enemy men attacking the side to move's king.
-func (p *Position) Checkers() Bitboard {
-	k := p.King(p.Turn)
-	if k == NoSquare {
-		return 0
-	}
-	return p.AttackersTo(k, p.Turn.Other(), p.Occupied())
-}
-
 // InCheck reports whether the side to move's king is attacked.
 func (p *Position) InCheck() bool { return p.KingAttacked(p.Turn) }
 

@@ -177,7 +177,7 @@ func clip(s string) string {
 	return s
 }
 
-// Warning codes for what Resolve accepted but a careful writer would not have written.
+// WarningCode says what Resolve accepted but a careful writer would not have written.
 type WarningCode uint8
 
 const (
@@ -334,9 +334,6 @@ func (p *Position) SAN(m Move) string {
 	legal := p.LegalMoves(buf[:0])
 	return p.sanWith(m, legal) + p.checkSuffix(m)
 }
-
-// SANWithout writes m in SAN without a check suffix, disambiguating against candidates.
-func (p *Position) SANWithout(m Move, candidates []Move) string { return p.sanWith(m, candidates) }
 
 func (p *Position) sanWith(m Move, candidates []Move) string {
 	if m.Kind == Castle {

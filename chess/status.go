@@ -1,26 +1,5 @@
 package chess
 
-// Status is how an orthodox position stands for the side to move.
-type Status uint8
-
-const (
-	Ongoing Status = iota
-	Checkmate
-	Stalemate
-)
-
-// Status reports checkmate and stalemate for the side to move.
-func (p *Position) Status() Status {
-	var buf [256]Move
-	if len(p.LegalMoves(buf[:0])) > 0 {
-		return Ongoing
-	}
-	if p.InCheck() {
-		return Checkmate
-	}
-	return Stalemate
-}
-
 // InsufficientMaterial reports a dead position by material under FIDE rules: no sequence
 // of legal moves can mate (K v K, K+minor v K, K+B v K+B with bishops on one colour).
 func (p *Position) InsufficientMaterial() bool {

@@ -163,7 +163,6 @@ const (
 
 func (b Bitboard) Has(s Square) bool { return b&(1<<uint(s)) != 0 }
 func (b Bitboard) Count() int        { return bits.OnesCount64(uint64(b)) }
-func (b Bitboard) Empty() bool       { return b == 0 }
 
 // First returns the lowest square of b, NoSquare if b is empty.
 func (b Bitboard) First() Square {

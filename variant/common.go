@@ -145,11 +145,3 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	c.Accept(cmd)
 	return notices, true, nil
 }
-
-// DrawOffered reports the side whose draw offer stands, if any.
-func (c *Common) DrawOffered() (Side, bool) {
-	if c.drawOffer < 0 {
-		return chess.White, false
-	}
-	return Side(c.drawOffer), true
-}

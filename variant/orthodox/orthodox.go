@@ -88,7 +88,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	if err != nil {
 		return variant.Command{}, nil, err
 	}
-	return variant.Command{By: by, Text: MoveCommand(m)}, warns, nil
+	return variant.Command{By: by, Text: moveCommand(m)}, warns, nil
 }
 
 // Submit applies a canonical command.
@@ -133,9 +133,9 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	return notices, nil
 }
 
-// MoveCommand is the canonical text of a move: "move e2e4", "move e7e8q". Texts of
+// moveCommand is the canonical text of a move: "move e2e4", "move e7e8q". Texts of
 // moves without promotion are made once, so that replaying a log allocates none.
-func MoveCommand(m chess.Move) string {
+func moveCommand(m chess.Move) string {
 	if m.Promotion == chess.NoRole && m.From.Valid() && m.To.Valid() {
 		return moveTexts[m.From][m.To]
 	}
@@ -228,7 +228,7 @@ func numbered(p *chess.Position, m chess.Move) string {
 func (g *Game) Movetext() string {
 	var sb strings.Builder
 	p := g.start
-	for i, san := range g.SANs() {
+	for i, san := range g.sans() {
 		if p.Turn == chess.White {
 			fmt.Fprintf(&sb, "%d. ", p.Fullmove)
 		} else if i == 0 {
@@ -241,8 +241,8 @@ func (g *Game) Movetext() string {
 	return strings.TrimSpace(sb.String())
 }
 
-// SANs lists the moves played in SAN, with check marks.
-func (g *Game) SANs() []string {
+// sans lists the moves played in SAN, with check marks.
+func (g *Game) sans() []string {
 	out := make([]string, 0, len(g.moves))
 	p := g.start
 	for _, m := range g.moves {
@@ -256,13 +256,13 @@ func (g *Game) SANs() []string {
 // moves, comments, NAGs and variations skipped, promotion pieces in parentheses.
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
 	p := start.Position()
-	return AlternatingSteps(toks, p.Turn, p.Fullmove, buf)
+	return alternatingSteps(toks, p.Turn, p.Fullmove, buf)
 }
 
-// AlternatingSteps reads movetext of alternating single moves starting with first at move
-// number no (the FEN's). Variants whose records are orthodox-shaped reuse it. When the
-// record's own move numbers start elsewhere, the first number token wins.
-func AlternatingSteps(toks []record.Token, first chess.Color, no int, buf []variant.Step) ([]variant.Step, error) {
+// alternatingSteps reads movetext of alternating single moves starting with first at move
+// number no (the FEN's). When the record's own move numbers start elsewhere, the first number
+// token wins.
+func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []variant.Step) ([]variant.Step, error) {
 	steps := buf
 	side := first
 	numbered := false

@@ -180,7 +180,7 @@ func TestBigBig(t *testing.T) {
 				in = append(in, strings.TrimRight(tk.Text, "!?"))
 			}
 		}
-		if got := r.Game.(*Game).SANs(); strings.Join(got, " ") != strings.Join(in, " ") {
+		if got := r.Game.(*Game).sans(); strings.Join(got, " ") != strings.Join(in, " ") {
 			t.Fatalf("game %d: SAN printed back differs:\n got %v\nwant %v", rec.Number, got, in)
 		}
 	}
