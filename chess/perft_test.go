@@ -67,29 +67,40 @@ func TestPerft(t *testing.T) {
 	}
 }
 
-// TestGenerateAgreesWithLegalMoves checks the general generator (orthodox rules) against the
-// fast path on every position of the perft suite to depth 2.
-func TestGenerateAgreesWithLegalMoves(t *testing.T) {
+// walkSuite calls f on every position of the perft suite and on the positions up to depth
+// plies below them.
+func walkSuite(t *testing.T, depth int, f func(id string, p *Position)) {
 	for _, c := range loadPerft(t) {
-		p, _ := ParseFEN(c.fen)
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var walk func(p *Position, d int)
 		walk = func(p *Position, d int) {
-			fast := p.LegalMoves(nil)
-			slow := p.Generate(nil, MoveRules{Color: p.Turn})
-			if !sameMoves(fast, slow) {
-				t.Fatalf("%s %s: LegalMoves %v, Generate %v", c.id, p.FEN(), fast, slow)
-			}
+			f(c.id, p)
 			if d == 0 {
 				return
 			}
-			for _, m := range fast {
+			for _, m := range p.LegalMoves(nil) {
 				q := *p
 				q.Play(m)
 				walk(&q, d-1)
 			}
 		}
-		walk(&p, 2)
+		walk(&p, depth)
 	}
+}
+
+// TestGenerateAgreesWithLegalMoves checks the general generator (orthodox rules) against the
+// fast path on every position of the perft suite to depth 2.
+func TestGenerateAgreesWithLegalMoves(t *testing.T) {
+	walkSuite(t, 2, func(id string, p *Position) {
+		fast := p.LegalMoves(nil)
+		slow := p.Generate(nil, MoveRules{Color: p.Turn})
+		if !sameMoves(fast, slow) {
+			t.Fatalf("%s %s: LegalMoves %v, Generate %v", id, p.FEN(), fast, slow)
+		}
+	})
 }
 
 func sameMoves(a, b []Move) bool {

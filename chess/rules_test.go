@@ -270,32 +270,42 @@ func TestOwnMenOnly(t *testing.T) {
 // possible moves depend on the mover's own men alone: on every position of the perft suite
 // and the positions two plies below them.
 func TestOwnMenOnlyHoldsEveryLegalMove(t *testing.T) {
-	for _, c := range loadPerft(t) {
-		p := mustFEN(t, c.fen)
-		var walk func(p *Position, d int)
-		walk = func(p *Position, d int) {
-			legal := p.LegalMoves(nil)
-			possible := p.Generate(nil, MoveRules{Color: p.Turn, OwnMenOnly: true})
-			for _, m := range legal {
-				if _, ok := FindMove(possible, m); !ok {
-					t.Fatalf("%s %s: legal %v is not possible", c.id, p.FEN(), m)
-				}
-			}
-			own := Position{Board: p.Only(p.Turn), Turn: p.Turn, Castling: p.Castling, EnPassant: NoSquare}
-			if alone := own.Generate(nil, MoveRules{Color: p.Turn, OwnMenOnly: true}); ucis(alone) != ucis(possible) {
-				t.Fatalf("%s %s: the enemy men change the possible moves", c.id, p.FEN())
-			}
-			if d == 0 {
-				return
-			}
-			for _, m := range legal {
-				q := *p
-				q.Play(m)
-				walk(&q, d-1)
+	walkSuite(t, 2, func(id string, p *Position) {
+		possible := p.Generate(nil, MoveRules{Color: p.Turn, OwnMenOnly: true})
+		for _, m := range p.LegalMoves(nil) {
+			if _, ok := FindMove(possible, m); !ok {
+				t.Fatalf("%s %s: legal %v is not possible", id, p.FEN(), m)
 			}
 		}
-		walk(&p, 2)
-	}
+		own := Position{Board: p.Only(p.Turn), Turn: p.Turn, Castling: p.Castling, EnPassant: NoSquare}
+		if alone := own.Generate(nil, MoveRules{Color: p.Turn, OwnMenOnly: true}); ucis(alone) != ucis(possible) {
+			t.Fatalf("%s %s: the enemy men change the possible moves", id, p.FEN())
+		}
+	})
+}
+
+// SelfCapture adds moves and takes none away, on every position of the perft suite and two
+// plies below, with and without king safety; what it adds lands on the mover's own men.
+func TestSelfCaptureOnlyAdds(t *testing.T) {
+	walkSuite(t, 2, func(id string, p *Position) {
+		for _, pseudo := range []bool{false, true} {
+			plain := p.Generate(nil, MoveRules{Color: p.Turn, Pseudo: pseudo})
+			self := p.Generate(nil, MoveRules{Color: p.Turn, Pseudo: pseudo, SelfCapture: true})
+			for _, m := range plain {
+				if _, ok := FindMove(self, m); !ok {
+					t.Fatalf("%s %s: %v lost with SelfCapture", id, p.FEN(), m)
+				}
+			}
+			for _, m := range self {
+				if _, ok := FindMove(plain, m); ok {
+					continue
+				}
+				if pc := p.At(m.To); pc == NoPiece || pc.Color() != p.Turn || pc.Role() == King {
+					t.Fatalf("%s %s: SelfCapture adds %v, which does not take an own man", id, p.FEN(), m)
+				}
+			}
+		}
+	})
 }
 
 func TestChecks(t *testing.T) {
