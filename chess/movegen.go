@@ -75,6 +75,9 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 // last series, Transactional Chess against those of his last commit. The e.p. captures come
 // last, square by square from a1.
 func (p *Position) LegalMovesEP(buf []Move, eps Bitboard) []Move {
+	if eps == 0 && p.EnPassant == NoSquare {
+		return p.LegalMoves(buf)
+	}
 	q := *p
 	q.EnPassant = NoSquare
 	buf = q.LegalMoves(buf)

@@ -116,7 +116,7 @@ type EndRules struct {
 type Standing struct {
 	Mover   Side // who is to move next
 	NoMove  bool // he has no move to make: checkmate when InCheck, else stalemate
-	InCheck bool
+	InCheck bool // read only with NoMove: a variant may leave it false when he can move
 	Dead    bool // no sequence of moves can mate (counts only with EndRules.Dead)
 	Quiet   int  // compared with EndRules.Quiet
 	Repeats int  // compared with EndRules.Repeat

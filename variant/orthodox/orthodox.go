@@ -172,7 +172,8 @@ var ends = variant.EndRules{
 // judge ends the game when the position decides it.
 func (g *Game) judge() {
 	p := &g.pos
-	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: len(g.legal) == 0, InCheck: p.InCheck(),
+	noMove := len(g.legal) == 0
+	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
 		Dead: p.InsufficientMaterial(), Quiet: p.Halfmove, Repeats: g.repetitions()})
 }
 

@@ -168,7 +168,8 @@ func (g *Game) judgeStart() {
 		return
 	}
 	p := &g.pos
-	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: len(g.moves(p, 1)) == 0, InCheck: p.InCheck(),
+	noMove := len(g.moves(p, 1)) == 0
+	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
 		Dead: p.AtMostOneMinorEach(), Quiet: g.quiet,
 		Mate: func() string {
 			// IT-D2: in check, with legal escapes that all give check before the last move.

@@ -253,8 +253,11 @@ func (g *Game) beginTurn() {
 	_, moves := g.legal(c)
 	g.Judge(&ends, variant.Standing{Mover: c, NoMove: len(moves) == 0, InCheck: g.pl[c].inCheck, Quiet: g.quiet50,
 		Special: func() (variant.Ending, bool) {
+			if !g.lockBlocked(c, moves) {
+				return variant.Ending{}, false
+			}
 			return variant.Ending{Result: variant.Draw, Termination: "stalemate",
-				Reason: c.String() + " has no legal move: every one ends on a locked square"}, g.lockBlocked(c, moves)
+				Reason: c.String() + " has no legal move: every one ends on a locked square"}, true
 		}})
 }
 
