@@ -396,25 +396,18 @@ func (p *Position) checkSuffix(m Move) string {
 	return ""
 }
 
-// ReadMove reads text as one move (ParseNotation) and resolves it against candidates
-// (Resolve), with Resolve's warnings. An error of resolution names the move as written
-// ("Nd7: ambiguous: ..."). The notation read is returned for CheckMarkWarning.
-func (p *Position) ReadMove(text string, candidates []Move) (Move, Notation, []Warning, error) {
+// ParseMove reads text and resolves it against the orthodox legal moves of p, with the
+// warnings of Resolve: the one-call helper for orthodox chess. An error of resolution names
+// the move ("Nd7: ambiguous: ..."). Check marks are not compared (see CheckMarkWarning).
+func (p *Position) ParseMove(text string) (Move, []Warning, error) {
 	n, err := ParseNotation(text)
 	if err != nil {
-		return NullMove, n, nil, err
+		return NullMove, nil, err
 	}
-	m, warns, err := Resolve(p, n, candidates)
-	if err != nil {
-		return m, n, warns, fmt.Errorf("%s: %w", strings.TrimSpace(text), err)
-	}
-	return m, n, warns, nil
-}
-
-// ParseMove is ReadMove against the orthodox legal moves of p: the one-call helper for
-// orthodox chess. Check marks are not compared (see CheckMarkWarning).
-func (p *Position) ParseMove(text string) (Move, []Warning, error) {
 	var buf [256]Move
-	m, _, warns, err := p.ReadMove(text, p.LegalMoves(buf[:0]))
-	return m, warns, err
+	m, warns, err := Resolve(p, n, p.LegalMoves(buf[:0]))
+	if err != nil {
+		return m, warns, fmt.Errorf("%s: %w", strings.TrimSpace(text), err)
+	}
+	return m, warns, nil
 }

@@ -30,19 +30,23 @@ func (c *Common) ResolvePreamble(by Side, text string) (cmd Command, done bool, 
 // finds it among the candidates the variant offers him in p, where p.Turn is the mover. It
 // is for moves made in sight of the whole board: a capture sign on a move that captures
 // nothing is refused as a probable mistake (0.3b), and a check mark that does not match
-// what the move does in p gets a warning. Its errors are rejections that name the move.
+// what the move does in p gets a warning. Its errors are rejections.
 func ReadMove(p *chess.Position, text string, candidates []chess.Move) (chess.Move, []chess.Warning, error) {
 	t := strings.TrimSpace(text)
 	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
 		t = strings.TrimSpace(t[5:])
 	}
-	m, n, warns, err := p.ReadMove(t, candidates)
+	n, err := chess.ParseNotation(t)
+	if err != nil {
+		return chess.NullMove, nil, Reject("%v", err)
+	}
+	m, warns, err := chess.Resolve(p, n, candidates)
 	if err != nil {
 		return m, warns, Reject("%v", err)
 	}
 	for _, w := range warns {
 		if w.Code == chess.WarnCaptureMark {
-			return chess.NullMove, warns, Reject("%s: %s; write the move without x", t, w.Text)
+			return chess.NullMove, warns, Reject("%s; write the move without x", w.Text)
 		}
 	}
 	check, mate := p.Checks(m)

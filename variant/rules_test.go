@@ -92,9 +92,9 @@ func TestReadMove(t *testing.T) {
 	}{
 		{chess.StartFEN, "Nf3", "g1f3", 0, ""},
 		{chess.StartFEN, "MOVE g1-f3", "g1f3", 0, ""},
-		{chess.StartFEN, "Nxf3", "", 0, "Nxf3: f3 is empty: nothing is captured; write the move without x"},
+		{chess.StartFEN, "Nxf3", "", 0, "f3 is empty: nothing is captured; write the move without x"},
 		{chess.StartFEN, "Nf3+", "g1f3", chess.WarnCheckMark, ""},
-		{chess.StartFEN, "Nf5", "", 0, "Nf5: no knight can move to f5"},
+		{chess.StartFEN, "Nf5", "", 0, "no knight can move to f5"},
 		{chess.StartFEN, "Zf3", "", 0, "not a piece letter"},
 		{"6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8", "a1a8", chess.WarnCheckMark, ""},
 		{"6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8#", "a1a8", 0, ""},

@@ -325,11 +325,16 @@ func (g *Game) next() string {
 	return fmt.Sprintf("%s's %c-move", g.mover(), g.state)
 }
 
-// resolveOrthodox reads an A- or B-move among moves, in sight of the whole board.
+// resolveOrthodox reads an A- or B-move among moves, in sight of the whole board. A refusal
+// names the part of the line it is about, unless it already does.
 func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) (chess.Move, []chess.Warning, error) {
 	p := g.pos
 	p.Turn = by
-	return variant.ReadMove(&p, text, moves)
+	m, warns, err := variant.ReadMove(&p, text, moves)
+	if err != nil && !strings.Contains(err.Error(), strings.TrimSpace(text)) {
+		err = variant.Reject("%s: %v", strings.TrimSpace(text), err)
+	}
+	return m, warns, err
 }
 
 // parseC reads a C-move's text: "Bg5?Nf6/c4", "!d4", with stars marking a record's played
