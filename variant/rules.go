@@ -152,8 +152,8 @@ func (r *EndRules) judge(s Standing) (Ending, bool) {
 	case s.NoMove && s.InCheck:
 		reason := fmt.Sprintf("%s checkmated %s", s.Mover.Other(), s.Mover)
 		if s.Mate != nil {
-			if r := s.Mate(); r != "" {
-				reason = r
+			if words := s.Mate(); words != "" {
+				reason = words
 			}
 		}
 		return Ending{WinFor(s.Mover.Other()), "checkmate", reason}, true
