@@ -31,7 +31,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		c := checkers.First()
 		target &= between[king][c] | checkers
 	} else {
-		buf = p.castlingMoves(buf, us, king, occ, true)
+		buf = p.castlingMoves(buf, us, king, occ)
 	}
 
 	pinned := p.pinned(us, king, occ)
@@ -162,9 +162,8 @@ func (p *Position) pawnMoves(buf []Move, us Color, from Square, occ, theirs, mas
 	return buf
 }
 
-// castlingMoves adds orthodox castling for a king on its home square that is not in check;
-// attacks says whether the squares the king crosses must be unattacked.
-func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard, attacks bool) []Move {
+// castlingMoves adds orthodox castling for a king on its home square that is not in check.
+func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard) []Move {
 	short, long, home := WhiteShort, WhiteLong, E1
 	if us == Black {
 		short, long, home = BlackShort, BlackLong, E8
@@ -174,9 +173,6 @@ func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard
 	}
 	them := us.Other()
 	safe := func(squares ...Square) bool {
-		if !attacks {
-			return true
-		}
 		for _, s := range squares {
 			if p.AttackersTo(s, them, occ) != 0 {
 				return false
@@ -264,10 +260,14 @@ func (p *Position) Generate(buf []Move, r MoveRules) []Move {
 			buf = append(buf, Move{From: fb.pop(), To: p.EnPassant, Kind: EnPassant})
 		}
 	}
-	if !r.NoCastling {
-		if k := p.King(us); k != NoSquare && (r.OwnMenOnly || p.AttackersTo(k, us.Other(), occ) == 0) {
-			buf = p.castlingMoves(buf, us, k, occ, !r.OwnMenOnly)
-		}
+	switch k := p.King(us); {
+	case r.NoCastling || k == NoSquare:
+	case r.OwnMenOnly:
+		// Judged on his men alone, where nothing attacks the king's path.
+		own := Position{Board: p.Only(us), Castling: p.Castling}
+		buf = own.castlingMoves(buf, us, k, occ)
+	case p.AttackersTo(k, us.Other(), occ) == 0:
+		buf = p.castlingMoves(buf, us, k, occ)
 	}
 	if r.Pseudo || r.OwnMenOnly {
 		return buf
