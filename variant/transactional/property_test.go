@@ -31,7 +31,7 @@ func candidates(by chess.Color, games ...*Game) []chess.Move {
 
 // disposition picks a disposition allowed for m.
 func disposition(rng *rand.Rand, g *Game, by chess.Color, m chess.Move, allowRollback bool) string {
-	if g.mandatory(by, m) != "" {
+	if tv := g.tview(by); g.mandatory(&tv, by, m) != "" {
 		return []string{"", "C"}[rng.Intn(2)]
 	}
 	if len(g.pl[by].pending)+1 >= MaxPending {
@@ -219,8 +219,9 @@ func TestNoninterferenceFiftyMoves(t *testing.T) {
 // junk plays a random move for by that forces no commit, rolled back when last is set.
 func junk(t *testing.T, rng *rand.Rand, g *Game, by chess.Color, last bool) []variant.Notice {
 	var free []chess.Move
+	tv := g.tview(by)
 	for _, m := range candidates(by, g) {
-		if g.mandatory(by, m) == "" {
+		if g.mandatory(&tv, by, m) == "" {
 			free = append(free, m)
 		}
 	}

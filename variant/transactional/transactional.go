@@ -351,7 +351,8 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return variant.Command{}, warns, err
 	}
 	warns = append(warns, mwarns...)
-	if err := g.checkDisposition(by, m, p.disp); err != nil {
+	tv := g.tview(by)
+	if err := g.checkDisposition(by, g.mandatory(&tv, by, m), p.disp); err != nil {
 		return variant.Command{}, warns, err
 	}
 	return variant.Command{By: by, Text: strings.TrimSpace("move " + m.UCI() + " " + p.disp)}, warns, nil
@@ -399,9 +400,9 @@ func markWarning(pos chess.Position, n chess.Notation, m chess.Move) *chess.Warn
 	return chess.CheckMarkWarning(n, check, mate)
 }
 
-// mandatory says why m must be committed, or "" (rules.md §1.1 rule 9, TX-D4, TX-D5).
-func (g *Game) mandatory(by chess.Color, m chess.Move) string {
-	pos := g.tview(by)
+// mandatory says why m must be committed, or "" (rules.md §1.1 rule 9, TX-D4, TX-D5); pos
+// is by's transactional view.
+func (g *Game) mandatory(pos *chess.Position, by chess.Color, m chess.Move) string {
 	switch {
 	case pos.IsCapture(m):
 		return "it captures"
@@ -416,9 +417,9 @@ func (g *Game) mandatory(by chess.Color, m chess.Move) string {
 	return ""
 }
 
-// checkDisposition refuses, before anything changes, what the rules do not allow (TX-D6).
-func (g *Game) checkDisposition(by chess.Color, m chess.Move, disp string) error {
-	why := g.mandatory(by, m)
+// checkDisposition refuses, before anything changes, what the rules do not allow (TX-D6):
+// why is what makes the move's commit mandatory, or "".
+func (g *Game) checkDisposition(by chess.Color, why, disp string) error {
 	if why != "" && disp == dispRollback {
 		return variant.Reject("this move must be committed (%s); send it with (C) or without a mark", why)
 	}
@@ -485,16 +486,16 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
 		return nil, false, variant.Reject("locked: %v is locked", m.To)
 	}
-	if err := g.checkDisposition(by, m, disp); err != nil {
+	why := g.mandatory(&pos, by, m)
+	if err := g.checkDisposition(by, why, disp); err != nil {
 		return nil, false, err
 	}
-	why := g.mandatory(by, m)
 	auto := why != "" && disp == dispNone
 	if why != "" {
 		disp = dispCommit
 	}
 	san := pos.SAN(m)
-	g.play(by, m, san)
+	g.play(by, pos, m, san)
 	committed = disp == dispCommit
 	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
 
@@ -561,10 +562,9 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 }
 
 // play makes m for by in his current men, capturing from the opponent, and updates locks,
-// origins and castling rights.
-func (g *Game) play(by chess.Color, m chess.Move, san string) {
+// origins and castling rights; pos is by's transactional view.
+func (g *Game) play(by chess.Color, pos chess.Position, m chess.Move, san string) {
 	p, o := &g.pl[by], &g.pl[by.Other()]
-	pos := g.tview(by)
 	if pos.IsCapture(m) {
 		victim := m.CaptureSquare()
 		// TX-D7: the victim has not moved in its owner's transaction, so committed and current
@@ -820,7 +820,7 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	if w := markWarning(pos, n, m); w != nil {
 		warns = append(warns, *w)
 	}
-	if err := sim.checkDisposition(by, m, p.disp); err != nil {
+	if err := sim.checkDisposition(by, sim.mandatory(&pos, by, m), p.disp); err != nil {
 		return variant.Command{}, warns, err
 	}
 	if len(g.queue[by]) >= 2*MaxPending {
@@ -839,10 +839,10 @@ func (g *Game) simulateQueue(by chess.Color) *Game {
 	for _, q := range g.queue[by] {
 		pos, moves := sim.legal(by)
 		if m, err := chess.FindUCI(moves, q.uci); err == nil {
-			if sim.mandatory(by, m) != "" && q.disp == dispNone {
+			if sim.mandatory(&pos, by, m) != "" && q.disp == dispNone {
 				q.disp = dispCommit
 			}
-			sim.play(by, m, pos.SAN(m))
+			sim.play(by, pos, m, pos.SAN(m))
 			switch q.disp {
 			case dispCommit:
 				sim.commit(by)
