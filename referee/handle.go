@@ -346,7 +346,7 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
 		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
 			for _, n := range ns {
-				text := templates.NoticeText(n.Kind, n.Text, n.Args)
+				text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
 				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
 					lines = append(lines, "- "+strings.ReplaceAll(text, "\n", "\n  "))
 				}

@@ -159,7 +159,7 @@ func (o *outcome) add(n variant.Notice) {
 		if n.Supersedes != "" {
 			o.drop(s, n.Supersedes)
 		}
-		text := templates.NoticeText(n.Kind, n.Text, n.Args)
+		text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
 		if o.sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.

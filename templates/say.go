@@ -30,13 +30,16 @@ func Say(key, kind string, args Args) string {
 	return strings.TrimSpace(sb.String())
 }
 
-// NoticeText is the words of a notice: its own text when it has one, else the sentence its
-// kind names, filled from args.
-func NoticeText(kind, text string, args map[string]any) string {
-	if text != "" || args == nil {
+// NoticeText is the words of a notice: its own text when it has one, else the sentence named
+// words (its kind when words is empty), filled from args.
+func NoticeText(kind, words, text string, args map[string]any) string {
+	if text != "" || (args == nil && words == "") {
 		return text
 	}
-	return Say("", kind, args)
+	if words == "" {
+		words = kind
+	}
+	return Say("", words, args)
 }
 
 // HasWords reports whether a sentence named kind exists (for key's game, or shared).

@@ -108,7 +108,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	switch cmd.Text {
 	case CmdResign:
 		c.End(WinFor(by.Other()), "resignation", by.String()+" resigned")
-		notices = append(notices, gameOver(by.String()+" resigned. "+by.Other().String()+" wins."))
+		notices = append(notices, gameOver("common/resigned", map[string]any{"By": by, "Other": by.Other()}))
 	case CmdDrawOffer:
 		if c.drawOffer == int8(by) {
 			return nil, true, Reject("you have already offered a draw; wait for the answer")
@@ -116,31 +116,31 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		if c.drawOffer == int8(by.Other()) {
 			// Both offered: that is agreement.
 			c.End(Draw, "draw", "draw agreed")
-			notices = append(notices, gameOver("Draw agreed."))
+			notices = append(notices, gameOver("common/draw-agreed", nil))
 			break
 		}
 		c.drawOffer = int8(by)
 		// Only the opponent is asked to answer: the offerer cannot accept his own offer.
 		notices = append(notices,
-			Notice{To: To(by), Kind: "draw-offer", Text: "You offer a draw. It stands until " + by.Other().String() + " accepts or declines it."},
-			Notice{To: To(by.Other()), Kind: "draw-offer", Text: by.String() + " offers a draw. Reply DRAW ACCEPT or DRAW DECLINE."})
+			Notice{To: To(by), Kind: "draw-offer", Words: "common/draw-offer", Args: map[string]any{"Me": true, "By": by, "Other": by.Other()}},
+			Notice{To: To(by.Other()), Kind: "draw-offer", Words: "common/draw-offer", Args: map[string]any{"Me": false, "By": by, "Other": by.Other()}})
 	case CmdDrawAccept:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")
 		}
 		c.End(Draw, "draw", "draw agreed")
-		notices = append(notices, gameOver("Draw agreed."))
+		notices = append(notices, gameOver("common/draw-agreed", nil))
 	case CmdDrawDecline:
 		if c.drawOffer != int8(by.Other()) {
 			return nil, true, Reject("there is no draw offer from your opponent to decline")
 		}
 		c.drawOffer = -1
-		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Text: by.String() + " declines the draw offer."})
+		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Words: "common/draw-declined", Args: map[string]any{"By": by}})
 	case CmdDrawAgreed:
 		c.End(Draw, "draw", "draw agreed")
 	case CmdForfeit:
 		c.End(WinFor(by.Other()), "forfeit", by.String()+" let the deadline pass twice and forfeits")
-		notices = append(notices, gameOver(by.String()+" did not act in time, twice: "+by.String()+" forfeits. "+by.Other().String()+" wins."))
+		notices = append(notices, gameOver("common/forfeit", map[string]any{"By": by, "Other": by.Other()}))
 	}
 	c.Accept(cmd)
 	return notices, true, nil

@@ -187,12 +187,16 @@ const Draw = "1/2-1/2"
 // Outcome's reason. The result itself is said by the mail's subject, and what was hidden is
 // revealed by the referee with the whole game (rules.md 0.4b).
 func (c *Common) OverNotice() Notice {
-	return gameOver(capitalized(c.outcome.Reason) + ".")
+	return gameOver("common/game-over", map[string]any{"Reason": capitalized(c.outcome.Reason)})
 }
 
-// gameOver is the notice of a game's end, to both players, over the whole truth.
-func gameOver(text string) Notice {
-	return Notice{To: ToBoth, Kind: "game-over", Text: text, Show: ShowReveal}
+// gameOver is the notice of a game's end, to both players, over the whole truth, in the
+// sentence words of templates/words.
+func gameOver(words string, args map[string]any) Notice {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return Notice{To: ToBoth, Kind: "game-over", Words: words, Args: args, Show: ShowReveal}
 }
 
 func capitalized(s string) string {

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"github.com/refereed/refereed/templates"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestJudge(t *testing.T) {
 			if !over || got != c.want {
 				t.Errorf("%v %+v, want %+v", over, got, c.want)
 			}
-			if n := g.OverNotice(); n.Kind != "game-over" || n.To != ToBoth || n.Show != ShowReveal || n.Text != strings.ToUpper(c.want.Reason[:1])+c.want.Reason[1:]+"." {
+			if n := g.OverNotice(); n.Kind != "game-over" || n.To != ToBoth || n.Show != ShowReveal || templates.NoticeText(n.Kind, n.Words, n.Text, n.Args) != strings.ToUpper(c.want.Reason[:1])+c.want.Reason[1:]+"." {
 				t.Errorf("game-over notice %+v", n)
 			}
 		})

@@ -55,14 +55,15 @@ type Command struct {
 func (c Command) String() string { return c.By.String() + ": " + c.Text }
 
 // Notice is something the referee tells one or both players, in the same words to each.
-// Its words are a sentence of templates/words named by Kind, filled from Args (a game's own
-// sentences are named "<key>/<kind>", e.g. "progressive/series"); Text, when set, is used as
-// it stands instead (older notices, and texts a game builds itself).
+// Its words are the sentence of templates/words named Words (Kind when empty), filled from
+// Args; a game's own sentences are named "<key>/<name>", e.g. "progressive/series". Text,
+// when set, is used as it stands instead (texts a game builds itself).
 type Notice struct {
-	To   Audience
-	Kind string // what happened: "move", "your-turn", "commit", "game-over", ...; templates key on it
-	Args map[string]any
-	Text string
+	To    Audience
+	Kind  string // what happened: "move", "your-turn", "commit", "game-over", ...
+	Words string // the sentence that says it (Kind when empty)
+	Args  map[string]any
+	Text  string
 	// Show asks for a board under the text: each recipient's own view (ShowView), or the
 	// whole truth (ShowReveal, only once the game is over).
 	Show Show

@@ -1,6 +1,7 @@
 package all
 
 import (
+	"github.com/refereed/refereed/templates"
 	"regexp"
 	"strings"
 	"testing"
@@ -93,11 +94,12 @@ func TestDrawOfferAsksOnlyTheOpponent(t *testing.T) {
 		}
 		var toWhite, toBlack []string
 		for _, n := range ns {
+			text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
 			if n.To.Has(chess.White) {
-				toWhite = append(toWhite, n.Text)
+				toWhite = append(toWhite, text)
 			}
 			if n.To.Has(chess.Black) {
-				toBlack = append(toBlack, n.Text)
+				toBlack = append(toBlack, text)
 			}
 		}
 		w, b := strings.Join(toWhite, "\n"), strings.Join(toBlack, "\n")

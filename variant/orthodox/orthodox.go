@@ -126,7 +126,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	// Whose move comes next is said once, under the board ("Black to play move 1."), and
 	// for the player to move in his mail's subject: no "your move" notice repeats it.
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Text: fmt.Sprintf("%s played %s", before.Turn, numbered(&before, m)), Show: variant.ShowView}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "orthodox/move", Args: map[string]any{"By": before.Turn, "Move": numbered(&before, m)}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}

@@ -3,6 +3,7 @@ package orthodox
 import (
 	"encoding/json"
 	"errors"
+	"github.com/refereed/refereed/templates"
 	"io"
 	"os"
 	"os/exec"
@@ -103,7 +104,7 @@ func TestResolveAndSubmitByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One notice: whose move is next is said under the board, not again by a "your move".
-	if len(notices) != 1 || notices[0].Text != "White played 1. Nf3" || notices[0].To != variant.ToBoth || notices[0].Show != variant.ShowView {
+	if len(notices) != 1 || templates.NoticeText(notices[0].Kind, notices[0].Words, notices[0].Text, notices[0].Args) != "White played 1. Nf3" || notices[0].To != variant.ToBoth || notices[0].Show != variant.ShowView {
 		t.Errorf("notices %+v", notices)
 	}
 	if got := g.View(variant.AsBlack).Lines; len(got) != 1 || got[0] != "Black to play move 1." {

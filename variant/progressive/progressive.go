@@ -385,11 +385,8 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if g.Quiet() {
 		return nil, nil
 	}
-	text := fmt.Sprintf("%s played series %d: %s", by, n, strings.Join(san, ", "))
-	if ranOut {
-		text += " (no move was left: stalemate)"
-	}
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Text: text, Show: variant.ShowView}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Words: "progressive/series",
+		Args: map[string]any{"By": by, "N": n, "Moves": strings.Join(san, ", "), "RanOut": ranOut}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}

@@ -1,6 +1,7 @@
 package progressive
 
 import (
+	"github.com/refereed/refereed/templates"
 	"os"
 	"strings"
 	"testing"
@@ -284,7 +285,7 @@ func TestITD4CheckMarks(t *testing.T) {
 func TestNotices(t *testing.T) {
 	g := newGame(t, false, "", nil)
 	ns := play(t, g, W, "e4")
-	if len(ns) != 1 || ns[0].To != variant.ToBoth || ns[0].Text != "White played series 1: e4" || ns[0].Show != variant.ShowView {
+	if len(ns) != 1 || ns[0].To != variant.ToBoth || templates.NoticeText(ns[0].Kind, ns[0].Words, ns[0].Text, ns[0].Args) != "White played series 1: e4" || ns[0].Show != variant.ShowView {
 		t.Errorf("notices %+v", ns)
 	}
 	v := g.View(variant.AsBlack).Diagram()

@@ -53,7 +53,7 @@ func Refuse(t testing.TB, g variant.Game, by chess.Color, text, want string) {
 func TextsTo(ns []variant.Notice, s chess.Color, withKind bool) string {
 	var out []string
 	for _, n := range ns {
-		text := templates.NoticeText(n.Kind, n.Text, n.Args)
+		text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
 		if !n.To.Has(s) || text == "" {
 			continue
 		}
@@ -159,7 +159,7 @@ func Noninterference(t testing.TB, v *variant.Variant, opts variant.Options, obs
 		var sb strings.Builder
 		for _, n := range ns {
 			if n.To.Has(observer) {
-				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, templates.NoticeText(n.Kind, n.Text, n.Args), n.Show, n.Stop)
+				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, templates.NoticeText(n.Kind, n.Words, n.Text, n.Args), n.Show, n.Stop)
 			}
 		}
 		sb.WriteString(g.View(variant.ViewerOf(observer)).Diagram())
