@@ -1,6 +1,9 @@
 package templates
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // Sentences render with their fields; a missing sentence or field is named, not sent blank.
 func TestSay(t *testing.T) {
@@ -18,5 +21,18 @@ func TestSay(t *testing.T) {
 	}
 	if !HasWords("", "reminder") || HasWords("", "nothing") {
 		t.Error("HasWords")
+	}
+}
+
+// No sentence cites a rule by its ID: players are told rules in words.
+func TestWordsCiteNoRuleIDs(t *testing.T) {
+	id := regexp.MustCompile(`\b[A-Z]{2}-D\d+|rules\.md|[TCESW]:L\d+`)
+	for _, tm := range words.Templates() {
+		if tm.Tree == nil {
+			continue
+		}
+		if src := tm.Tree.Root.String(); id.MatchString(src) {
+			t.Errorf("sentence %q cites a rule: %s", tm.Name(), id.FindString(src))
+		}
 	}
 }

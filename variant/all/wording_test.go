@@ -61,7 +61,7 @@ func TestNoRuleIDsForPlayers(t *testing.T) {
 				var ns []variant.Notice
 				ns, err = g.Submit(cmd)
 				for _, n := range ns {
-					told = append(told, n.Text)
+					told = append(told, templates.NoticeText(n.Kind, n.Words, n.Text, n.Args))
 				}
 			}
 			if err != nil {
@@ -125,7 +125,7 @@ func TestTransactionalTurnSaidOnce(t *testing.T) {
 	mail := ""
 	for _, n := range ns {
 		if n.To.Has(chess.Black) {
-			mail += n.Text + "\n"
+			mail += templates.NoticeText(n.Kind, n.Words, n.Text, n.Args) + "\n"
 		}
 	}
 	mail += g.View(variant.AsBlack).Diagram()

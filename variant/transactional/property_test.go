@@ -2,6 +2,7 @@ package transactional
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/templates"
 	"math/rand"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func mailTo(g *Game, ns []variant.Notice, s chess.Color) string {
 		if !n.To.Has(s) {
 			continue
 		}
-		fmt.Fprintf(&sb, "[%s] %s\n", n.Kind, n.Text)
+		fmt.Fprintf(&sb, "[%s] %s\n", n.Kind, templates.NoticeText(n.Kind, n.Words, n.Text, n.Args))
 		switch n.Show {
 		case variant.ShowView:
 			sb.WriteString(g.View(variant.ViewerOf(s)).Diagram())

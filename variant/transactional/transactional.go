@@ -437,7 +437,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	switch {
 	case len(fields) > 0 && fields[0] == "view":
 		g.Accept(cmd)
-		return []variant.Notice{{To: variant.To(by), Kind: "view", Text: "Your views, as you asked.", Show: variant.ShowView}}, nil
+		return []variant.Notice{{To: variant.To(by), Kind: "view", Words: "transactional/views", Args: args{}, Show: variant.ShowView}}, nil
 	case len(fields) > 0 && fields[0] == "ep":
 		return g.submitEPQuestion(cmd, fields)
 	}
@@ -499,17 +499,17 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	committed = disp == dispCommit
 	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
 
-	say := func(to variant.Audience, kind, text string, show variant.Show) {
+	say := func(to variant.Audience, kind, words string, a args, show variant.Show) {
 		if !g.Quiet() {
-			notices = append(notices, variant.Notice{To: to, Kind: kind, Text: text, Show: show})
+			notices = append(notices, variant.Notice{To: to, Kind: kind, Words: "transactional/" + words, Args: a, Show: show})
 		}
 	}
 	me, opp := variant.To(by), variant.To(by.Other())
 	// tell answers the mover. A batch line played in the mail that brought his turn makes its
 	// "Your turn" untrue: the mail leaves that out.
-	tell := func(kind, text string) {
+	tell := func(kind, words string, a args) {
 		if !g.Quiet() {
-			notices = append(notices, variant.Notice{To: me, Kind: kind, Text: text, Show: variant.ShowView, Supersedes: "your-turn"})
+			notices = append(notices, variant.Notice{To: me, Kind: kind, Words: "transactional/" + words, Args: a, Show: variant.ShowView, Supersedes: "your-turn"})
 		}
 	}
 	// TX-D14: one more turn, unless a commit makes a capture or a pawn move actual.
@@ -521,24 +521,20 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	case dispCommit:
 		tx := g.pl[by].tx
 		announcement, captured := g.commit(by)
-		note := ""
+		mandatory := ""
 		if auto {
-			note = fmt.Sprintf(" The commit was mandatory (%s), so the referee made it.", why)
+			mandatory = why
 		}
-		tell("commit", fmt.Sprintf("Accepted T%d: %s, committed.%s", tx, san, note))
-		text := announcement
-		if captured != "" {
-			text += "\nYou lost: " + captured + "."
-		}
-		say(opp, "commit", text, variant.ShowNothing)
+		tell("commit", "accepted-commit", args{"T": tx, "Move": san, "Why": mandatory})
+		say(opp, "commit", "commit-news", args{"Announcement": announcement, "Lost": captured}, variant.ShowNothing)
 		g.judgeCommit(by)
 	case dispRollback:
 		tx := g.pl[by].tx
 		g.rollback(by)
-		tell("rollback", fmt.Sprintf("Accepted T%d: %s, then rolled back: your men are back where they were committed.", tx, san))
+		tell("rollback", "accepted-rollback", args{"T": tx, "Move": san})
 	default:
 		p := &g.pl[by]
-		tell("move", fmt.Sprintf("Accepted T%d: %s, pending; your locked squares: %s.", p.tx, san, squares(p.locks)))
+		tell("move", "accepted-pending", args{"T": p.tx, "Move": san, "Locks": squares(p.locks)})
 	}
 	if !g.Outcome().Over() {
 		g.turn = by.Other()
@@ -553,11 +549,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	}
 	// The turn prompt says only whose turn it is: never what the mover did (rules.md §1.4).
 	p := &g.pl[g.turn]
-	prompt := fmt.Sprintf("Your turn: transaction T%d.", p.tx)
-	if p.inCheck {
-		prompt += " You are in check in your committed view: this turn must end with a commit."
-	}
-	say(opp, "your-turn", prompt, variant.ShowView)
+	say(opp, "your-turn", "your-turn", args{"T": p.tx, "InCheck": p.inCheck}, variant.ShowView)
 	return notices, committed, nil
 }
 
@@ -715,11 +707,7 @@ func (g *Game) submitEPQuestion(cmd variant.Command, fields []string) ([]variant
 	}
 	yes := pass.Valid() && g.pl[by.Other()].epSquares.Has(pass) && g.turn == by
 	g.Accept(cmd)
-	answer := fmt.Sprintf("The pawn on %v cannot be taken en passant now.", sq)
-	if yes {
-		answer = fmt.Sprintf("The pawn on %v can be taken en passant this turn.", sq)
-	}
-	return []variant.Notice{{To: variant.To(by), Kind: "ep-answer", Text: answer}}, nil
+	return []variant.Notice{{To: variant.To(by), Kind: "ep-answer", Words: "transactional/ep-answer", Args: args{"Square": sq, "Yes": yes}}}, nil
 }
 
 func squares(b chess.Bitboard) string {
@@ -880,8 +868,8 @@ func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Noti
 	if g.Quiet() {
 		return nil, nil
 	}
-	return []variant.Notice{{To: variant.To(cmd.By), Kind: "queued",
-		Text: fmt.Sprintf("Kept for a later turn: %s (%d line(s) waiting). It is played when your turn comes, unless your opponent commits first.", q.text, len(g.queue[cmd.By]))}}, nil
+	return []variant.Notice{{To: variant.To(cmd.By), Kind: "queued", Words: "transactional/queued",
+		Args: args{"Line": q.text, "Waiting": len(g.queue[cmd.By])}}}, nil
 }
 
 // runQueues plays waiting batch lines while it is the turn of a player who has some, and
@@ -916,9 +904,12 @@ func (g *Game) bounce(p chess.Color, why string) variant.Notice {
 		rest = append(rest, q.text)
 	}
 	g.queue[p] = nil
-	return variant.Notice{To: variant.To(p), Kind: "batch-stopped",
-		Text: fmt.Sprintf("Your batch stopped: %s. Not played (send again what you still want): %s.", why, strings.Join(rest, " / "))}
+	return variant.Notice{To: variant.To(p), Kind: "batch-stopped", Words: "transactional/batch-stopped",
+		Args: args{"Why": why, "Rest": strings.Join(rest, " / ")}}
 }
+
+// args are the fields of a sentence in templates/words/transactional.tmpl.
+type args = map[string]any
 
 // epPawns names the pawns of owner whose passed-over squares are in eps.
 func epPawns(eps chess.Bitboard, owner chess.Color) string {

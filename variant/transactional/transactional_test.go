@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"github.com/refereed/refereed/templates"
 	"os"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestFixture1_1NotationExample(t *testing.T) {
 	for _, l := range lines {
 		for _, n := range move(t, g, l.by, l.text) {
 			if n.Kind == "commit" && n.To == variant.To(l.by.Other()) {
-				commits = append(commits, strings.SplitN(n.Text, "\n", 2)[0])
+				commits = append(commits, strings.SplitN(templates.NoticeText(n.Kind, n.Words, n.Text, n.Args), "\n", 2)[0])
 			}
 		}
 	}
