@@ -107,18 +107,21 @@ func (g *Game) playA(by chess.Color, m chess.Move, c *cmove) []variant.Notice {
 	if g.Quiet() {
 		return nil
 	}
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "a-move", Text: fmt.Sprintf("%s's A-move: %s", by, san), Show: variant.ShowView}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "a-move", Words: "conditional/a-move", Args: args{"By": by, "Move": san}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		return notices
 	}
 	if c != nil {
 		notices = append(notices, g.cNotice(c, false))
 	} else {
-		notices = append(notices, variant.Notice{To: variant.To(by), Kind: "c-move-none",
-			Text: fmt.Sprintf("You have not stated a C-move yet. Send one (%s) before %s's B-move is in; without one, your C step is skipped.", cHowTo, y)})
+		notices = append(notices, variant.Notice{To: variant.To(by), Kind: "c-move-none", Words: "conditional/c-move-none",
+			Args: args{"HowTo": cHowTo, "Opponent": y}})
 	}
-	return append(notices, variant.Notice{To: variant.To(y), Kind: "your-turn", Text: "Send your B-move: B: and the move."})
+	return append(notices, variant.Notice{To: variant.To(y), Kind: "your-turn", Words: "conditional/send-b", Args: args{}})
 }
+
+// args are the fields of a sentence in templates/words/conditional.tmpl.
+type args = map[string]any
 
 // stateC states (or replaces) X's C-move between his A-move and the opponent's B-move.
 func (g *Game) stateC(c *cmove) []variant.Notice {
@@ -132,13 +135,10 @@ func (g *Game) stateC(c *cmove) []variant.Notice {
 
 // cNotice tells the author, and him alone (CO-D8), how his C-move was read.
 func (g *Game) cNotice(c *cmove, replaced bool) variant.Notice {
-	what := "is stated"
-	if replaced {
-		what = "replaces the one you stated before"
-	}
 	// It makes untrue a "you have not stated a C-move" of the same mail (A-move and C-move
 	// on two lines).
-	return variant.Notice{To: variant.To(c.author), Kind: "c-move", Text: fmt.Sprintf("Your C-move %s %s: %s.", c.text, what, describe(c)), Supersedes: "c-move-none"}
+	return variant.Notice{To: variant.To(c.author), Kind: "c-move", Words: "conditional/c-move-stated",
+		Args: args{"CMove": c.text, "Replaced": replaced, "Reading": describe(c)}, Supersedes: "c-move-none"}
 }
 
 func describe(c *cmove) string {
@@ -173,7 +173,7 @@ func (g *Game) playB(by chess.Color, m chess.Move) []variant.Notice {
 	g.judge('C', x, true)
 	var notices []variant.Notice
 	if !g.Quiet() {
-		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "b-move", Text: fmt.Sprintf("%s's B-move: %s", by, san)})
+		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "b-move", Words: "conditional/b-move", Args: args{"By": by, "Move": san}})
 	}
 	if g.Outcome().Over() {
 		return notices // the pending C-move is discarded and revealed (Submit)
@@ -193,12 +193,11 @@ func (g *Game) playB(by chess.Color, m chess.Move) []variant.Notice {
 	if g.Quiet() {
 		return nil
 	}
-	notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "c-move", Text: text, Show: variant.ShowView})
+	notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "c-move", Words: "conditional/c-move-result", Args: args{"Text": text}, Show: variant.ShowView})
 	if g.Outcome().Over() {
 		return notices
 	}
-	return append(notices, variant.Notice{To: variant.To(g.x), Kind: "your-turn",
-		Text: fmt.Sprintf("Send your A-move (A: and the move) with your C-move (%s).", cHowTo)})
+	return append(notices, variant.Notice{To: variant.To(g.x), Kind: "your-turn", Words: "conditional/send-a", Args: args{"HowTo": cHowTo}})
 }
 
 // executeC plays or skips X's C-move on the position after the B-move (CO-D5) and returns
