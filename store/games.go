@@ -22,7 +22,7 @@ type Game struct {
 	Reason   string    `json:"reason,omitempty"`
 	// Restores counts the times the store was put back from a backup since the game began:
 	// mail numbers sent after the backup are used again, so Message-IDs carry it.
-	Restores int `json:"restores,omitempty"`
+	Restores int       `json:"restores,omitempty"`
 	Created  time.Time `json:"created"`
 	Updated  time.Time `json:"updated"`
 }
