@@ -23,16 +23,21 @@ func (n numbered) TurnName(s variant.Side) string {
 }
 
 func init() {
+	registerOrthodoxLike(numberedKey, "Numbered chess", func(g *orthodox.Game) variant.Game { return numbered{g} })
+}
+
+// registerOrthodoxLike registers a test variant: orthodox chess wrapped by wrap.
+func registerOrthodoxLike(key, name string, wrap func(*orthodox.Game) variant.Game) {
 	o := variant.MustLookup("orthodox")
-	variant.Register(&variant.Variant{Key: numberedKey, Name: "Numbered chess", Help: o.Help,
+	variant.Register(&variant.Variant{Key: key, Name: name, Help: o.Help,
 		New: func(opts variant.Options) (variant.Game, error) {
 			g, err := orthodox.New(opts)
 			if err != nil {
 				return nil, err
 			}
-			return numbered{g}, nil
+			return wrap(g), nil
 		},
-		WriteMovetext: func(g variant.Game) string { return g.(numbered).Movetext() },
+		WriteMovetext: func(g variant.Game) string { return g.(interface{ Movetext() string }).Movetext() },
 	})
 }
 
@@ -299,17 +304,7 @@ func (s stopper) Submit(cmd variant.Command) ([]variant.Notice, error) {
 }
 
 func init() {
-	o := variant.MustLookup("orthodox")
-	variant.Register(&variant.Variant{Key: stopperKey, Name: "Stopper chess", Help: o.Help,
-		New: func(opts variant.Options) (variant.Game, error) {
-			g, err := orthodox.New(opts)
-			if err != nil {
-				return nil, err
-			}
-			return stopper{g}, nil
-		},
-		WriteMovetext: func(g variant.Game) string { return g.(stopper).Movetext() },
-	})
+	registerOrthodoxLike(stopperKey, "Stopper chess", func(g *orthodox.Game) variant.Game { return stopper{g} })
 }
 
 // The Submit contract: a game can end the reading of a mail without refusing anything; the
