@@ -136,3 +136,28 @@ func TestBackupRestore(t *testing.T) {
 		t.Errorf("a failed restore changed the store:\n%s", out)
 	}
 }
+
+// new takes a game's declared options (--option NAME=VALUE), and refuses one it does not have.
+func TestNewOptions(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := run(t, "new", "--variant", "progressive-italian", "--white", "a@x", "--black", "b@x", "--option", "strict-forfeit", "--data", dir)
+	if code != 0 {
+		t.Fatalf("new with an option: %d %s %s", code, out, errs)
+	}
+	db, err := store.Open(filepath.Join(dir, "refereed.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil || g.Flags["strict-forfeit"] != "true" {
+			t.Errorf("the option was not kept: %+v %v", g, err)
+		}
+		return nil
+	})
+	db.Close()
+	code, _, errs = run(t, "new", "--variant", "orthodox", "--white", "a@x", "--black", "b@x", "--option", "strict-forfeit", "--data", dir)
+	if code != exitUsage || !strings.Contains(errs, `Orthodox chess has no option "strict-forfeit" (it has none)`) {
+		t.Errorf("an option the game does not have: %d %q", code, errs)
+	}
+}

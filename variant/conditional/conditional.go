@@ -58,6 +58,7 @@ const Key = "conditional"
 
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Conditional Chess",
+		Options: map[string]string{"a-check-loses": "an A-mover who cannot avoid a non-mating check loses, instead of a draw"},
 		Aliases: []string{"conditional chess"},
 		Help: "A: e4 C: !d4     your A-move with your C-move, on one line or two\n" +
 			"C: Bg5?Nf6/c4    a C-move: condition?then/else, or !move (always). It may\n" +

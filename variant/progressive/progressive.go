@@ -61,12 +61,17 @@ func init() {
 		Aliases: []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
 		Help:    help,
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Options: map[string]string{"series": "the number of the first series (with --fen: White plays odd series, Black even)"},
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 	variant.Register(&variant.Variant{Key: KeyItalian, Name: "Italian Progressive Chess",
 		Aliases: []string{"italian progressive", "italian progressive chess"},
 		Help:    help + "\nItalian rules: a check only with the last move of a full series.",
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+		Options: map[string]string{
+			"series":         "the number of the first series (with --fen: White plays odd series, Black even)",
+			"strict-forfeit": "a check before the last move of a series forfeits the game, instead of being refused",
+		},
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 }
 
 // Game is a Progressive game.
