@@ -158,6 +158,10 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 	if res, ok := g.(Reserver); ok {
 		res.Reserve(len(steps) + 1)
 	}
+	resolve := g.Resolve
+	if rr, ok := g.(RecordResolver); ok {
+		resolve = rr.ResolveRecord
+	}
 	for i, st := range steps {
 		for _, w := range st.Warnings {
 			r.Warnings = append(r.Warnings, st.Place()+": "+w)
@@ -173,7 +177,7 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 				by = act[0]
 			}
 		}
-		cmd, warns, err := g.Resolve(by, st.Text)
+		cmd, warns, err := resolve(by, st.Text)
 		if err == nil {
 			_, err = g.Submit(cmd)
 		}

@@ -1,0 +1,289 @@
+package kriegspiel
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// Movetext writes the umpire's whole log (the package doc describes the notation): the true
+// game in PGN movetext (Kriegspiel) or in series (Progressive Kriegspiel), each turn's
+// failed attempts and "Any?" in a comment before its move.
+func (g *Game) Movetext() string {
+	var toks, pending []string
+	add := func(s string) { toks = append(toks, s) }
+	comment := func() {
+		if len(pending) > 0 {
+			add("{" + strings.Join(pending, "; ") + "}")
+			pending = pending[:0]
+		}
+	}
+	p := g.start
+	open := false // Progressive Kriegspiel: the current series has a move written
+	for _, e := range g.events {
+		switch e.kind {
+		case evNo:
+			pending = append(pending, longAlgebraic(&p, e.move)+": No")
+			continue
+		case evAny:
+			pending = append(pending, "Any?: "+e.answer.String())
+			continue
+		}
+		switch {
+		case g.prog && e.k == 1:
+			add(strconv.Itoa(e.n))
+		case g.prog:
+			toks[len(toks)-1] += ","
+		case p.Turn == chess.White:
+			add(strconv.Itoa(p.Fullmove) + ".")
+		case len(toks) == 0 || len(pending) > 0:
+			add(strconv.Itoa(p.Fullmove) + "...")
+		}
+		comment()
+		add(g.san(&p, e))
+		p.Play(e.move)
+		if g.prog {
+			p.Turn, p.EnPassant, open = e.by, chess.NoSquare, true
+			if e.checks.n > 0 || e.k == e.n {
+				p.Turn, open = e.by.Other(), false
+			}
+		}
+	}
+	if len(pending) > 0 {
+		// Attempts of a turn that has no move (yet): the game goes on, or ended during it.
+		switch {
+		case g.prog && !open:
+			add(strconv.Itoa(g.series))
+		case g.prog:
+		case p.Turn == chess.White:
+			add(strconv.Itoa(p.Fullmove) + ".")
+		default:
+			add(strconv.Itoa(p.Fullmove) + "...")
+		}
+		comment()
+	}
+	return strings.Join(toks, " ")
+}
+
+// san writes the move of e, legal in p, in SAN with the check or mate mark its announcement
+// gave.
+func (g *Game) san(p *chess.Position, e event) string {
+	s := strings.TrimRight(p.SAN(e.move), "+#")
+	switch {
+	case e.end == endMate:
+		s += "#"
+	case e.checks.n > 0:
+		s += "+"
+	}
+	return s
+}
+
+// Steps reads a record: the true game, with the umpire's comments where the record has them.
+// Kriegspiel records are PGN movetext ("1. e4 d5 2. exd5"), Progressive Kriegspiel records
+// numbered series ("1 e4 2 d5, Nc6"). A comment whose every item is "<attempt>: No" or
+// "Any?: <answer>" gives attempts of the player whose move comes next (Kriegspiel) or of the
+// series it stands in; other comments, NAGs and variations are skipped.
+func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+	g := start.(*Game)
+	if g.prog {
+		return seriesSteps(g, toks, buf)
+	}
+	steps := buf
+	side, no := g.pos.Turn, g.pos.Fullmove
+	numbered := false
+	lastMove := -1
+	place := func(text string) variant.Step {
+		after := ""
+		if side == chess.Black {
+			after = "..."
+		}
+		return variant.Step{By: side, Text: text, Where: "move ", Num: no, After: after}
+	}
+	number := func(t string) {
+		if numbered {
+			return
+		}
+		numbered = true
+		if n, err := strconv.Atoi(strings.TrimRight(t, ".")); err == nil {
+			no = n
+		}
+		if strings.HasSuffix(t, "...") {
+			side = chess.Black
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case record.Number:
+			number(t.Text)
+		case record.Symbol:
+			text := t.Text
+			if num, rest, ok := record.NumberAndSymbol(text); ok {
+				number(num)
+				text = rest
+			}
+			steps = append(steps, place(text))
+			lastMove = len(steps) - 1
+			if side == chess.Black {
+				no++
+			}
+			side = side.Other()
+		case record.Paren:
+			if lastMove < 0 || lastMove != len(steps)-1 {
+				return nil, fmt.Errorf("%s before any move", t.Text)
+			}
+			steps[lastMove].Text += t.Text
+		case record.Comment:
+			for _, it := range umpireItems(t.Text) {
+				steps = append(steps, place(it))
+			}
+		case record.Comma:
+			return nil, fmt.Errorf("unexpected comma at byte %d (is this a Progressive Kriegspiel record? add [Variant \"Progressive Kriegspiel\"])", t.Offset)
+		case record.Result:
+			return steps, nil
+		}
+	}
+	return steps, nil
+}
+
+// seriesSteps reads Progressive Kriegspiel movetext: "1 e4 2 {c7-c5: No} d5, Nc6".
+func seriesSteps(g *Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+	steps := buf
+	no := g.series
+	lastMove := -1
+	place := func(text string) variant.Step {
+		return variant.Step{By: chess.Color(1 - no%2), Text: text, Where: "series ", Num: no}
+	}
+	setNumber := func(t string) {
+		if n, err := strconv.Atoi(strings.TrimRight(t, ".")); err == nil && n > 0 {
+			no = n
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case record.Number:
+			setNumber(t.Text)
+		case record.Symbol:
+			text := t.Text
+			if num, rest, ok := record.NumberAndSymbol(text); ok {
+				setNumber(num)
+				text = rest
+			}
+			steps = append(steps, place(text))
+			lastMove = len(steps) - 1
+		case record.Paren:
+			if lastMove < 0 || lastMove != len(steps)-1 {
+				return nil, fmt.Errorf("%s before any move", t.Text)
+			}
+			steps[lastMove].Text += t.Text
+		case record.Comment:
+			for _, it := range umpireItems(t.Text) {
+				steps = append(steps, place(it))
+			}
+		case record.Result:
+			return steps, nil
+		}
+	}
+	return steps, nil
+}
+
+// umpireItems reads a comment of the umpire's log: "Any?: Try; e4-f5: No". It returns nil
+// unless every item is one.
+func umpireItems(text string) []string {
+	var out []string
+	for _, part := range strings.Split(text, ";") {
+		what, answer, ok := cutAnswer(strings.TrimSpace(part))
+		switch {
+		case !ok:
+			return nil
+		case isAny(what):
+			if answer != "try" && answer != "no" && answer != "nonsense" {
+				return nil
+			}
+			out = append(out, "Any?: "+answer)
+		case answer != "no":
+			return nil
+		default:
+			if _, err := chess.ParseNotation(what); err != nil {
+				return nil
+			}
+			out = append(out, what+": No")
+		}
+	}
+	return out
+}
+
+// cutAnswer splits "e4-f5: No" into the attempt and the umpire's answer, in lower case.
+func cutAnswer(s string) (what, answer string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	answer = strings.ToLower(strings.TrimSpace(s[i+1:]))
+	switch answer {
+	case "no", "try", "nonsense":
+		return strings.TrimSpace(s[:i]), answer, true
+	}
+	return "", "", false
+}
+
+func isAny(s string) bool {
+	s = strings.ToLower(s)
+	return s == "any?" || s == "any"
+}
+
+var _ variant.RecordResolver = (*Game)(nil)
+var _ variant.PlyCounter = (*Game)(nil)
+
+// ResolveRecord reads a record's step: a move of the true game, which must be legal ("Nf3",
+// resolved as SAN is, against the legal moves), or an umpire's answer from a comment ("e4-f5:
+// No", "Any?: Try"), which the replay checks.
+func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
+	}
+	if by != g.pos.Turn {
+		return variant.Command{}, nil, variant.Reject("it is %s's move", g.pos.Turn)
+	}
+	if what, answer, ok := cutAnswer(text); ok {
+		if isAny(what) {
+			return variant.Command{By: by, Text: cmdAny + " " + answer}, nil, nil
+		}
+		if answer != "no" {
+			return variant.Command{}, nil, variant.Reject("an attempt's answer is No, not %s", answer)
+		}
+		n, err := chess.ParseNotation(what)
+		if err != nil {
+			return variant.Command{}, nil, variant.Reject("%v", err)
+		}
+		m, possible, warns, err := g.resolveAttempt(by, item{text: what, n: n})
+		switch {
+		case err != nil:
+			return variant.Command{}, warns, variant.Reject("%v", err)
+		case !possible:
+			return variant.Command{}, warns, variant.Reject("impossible: no man of %s's can make it", by)
+		}
+		return variant.Command{By: by, Text: moveCommand(m) + " " + expectNo}, warns, nil
+	}
+	n, err := chess.ParseNotation(text)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	m, warns, err := chess.Resolve(&g.pos, n, g.legal)
+	if err != nil {
+		if _, possible, _, e2 := g.resolveAttempt(by, item{text: text, n: n}); e2 == nil && possible {
+			return variant.Command{}, nil, variant.Reject("%v (the umpire says No)", err)
+		}
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	kept := warns[:0]
+	for _, w := range warns {
+		if w.Code == chess.WarnRookT || w.Code == chess.WarnFileCapture {
+			kept = append(kept, w)
+		}
+	}
+	return variant.Command{By: by, Text: moveCommand(m) + " " + expectPlayed}, kept, nil
+}

@@ -1,0 +1,153 @@
+package kriegspiel
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// View is what v may know. A player sees his own men, whose turn it is and the list of
+// everything announced so far, as he would have heard it over the board (rules.md §4.3): not
+// the opponent's men, not what he captured, not the text of the opponent's attempts. The
+// referee sees the umpire's board.
+func (g *Game) View(v variant.Viewer) variant.View {
+	if v == variant.AsReferee {
+		return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "The umpire's board", Board: g.pos.Board}},
+			Lines: []string{g.status()}, FEN: g.pos.FEN()}
+	}
+	side := chess.Color(v)
+	lines := []string{g.status()}
+	if !g.Outcome().Over() {
+		if d := g.inCheck(); d != "" {
+			lines = append(lines, fmt.Sprintf("%s is in check %s.", g.pos.Turn, d))
+		}
+		if g.mustPawn && side == g.pos.Turn {
+			lines = append(lines, "Any? was answered Try: your next attempt must be a pawn capture.")
+		}
+	}
+	if len(g.events) > 0 {
+		lines = append(lines, "", "Announced so far:")
+		lines = append(lines, g.announcedLines()...)
+	}
+	return variant.View{Bottom: side, Panels: []variant.Panel{{Title: "Your men", Board: g.pos.Board.Only(side)}}, Lines: lines}
+}
+
+// status says whose turn it is, or how the game ended.
+func (g *Game) status() string {
+	if out := g.Outcome(); out.Over() {
+		return out.OverLine()
+	}
+	if g.prog {
+		return fmt.Sprintf("%s to play series %d: move %d of %d.", g.pos.Turn, g.series, g.done+1, g.series)
+	}
+	return fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
+}
+
+// inCheck names the check the player to move is in, as it was announced ("on the file"),
+// or is "" when the last move gave none.
+func (g *Game) inCheck() string {
+	for i := len(g.events) - 1; i >= 0; i-- {
+		e := g.events[i]
+		if e.kind != evPlayed {
+			continue
+		}
+		if e.by == g.pos.Turn || e.checks.n == 0 {
+			return ""
+		}
+		return directionWords(e.checks)
+	}
+	return ""
+}
+
+// directionWords are the directions of checks as the umpire says them: "on the file and by
+// a knight".
+func directionWords(c checks) string {
+	var out []string
+	for _, d := range c.d[:c.n] {
+		if d == dirKnight {
+			out = append(out, "by a knight")
+		} else {
+			out = append(out, "on the "+directionNames[d])
+		}
+	}
+	return strings.Join(out, " and ")
+}
+
+// announcedLines lists the announcements so far, a line for each player's turn:
+// "- 2. White: Any? Try. No. Played and captured on d5, check on the file."
+func (g *Game) announcedLines() []string {
+	var lines []string
+	var sb strings.Builder
+	for i, e := range g.events {
+		if i == 0 || !sameTurn(g.events[i-1], e, g.prog) {
+			if sb.Len() > 0 {
+				lines = append(lines, sb.String()+".")
+				sb.Reset()
+			}
+			sb.WriteString("- ")
+			switch {
+			case g.prog:
+				fmt.Fprintf(&sb, "Series %d, %s: ", e.n, e.by)
+			case e.by == chess.White:
+				fmt.Fprintf(&sb, "%d. White: ", e.fullmove)
+			default:
+				fmt.Fprintf(&sb, "%d... Black: ", e.fullmove)
+			}
+		} else {
+			sb.WriteString(". ")
+		}
+		sb.WriteString(g.eventWords(e))
+	}
+	if sb.Len() > 0 {
+		lines = append(lines, sb.String()+".")
+	}
+	return lines
+}
+
+func sameTurn(a, b event, prog bool) bool {
+	if prog {
+		return a.by == b.by && a.n == b.n
+	}
+	return a.by == b.by && a.fullmove == b.fullmove
+}
+
+// eventWords is one announcement, short.
+func (g *Game) eventWords(e event) string {
+	switch e.kind {
+	case evNo:
+		return "No"
+	case evAny:
+		return "Any? " + e.answer.String()
+	}
+	var sb strings.Builder
+	sb.WriteString("Played")
+	if g.prog {
+		sb.WriteString(" (move " + strconv.Itoa(e.k) + " of " + strconv.Itoa(e.n) + ")")
+	}
+	if e.captured != chess.NoSquare {
+		sb.WriteString(" and captured on " + e.captured.String())
+		if e.ep {
+			sb.WriteString(" (en passant)")
+		}
+	}
+	if e.checks.n > 0 {
+		sb.WriteString(", check " + directionWords(e.checks))
+	}
+	switch e.end {
+	case endMate:
+		sb.WriteString(", checkmate")
+	case endStalemate:
+		sb.WriteString(", stalemate")
+	}
+	if e.tries != triesNone {
+		next := e.by
+		if e.checks.n > 0 || e.k == e.n {
+			next = e.by.Other()
+		}
+		sb.WriteString(", pawn tries for " + next.String() + ": " + map[tries]string{triesYes: "yes", triesNo: "no"}[e.tries])
+	}
+	return sb.String()
+}
