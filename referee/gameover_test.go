@@ -24,6 +24,10 @@ var firstMove = map[string]string{
 	"progressive-italian": "e4",
 	"conditional":         "A: e4 C: !d4",
 	numberedKey:           "e4",
+
+	// A Kriegspiel move stops the reading of its mail: the draw offer goes first.
+	"kriegspiel":             "DRAW OFFER\ne4",
+	"progressive-kriegspiel": "DRAW OFFER\ne4",
 }
 
 // checkMail holds what every mail to a player must do (design.md "Mail people can read",

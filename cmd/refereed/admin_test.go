@@ -9,6 +9,7 @@ import (
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 // playByMail sends each move as a reply mail from the right player through the referee.
@@ -39,7 +40,7 @@ func TestAdminCommands(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "game #1 created") {
 		t.Fatalf("new: %d %s %s", code, out, errs)
 	}
-	if code, _, errs := run(t, append([]string{"new", "--variant", "nosuch", "--white", "a@x", "--black", "b@x"}, data...)...); code != exitInvalid || !strings.Contains(errs, `unknown variant "nosuch" (known: conditional, orthodox, progressive, progressive-italian, transactional)`) {
+	if code, _, errs := run(t, append([]string{"new", "--variant", "nosuch", "--white", "a@x", "--black", "b@x"}, data...)...); code != exitInvalid || !strings.Contains(errs, `unknown variant "nosuch" (known: `+strings.Join(variant.Keys(), ", ")+")") {
 		t.Errorf("unknown variant: %d %s", code, errs)
 	}
 	if code, _, errs := run(t, append([]string{"new", "--white", "a@x", "--black", "a@x"}, data...)...); code != exitInvalid || !strings.Contains(errs, "same address") {

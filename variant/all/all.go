@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "github.com/refereed/refereed/variant/conditional"
+	_ "github.com/refereed/refereed/variant/kriegspiel"
 	_ "github.com/refereed/refereed/variant/orthodox"
 	_ "github.com/refereed/refereed/variant/progressive"
 	_ "github.com/refereed/refereed/variant/transactional"

@@ -143,6 +143,9 @@ func TestEveryGameNamesItsTurns(t *testing.T) {
 		"progressive":         {"d4", "d5, Nc6", "Bf4, Bxc7, Bxd8", "resign"},
 		"progressive-italian": {"d4", "d5, Nc6", "Bf4, e3, Bd3", "resign"},
 		"conditional":         {"A: e4 C: !d4", "B: e5", "A: Nc6 C: !Nf6", "resign"},
+
+		"kriegspiel":             {"e4", "e5", "Nf3", "resign"},
+		"progressive-kriegspiel": {"e4", "e5", "Nc6", "resign"},
 	}
 	for _, key := range variant.Keys() {
 		g, err := variant.MustLookup(key).New(variant.Options{})

@@ -334,6 +334,17 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 func (g *Game) resolveAttempt(by chess.Color, it item) (chess.Move, bool, []chess.Warning, error) {
 	own := g.ownPosition(by)
 	cands := g.possible(by)
+	if it.n.Role == chess.Pawn && it.n.FromFile < 0 {
+		// "e6" is a push: without the pawn's file no diagonal step is meant, though each is
+		// possible here (an enemy man may stand there).
+		pushes := cands[:0]
+		for _, m := range cands {
+			if m.From.File() == m.To.File() || own.At(m.From).Role() != chess.Pawn {
+				pushes = append(pushes, m)
+			}
+		}
+		cands = pushes
+	}
 	m, warns, err := chess.Resolve(&own, it.n, cands)
 	if err != nil {
 		if matching(&own, it.n, cands) == 0 {
