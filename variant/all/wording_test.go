@@ -146,6 +146,8 @@ func TestEveryGameNamesItsTurns(t *testing.T) {
 
 		"kriegspiel":             {"e4", "e5", "Nf3", "resign"},
 		"progressive-kriegspiel": {"e4", "e5", "Nc6", "resign"},
+		"trainwreck":             {"e2-e4 / b8-c6", "d7-d5 / g1-f3", "resign"},
+		"trainwreck-three":       {"e2-e4 / b8-c6", "d7-d5, e7-e5 / g1-f3", "resign"},
 	}
 	for _, key := range variant.Keys() {
 		g, err := variant.MustLookup(key).New(variant.Options{})
