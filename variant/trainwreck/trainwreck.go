@@ -56,7 +56,10 @@
 //     the king would pass). "QO-O-O" and "KO-O" name the man.
 //   - Check marks in moves are ignored (there is no check); a capture sign on a move that
 //     takes nothing is refused (rules.md 0.3b).
-//   - A record's ply count is the number of men moved.
+//   - A turn number written in a mail ("TURN 5: ...") that is not the turn's is only a
+//     warning, as in Progressive; the player's turn is played.
+//   - A record's ply count is the number of men moved. The FEN's halfmove field stays 0:
+//     the game counts no moves (TW-D9).
 //   - The courtesy note (TW-D3) goes to each player whose king is attacked after a turn,
 //     and under his board while it stays attacked.
 package trainwreck
