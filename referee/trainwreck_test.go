@@ -105,7 +105,7 @@ func TestThreeMoveTrainWreckByMail(t *testing.T) {
 	h := newHarness(t)
 	id := h.trainWreck("trainwreck-three", "", map[string]string{"king-attacked-note": "true"})
 	h.deliver(h.reply(id, W, "e2-e4, d2-d4 / b8-c6"))
-	mustSay(t, "the refusal", bodyTo(t, h.outbox(), ann), "turn 1 has 1 own move(s) before the /, not 2")
+	mustSay(t, "the refusal", bodyTo(t, h.outbox(), ann), "turn 1 is a move of your own man, a /, and a move of your opponent's man (White's first turn has one own move), like e2-e4 / b8-c6: you sent 2 move(s) of your own men")
 	h.deliver(h.reply(id, W, "e4 / Na6"))
 	h.outbox()
 	h.deliver(h.reply(id, B, "e7-e5, Bc8-b7?? / Bf1-b5"))

@@ -181,7 +181,7 @@ func TestDecisions(t *testing.T) {
 			sends: []string{"Be2 / Ne6", "Nd4 / Bf3", "Kd2 / Nb3"}},
 
 		{id: "TW-D10", what: "Three-Move: White's first turn has one own move", three: true,
-			refuse: "e2-e4, d2-d4 / b8-c6", want: "turn 1 has 1 own move(s) before the /, not 2"},
+			refuse: "e2-e4, d2-d4 / b8-c6", want: "turn 1 is a move of your own man, a /, and a move of your opponent's man (White's first turn has one own move), like e2-e4 / b8-c6: you sent 2 move(s) of your own men"},
 		{id: "TW-D10", what: "after it two own moves", three: true, sends: []string{"e2-e4 / b8-c6"},
 			refuse: "d7-d5 / e4-e5", want: "two moves of your own men"},
 		{id: "TW-D10", what: "two own moves, then one of the opponent's men", three: true, sends: []string{"e4 / Nc6", "d5, e5 / exd5"},

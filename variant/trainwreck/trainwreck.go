@@ -275,10 +275,7 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
 	}
 	n := g.ownCount()
-	example := "e2-e4 / b8-c6"
-	if n == 2 {
-		example = "e2-e4, d2-d4 / b8-c6"
-	}
+	example := turnExample(n)
 	before, after, slash := strings.Cut(t, "/")
 	if !slash {
 		words := fields(t)
@@ -317,6 +314,23 @@ func turnShape(own int) string {
 		return "two moves of your own men, a /, and one move of your opponent's man"
 	}
 	return "a move of your own man, a /, and a move of your opponent's man"
+}
+
+func turnExample(own int) string {
+	if own == 2 {
+		return "e2-e4, d2-d4 / b8-c6"
+	}
+	return "e2-e4 / b8-c6"
+}
+
+// shapeError refuses a turn with the wrong number of own moves.
+func (g *Game) shapeError(sent int) error {
+	n := g.ownCount()
+	first := ""
+	if g.three && n == 1 {
+		first = " (White's first turn has one own move)"
+	}
+	return variant.Reject("turn %d is %s%s, like %s: you sent %d move(s) of your own men", g.pos.Fullmove, turnShape(n), first, turnExample(n), sent)
 }
 
 // checked is a turn played on a copy: what it does, and how it ends the game if it does.
@@ -364,7 +378,7 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 	p := &t.pos
 	var warns []chess.Warning
 	if len(own) > n {
-		return nil, nil, variant.Reject("turn %d has %d own move(s) before the /, not %d", p.Fullmove, n, len(own))
+		return nil, nil, g.shapeError(len(own))
 	}
 	var buf [128]chess.Move
 	// step reads and plays move k, written w, of the men of colour c.
@@ -406,7 +420,7 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 		}
 	}
 	if len(own) < n {
-		return nil, nil, variant.Reject("turn %d has %s; you sent %d own move(s)", p.Fullmove, turnShape(n), len(own))
+		return nil, nil, g.shapeError(len(own))
 	}
 	cands := otherMoves(buf[:0], p, by.Other(), t.unmoved)
 	if len(cands) == 0 {
