@@ -70,6 +70,9 @@ func parseList(text string) (list, error) {
 			}
 			last.text += w
 			last.n = n
+			if n.Castle != 0 {
+				last.text = castleText(n)
+			}
 			continue
 		}
 		n, err := chess.ParseNotation(w)
@@ -78,6 +81,9 @@ func parseList(text string) (list, error) {
 		}
 		if len(l.items) == MaxAttempts {
 			return l, fmt.Errorf("more than %d attempts in one line", MaxAttempts)
+		}
+		if n.Castle != 0 {
+			w = castleText(n) // "000" would read back as a number
 		}
 		l.items = append(l.items, item{text: w, n: n})
 	}
@@ -113,6 +119,15 @@ func (l list) rest(i int) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// castleText writes a castling attempt as O-O or O-O-O, with its marks as read.
+func castleText(n chess.Notation) string {
+	s := "O-O"
+	if n.Castle == chess.CastleLong {
+		s = "O-O-O"
+	}
+	return s + [...]string{"", "+", "#"}[n.Check] + n.Annotate
 }
 
 // glue reports whether w only ends the move written before it.
