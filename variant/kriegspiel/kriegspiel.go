@@ -416,21 +416,22 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return notices, err
 	}
 	by := cmd.By
-	switch f := strings.Fields(cmd.Text); {
-	case len(f) >= 1 && f[0] == cmdAny && len(f) <= 2:
-		expect := ""
-		if len(f) == 2 {
-			expect = f[1]
+	// Parsed without allocating: a replay reads many of these.
+	verb, rest, _ := strings.Cut(cmd.Text, " ")
+	switch verb {
+	case cmdAny:
+		if strings.Contains(rest, " ") {
+			break
 		}
-		ns, _, err := g.ask(by, expect)
+		ns, _, err := g.ask(by, rest)
 		return ns, err
-	case len(f) >= 2 && f[0] == "move" && len(f) <= 3:
-		expect := ""
-		if len(f) == 3 {
-			expect = f[2]
+	case "move":
+		uci, expect, _ := strings.Cut(rest, " ")
+		if uci == "" || strings.Contains(expect, " ") {
+			break
 		}
-		return g.submitMove(by, f[1], expect)
-	case len(f) >= 1 && f[0] == "try":
+		return g.submitMove(by, uci, expect)
+	case "try":
 		l, err := parseList(cmd.Text)
 		if err != nil {
 			return nil, variant.Reject("%v", err)
