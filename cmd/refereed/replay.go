@@ -23,7 +23,10 @@ type replayReport struct {
 	FEN         string   `json:"fen"`
 	Plies       int      `json:"plies"`
 	Warnings    []string `json:"warnings"`
-	Error       *struct {
+	// Announcements are the umpire's public announcements of every move, for the games
+	// that have an umpire (variant.Announcer: Kriegspiel); absent for the others.
+	Announcements *[]variant.Announcement `json:"announcements,omitempty"`
+	Error         *struct {
 		Where  string `json:"where"`
 		Move   string `json:"move"`
 		Reason string `json:"reason"`
@@ -62,6 +65,10 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 		FEN: pos.FEN(), Plies: r.Plies, Warnings: r.Warnings}
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}
+	}
+	if a, ok := r.Game.(variant.Announcer); ok {
+		list := a.Announcements()
+		rep.Announcements = &list
 	}
 	if f := r.Failure; f != nil {
 		rep.Error = &struct {

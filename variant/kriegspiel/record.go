@@ -191,7 +191,8 @@ func seriesSteps(g *Game, toks []record.Token, buf []variant.Step) ([]variant.St
 }
 
 // umpireItems reads a comment of the umpire's log: "Any?: Try; e4-f5: No". It returns nil
-// unless every item is one.
+// unless every item is "<attempt or Any?>: <No, Try or Nonsense>"; whether the answer fits
+// is for the replay to check ("e4-f5: Try" is a wrong record, not a comment).
 func umpireItems(text string) []string {
 	var out []string
 	for _, part := range strings.Split(text, ";") {
@@ -200,17 +201,12 @@ func umpireItems(text string) []string {
 		case !ok:
 			return nil
 		case isAny(what):
-			if answer != "try" && answer != "no" && answer != "nonsense" {
-				return nil
-			}
 			out = append(out, "Any?: "+answer)
-		case answer != "no":
-			return nil
 		default:
 			if _, err := chess.ParseNotation(what); err != nil {
 				return nil
 			}
-			out = append(out, what+": No")
+			out = append(out, what+": "+answer)
 		}
 	}
 	return out
