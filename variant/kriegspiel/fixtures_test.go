@@ -131,3 +131,34 @@ func TestFixtures(t *testing.T) {
 		})
 	}
 }
+
+// The examples of the umpire-log notation in the package doc and the README replay, and a
+// game's export reads back to itself.
+func TestNotationExamples(t *testing.T) {
+	for _, c := range []struct{ variant, movetext string }{
+		{"Kriegspiel", "1. e4 d5 2. {Any?: Try; e4-f5: No} e5 2... {Any?: No} c5"},
+		{"Progressive Kriegspiel", "1 d4 2 {c7-b6: No} d5, Nc6 3 Bf4, {Bf4-b8: No} Bxc7, Bxd8"},
+	} {
+		r, err := variant.ReplayRecord(&record.Record{Tags: []record.Tag{{Name: "Variant", Value: c.variant}}, Movetext: c.movetext + " *"})
+		if err != nil || r.Failure != nil {
+			t.Fatalf("%s: %v %v", c.movetext, err, r.Failure)
+		}
+		if got := r.Variant.WriteMovetext(r.Game); got != c.movetext {
+			t.Errorf("%s exports as %s", c.movetext, got)
+		}
+	}
+	// A plain comment is a comment; a wrong answer is a wrong record.
+	for movetext, fails := range map[string]bool{
+		"1. e4 {a good move: no doubt} d5 *": false,
+		"1. e4 {Nf3: No} d5 *":               true, // Nf3 is White's, and Black moves
+		"1. {Nf3: No} e4 d5 *":               true, // Nf3 is legal
+		"1. {e2-e5: No} e4 d5 *":             true, // impossible: nothing to answer
+		"1. {Any?: Try} e4 *":                true,
+		"1. {e4-f5: Try} e4 *":               true,
+	} {
+		r, err := variant.ReplayRecord(&record.Record{Tags: []record.Tag{{Name: "Variant", Value: "Kriegspiel"}}, Movetext: movetext})
+		if err != nil || (r.Failure != nil) != fails {
+			t.Errorf("%s: %v %v, want a failure: %v", movetext, err, r.Failure, fails)
+		}
+	}
+}

@@ -43,8 +43,8 @@
 // belongs to, "{Any?: Try; e4-f5: No}", failed attempts in long algebraic, so that any PGN
 // reader still sees the true game and `replay` reads the comments back, checking each answer:
 //
-//  1. e4 1... d5 2. {Any?: Try; e4-f5: No} e5 2... {Any?: No} c5
-//     1 e4 2 {c7-c5: No} d5, Nc6 3 Bf4, {Bf4-h6: No} Bxc7, Bxd8
+//  1. e4 d5 2. {Any?: Try; e4-f5: No} e5 2... {Any?: No} c5
+//     1 d4 2 {c7-b6: No} d5, Nc6 3 Bf4, {Bf4-b8: No} Bxc7, Bxd8
 //
 // A comment is read as the umpire's only when every item in it is "<attempt>: No" or
 // "Any?: Try|No|Nonsense"; any other comment is a comment. "Impossible" attempts are not in
