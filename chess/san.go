@@ -411,3 +411,8 @@ func (p *Position) ParseMove(text string) (Move, []Warning, error) {
 	}
 	return m, warns, nil
 }
+
+// SANAmong writes m in standard algebraic notation without a check mark, disambiguated
+// among candidates: the moves a variant offers the mover, which need not be orthodox
+// (Synchronous chess judges both players' moves on one position).
+func (p *Position) SANAmong(m Move, candidates []Move) string { return p.sanWith(m, candidates) }

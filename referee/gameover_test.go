@@ -25,6 +25,8 @@ var firstMove = map[string]string{
 	"conditional":         "A: e4 C: !d4",
 	"trainwreck":          "e2-e4 / b8-c6",
 	"trainwreck-three":    "e2-e4 / b8-c6",
+	"synchronous":         "e4",
+	"korolev":             "e4",
 	numberedKey:           "e4",
 
 	// A Kriegspiel move stops the reading of its mail: the draw offer goes first.

@@ -7,6 +7,7 @@ import (
 	_ "github.com/refereed/refereed/variant/kriegspiel"
 	_ "github.com/refereed/refereed/variant/orthodox"
 	_ "github.com/refereed/refereed/variant/progressive"
+	_ "github.com/refereed/refereed/variant/synchronous"
 	_ "github.com/refereed/refereed/variant/trainwreck"
 	_ "github.com/refereed/refereed/variant/transactional"
 )

@@ -1,0 +1,103 @@
+package synchronous
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/variant"
+)
+
+// Movetext writes the resolved turns: "1. e4 e5 2. Nf3 d5", each turn White's move then
+// Black's, both in SAN on the position before the turn, disambiguated among the moves the
+// game offered that player.
+func (g *Game) Movetext() string {
+	var sb strings.Builder
+	for i, t := range g.turns {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%d.", t.pre.Fullmove)
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			sb.WriteByte(' ')
+			sb.WriteString(t.pre.SANAmong(t.moves[c], g.movesAt(&t.pre, t.ep, c)))
+		}
+	}
+	// Once the game is over nothing is secret (rules.md 0.4b): a move chosen for a turn
+	// that was never played is written too, as the first half of a turn ("12. e4"), or
+	// with the turn's number and "..." when only Black had chosen ("12... e5").
+	if g.Outcome().Over() && (g.has[chess.White] || g.has[chess.Black]) {
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			if !g.has[c] {
+				continue
+			}
+			switch {
+			case c == chess.White:
+				fmt.Fprintf(&sb, "%d. ", g.pos.Fullmove)
+			case !g.has[chess.White]:
+				fmt.Fprintf(&sb, "%d... ", g.pos.Fullmove)
+			}
+			sb.WriteString(g.pos.SANAmong(g.chosen[c], g.moves[c]))
+		}
+	}
+	return sb.String()
+}
+
+// Steps reads a record of synchronous chess: after each turn number, White's move then
+// Black's, both judged on the position before the turn. A turn number is optional; a
+// number that comes after only White's move of a turn starts a new turn all the same (the
+// replay then finds Black's move missing).
+func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+	no := start.Position().Fullmove
+	side := chess.White
+	steps := buf
+	add := func(text string) {
+		after := ""
+		if side == chess.Black {
+			after = "..."
+		}
+		steps = append(steps, variant.Step{By: side, Text: text, Where: "turn ", Num: no, After: after})
+		if side == chess.Black {
+			no++
+		}
+		side = side.Other()
+	}
+	number := func(text string) {
+		var n int
+		if _, err := fmt.Sscanf(text, "%d", &n); err == nil && n > 0 {
+			no = n
+		}
+		if strings.HasSuffix(text, "...") {
+			side = chess.Black
+		} else {
+			side = chess.White
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case record.Number:
+			number(t.Text)
+		case record.Symbol:
+			text := t.Text
+			if num, rest, ok := record.NumberAndSymbol(text); ok {
+				number(num)
+				text = rest
+			}
+			if text != "" {
+				add(text)
+			}
+		case record.Paren:
+			if len(steps) == 0 {
+				return nil, fmt.Errorf("%s before any move", t.Text)
+			}
+			steps[len(steps)-1].Text += t.Text
+		case record.Result:
+			return steps, nil
+		}
+	}
+	return steps, nil
+}

@@ -1,0 +1,531 @@
+// Package synchronous is synchronous chess: both players choose a move for the same
+// position, sealed until both have chosen, and the referee plays the two together. It holds
+// two games that share that turn and differ in everything else:
+//
+//   - "synchronous", Joachim Parrow's PSC (rules.md §7, rules 1-11, PS-D1 to PS-D9;
+//     fixtures §6). A man attacks the squares it can move to, the men it can capture and its
+//     own square (a pawn its pushes, and its diagonals only onto an enemy man); a player may
+//     move only to a square he controls (attacked by more of his men than of the
+//     opponent's); a man attacked by two enemy men is frozen and cannot move. So the two
+//     moves never meet. A player wins by freezing the enemy king or by checkmate (no legal
+//     move while attacked). Draws: both kings lost at once, stalemate of either side, 50
+//     turns without a capture or pawn move, king against king. Option "fog": each player sees
+//     only the squares his men attack. CONTROL shows who controls each square.
+//   - "korolev", Vitaly Korolev's Synchronous Chess (rules.md §8, KO-D1 to KO-D6; fixtures
+//     §7). The orthodox moves, plus "captures" of one's own men other than the king
+//     (anticipating an enemy capture there) and the capture of an attacked enemy king. The
+//     moves are resolved after the fact: men landing on one vacant square are both removed
+//     (a king meeting a pawn survives), a capture of a man that moved away captures nothing,
+//     mutual captures exchange places, men pass through each other; a self-capture met by
+//     the enemy's capture of the same man keeps the self-capturer and removes the enemy
+//     man. Capturing the king wins, before checkmate; stalemate, 50 turns and dead positions
+//     draw. Option "king-must-move": a player in check may move only his king (or take the
+//     enemy king).
+//
+// By mail: "MOVE e2e4" or "e4" (SAN or coordinates), judged on the position before the turn.
+// It is checked at once and refused privately if illegal; once accepted it is final. The
+// opponent learns only that a move was chosen. When both are in, both players get both moves
+// and what happened (captures, collisions and the like), and the new board with the frozen
+// men and attacked kings. With fog each gets his own move, the men he lost, and what his men
+// see.
+//
+// Records: a numbered turn holds the two simultaneous moves, White's first, both written on
+// the position before the turn: "1. e4 e5 2. Nf3 d5 3. exd5 Nc6". SAN is disambiguated among
+// the moves the game offers that player; a Korolev self-capture is written as a capture
+// ("Qxd5" onto one's own man). A turn left half chosen when the game ended is not in the
+// record (the log keeps it). The FEN of a game is the position after the last resolved turn,
+// its halfmove field counting quiet turns and its move number the turn to come.
+//
+// Decisions this package adds (rules.md leaves them open):
+//   - The en passant square of each side is kept apart: both may double-step in one turn.
+//     A double step that was captured or collided leaves no e.p. square.
+//   - A game set up from a FEN needs one king of each colour and no pawn on the first or
+//     last rank; kings may stand attacked. The FEN's e.p. field is ignored.
+//   - Check marks in moves are ignored (the moves are judged on a position where the
+//     opponent's move is unknown); a capture sign on a move to an empty square is refused
+//     (rules.md 0.3b), except Korolev's captures onto one's own man, which are captures.
+//   - CONTROL is refused with fog (the counts are secret there).
+//   - Korolev: two men of the same side never arrive on one square; a king meeting any man
+//     but the other king on a vacant square survives (the vchess reading; KO-D1 makes it
+//     arise only with a pawn), two kings meeting are both removed (a draw).
+package synchronous
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// Keys of the two games.
+const (
+	Key        = "synchronous"
+	KeyKorolev = "korolev"
+)
+
+// The games' options.
+const (
+	OptionFog          = "fog"
+	OptionKingMustMove = "king-must-move"
+)
+
+func init() {
+	variant.Register(&variant.Variant{Key: Key, Name: "Synchronous Chess (PSC)",
+		Aliases: []string{"psc", "parrow synchronous", "synchronous chess"},
+		Help:    help(false),
+		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Options: map[string]string{OptionFog: "fog of war: each player sees only the squares his men attack; off by default"}})
+	variant.Register(&variant.Variant{Key: KeyKorolev, Name: "Korolev Synchronous Chess",
+		Aliases: []string{"korolev synchronous", "korolev synchronous chess"},
+		Help:    help(true),
+		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Options: map[string]string{OptionKingMustMove: "a player in check may move only his king (or take the enemy king); off by default"}})
+}
+
+func help(korolev bool) string {
+	if korolev {
+		return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+			"                 It is sealed until your opponent has chosen too, and final\n" +
+			"Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
+			"                 enemy capture there"
+	}
+	return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+		"                 It is sealed until your opponent has chosen too, and final.\n" +
+		"                 Move only to squares you control, and no frozen man\n" +
+		"CONTROL          who controls each square now"
+}
+
+// Game is a game of PSC or of Korolev's Synchronous Chess.
+type Game struct {
+	variant.Common
+	korolev      bool
+	fog          bool // PSC's fog of war (PS-D9)
+	kingMustMove bool // Korolev's option (KO-D1, alternative)
+	start        chess.Position
+	startEP      [2]chess.Square
+	// pos is the position before the turn: Fullmove is the turn's number, Halfmove the
+	// quiet turns so far, Turn always White (unused), EnPassant none (see ep).
+	pos chess.Position
+	ep  [2]chess.Square // ep[c]: the square c's pawn passed in a double step last turn
+	// The current turn: each side's move once chosen.
+	chosen [2]chess.Move
+	has    [2]bool
+	turns  []played
+	// Caches for pos: PSC attack counts and each side's moves.
+	att   counts
+	moves [2][]chess.Move
+}
+
+// played is a resolved turn: the position before it and the two moves.
+type played struct {
+	pre   chess.Position
+	ep    [2]chess.Square
+	moves [2]chess.Move
+}
+
+// New starts a game (korolev: Korolev's game, else PSC).
+func New(o variant.Options, korolev bool) (*Game, error) {
+	pos := chess.Start()
+	if o.FEN != "" {
+		var err error
+		if pos, err = chess.ParseFEN(o.FEN); err != nil {
+			return nil, err
+		}
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			if n := pos.ByPiece(c, chess.King).Count(); n != 1 {
+				return nil, fmt.Errorf("synchronous: %v has %d kings, want 1", c, n)
+			}
+		}
+		if pos.ByRole(chess.Pawn)&(chess.Rank1|chess.Rank8) != 0 {
+			return nil, fmt.Errorf("synchronous: a pawn stands on the first or last rank")
+		}
+	}
+	pos.Turn, pos.EnPassant, pos.Halfmove = chess.White, chess.NoSquare, 0
+	if pos.Fullmove < 1 {
+		pos.Fullmove = 1
+	}
+	g := &Game{Common: variant.NewCommon(), korolev: korolev, start: pos, pos: pos, ep: [2]chess.Square{chess.NoSquare, chess.NoSquare}}
+	g.startEP = g.ep
+	var err error
+	if korolev {
+		g.kingMustMove, err = flag(o.Flags, OptionKingMustMove)
+	} else {
+		g.fog, err = flag(o.Flags, OptionFog)
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.refresh()
+	g.judge()
+	return g, nil
+}
+
+func flag(flags map[string]string, name string) (bool, error) {
+	switch v := strings.ToLower(flags[name]); v {
+	case "", "false", "off", "no", "0":
+		return false, nil
+	case "true", "on", "yes", "1":
+		return true, nil
+	}
+	return false, fmt.Errorf("option %s=%q: want true or false", name, flags[name])
+}
+
+func (g *Game) Key() string {
+	if g.korolev {
+		return KeyKorolev
+	}
+	return Key
+}
+
+// Position is the position before the current turn.
+func (g *Game) Position() chess.Position { return g.pos }
+
+// ToAct is every player who has not chosen his move for the turn.
+func (g *Game) ToAct() []variant.Side {
+	if g.Outcome().Over() {
+		return nil
+	}
+	var out []variant.Side
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		if !g.has[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var _ variant.TurnNamer = (*Game)(nil)
+
+// TurnName is "turn 5" for a player who has yet to choose his move for turn 5.
+func (g *Game) TurnName(s variant.Side) string {
+	if g.Outcome().Over() || g.has[s] {
+		return ""
+	}
+	return fmt.Sprintf("turn %d", g.pos.Fullmove)
+}
+
+// refresh recomputes the caches of pos.
+func (g *Game) refresh() {
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		g.moves[c] = g.moves[c][:0]
+	}
+	if g.korolev {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			g.moves[c] = koMoves(g.moves[c], &g.pos, g.ep, c, g.kingMustMove)
+		}
+		return
+	}
+	g.att = pscAttacks(&g.pos, g.ep)
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		g.moves[c] = pscMoves(g.moves[c], &g.pos, g.ep, &g.att, c)
+	}
+}
+
+// movesAt is the moves c may choose in p (not the game's own position: the record writer's).
+func (g *Game) movesAt(p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move {
+	if g.korolev {
+		return koMoves(nil, p, ep, c, g.kingMustMove)
+	}
+	a := pscAttacks(p, ep)
+	return pscMoves(nil, p, ep, &a, c)
+}
+
+// Resolve reads a move ("MOVE e4", "Nf3", "g1-f3"), CONTROL, or a common command.
+func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	if cmd, done, err := g.ResolvePreamble(by, text); done {
+		return cmd, nil, err
+	}
+	t := strings.TrimSpace(text)
+	if strings.EqualFold(t, "control") {
+		if g.fog {
+			return variant.Command{}, nil, variant.Reject("with fog of war the control of the squares is secret; BOARD shows what your men see")
+		}
+		return variant.Command{By: by, Text: "control"}, nil, nil
+	}
+	if g.has[by] {
+		return variant.Command{}, nil, variant.Reject("you have already chosen your move for turn %d (%s), and a chosen move is final; wait for your opponent's", g.pos.Fullmove, g.san(&g.pos, g.chosen[by], g.moves[by]))
+	}
+	return g.readMove(by, t)
+}
+
+// readMove reads by's move for the turn, written in SAN or coordinates, among his moves.
+func (g *Game) readMove(by chess.Color, t string) (variant.Command, []chess.Warning, error) {
+	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
+		t = strings.TrimSpace(t[5:])
+	}
+	n, err := chess.ParseNotation(t)
+	if err != nil {
+		return variant.Command{}, nil, variant.Reject("%v", err)
+	}
+	m, warns, err := chess.Resolve(&g.pos, n, g.moves[by])
+	if err != nil {
+		return variant.Command{}, warns, variant.Reject("%s", g.why(by, n, err))
+	}
+	for _, w := range warns {
+		if w.Code == chess.WarnCaptureMark {
+			return variant.Command{}, warns, variant.Reject("%s; write the move without x", w.Text)
+		}
+	}
+	return variant.Command{By: by, Text: "move " + m.UCI()}, warns, nil
+}
+
+// why explains a move that is not among by's moves: in PSC a move with the geometry of
+// chess that the control rules forbid is refused with the rule it breaks.
+func (g *Game) why(by chess.Color, n chess.Notation, err error) string {
+	if g.korolev {
+		if g.kingMustMove && g.pos.KingAttacked(by) {
+			return err.Error() + "; your king is in check, and in this game only a king move (or taking the enemy king) may meet it"
+		}
+		if g.pos.KingAttacked(by) {
+			return err.Error() + "; your king is in check"
+		}
+		return err.Error()
+	}
+	q := g.pos
+	q.EnPassant = g.ep[by.Other()]
+	geo := q.Generate(nil, chess.MoveRules{Color: by, Pseudo: true})
+	m, _, gerr := chess.Resolve(&q, n, geo)
+	if gerr != nil {
+		return err.Error()
+	}
+	name := strings.ToLower(q.At(m.From).Role().String())
+	switch {
+	case g.att.frozen(by, m.From):
+		return fmt.Sprintf("your %s on %v is frozen (attacked by two of your opponent's men) and cannot move", name, m.From)
+	case m.Kind == chess.Castle:
+		return "castling needs the king and the rook not frozen and both their squares controlled by you"
+	case m.Kind == chess.EnPassant && !g.att.frozen(by.Other(), m.CaptureSquare()):
+		return fmt.Sprintf("the pawn on %v is not frozen, so it cannot be taken en passant", m.CaptureSquare())
+	case !g.att.controls(by, m.To) && !g.fog:
+		return fmt.Sprintf("you do not control %v (attacked by %d of your men and %d of your opponent's); a move may go only to a square you control", m.To, g.att[by][m.To], g.att[by.Other()][m.To])
+	case !g.att.controls(by, m.To):
+		return fmt.Sprintf("you do not control %v; a move may go only to a square you control", m.To)
+	}
+	return err.Error()
+}
+
+// Submit applies a canonical command.
+func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
+	if notices, done, err := g.SubmitPreamble(cmd); done {
+		return notices, err
+	}
+	by := cmd.By
+	if cmd.Text == "control" {
+		if g.fog {
+			return nil, variant.Reject("with fog of war the control of the squares is secret")
+		}
+		if g.Quiet() {
+			return nil, nil
+		}
+		return []variant.Notice{{To: variant.To(by), Kind: "view", Words: "synchronous/control",
+			Args: map[string]any{"N": g.pos.Fullmove, "Map": g.controlMap(by)}}}, nil
+	}
+	uci, ok := strings.CutPrefix(cmd.Text, "move ")
+	if !ok {
+		return nil, variant.Reject("unknown command %q", cmd.Text)
+	}
+	if g.has[by] {
+		return nil, variant.Reject("you have already chosen your move for turn %d", g.pos.Fullmove)
+	}
+	m, err := chess.FindUCI(g.moves[by], uci)
+	if err != nil {
+		return nil, variant.Reject("%s is not a legal move for %v in turn %d", uci, by, g.pos.Fullmove)
+	}
+	g.chosen[by], g.has[by] = m, true
+	g.Accept(cmd)
+	if !g.has[by.Other()] {
+		if g.Quiet() {
+			return nil, nil
+		}
+		return []variant.Notice{
+			{To: variant.To(by), Kind: "chosen", Words: "synchronous/chosen",
+				Args: map[string]any{"N": g.pos.Fullmove, "Move": g.san(&g.pos, m, g.moves[by])}},
+			{To: variant.To(by.Other()), Kind: "opponent-chosen", Words: "synchronous/opponent-chosen",
+				Args: map[string]any{"N": g.pos.Fullmove}},
+		}, nil
+	}
+	return g.play(), nil
+}
+
+// play resolves the turn: both chosen moves together.
+func (g *Game) play() []variant.Notice {
+	pre, preEP, no := g.pos, g.ep, g.pos.Fullmove
+	moves := g.chosen
+	var sans [2]string
+	if !g.Quiet() {
+		for c := range sans {
+			sans[c] = g.san(&pre, moves[c], g.moves[c])
+		}
+	}
+	var r result
+	if g.korolev {
+		r = koResolve(&pre, moves)
+	} else {
+		r = pscResolve(&pre, moves)
+	}
+	g.turns = append(g.turns, played{pre: pre, ep: preEP, moves: moves})
+	g.pos, g.ep = r.pos, r.ep
+	g.pos.Turn, g.pos.EnPassant, g.pos.Fullmove = chess.White, chess.NoSquare, no+1
+	if r.quiet {
+		g.pos.Halfmove = pre.Halfmove + 1
+	} else {
+		g.pos.Halfmove = 0
+	}
+	g.has = [2]bool{}
+	g.refresh()
+	g.judge()
+	if g.Quiet() {
+		return nil
+	}
+	var notices []variant.Notice
+	if g.fog && !g.Outcome().Over() {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			var lost []Event
+			for _, e := range r.events {
+				if e.Lost == c.String() {
+					lost = append(lost, e)
+				}
+			}
+			notices = append(notices, variant.Notice{To: variant.To(c), Kind: "move", Words: "synchronous/turn-fog", Show: variant.ShowView,
+				Args: map[string]any{"N": no, "Mine": sans[c], "Lost": lost}})
+		}
+	} else {
+		notices = append(notices, variant.Notice{To: variant.ToBoth, Kind: "move", Words: "synchronous/turn", Show: variant.ShowView,
+			Args: map[string]any{"N": no, "White": sans[chess.White], "Black": sans[chess.Black], "Events": r.events}})
+	}
+	if g.Outcome().Over() {
+		notices = append(notices, g.OverNotice())
+	}
+	return notices
+}
+
+// san writes m, one of cands in p, in SAN.
+func (g *Game) san(p *chess.Position, m chess.Move, cands []chess.Move) string {
+	return p.SANAmong(m, cands)
+}
+
+// result is a resolved turn: the new position, the e.p. squares, what happened, and
+// whether the turn was quiet (no pawn moved, no man removed).
+type result struct {
+	pos    chess.Position
+	ep     [2]chess.Square
+	events []Event
+	quiet  bool
+}
+
+// Event is one thing that happened in a turn, as the players are told it (the fields of
+// the sentence "synchronous/event"): Kind is "capture", "self-capture", "collision",
+// "collision-king", "illusory", "exchange" or "anticipated"; Square where; Man and Other
+// the men concerned ("Black's knight"), Victim the man an anticipating self-capture took.
+// Lost is the colour that lost a man, for the fog's report ("" when none).
+type Event struct {
+	Kind   string
+	Square string
+	Man    string
+	Other  string
+	Victim string
+	Lost   string
+}
+
+func manOf(pc chess.Piece) string { return pc.Color().String() + "'s " + pc.Role().String() }
+
+// judge ends the game if the position before the next turn decides it.
+func (g *Game) judge() {
+	if g.Outcome().Over() {
+		return
+	}
+	var e *variant.Ending
+	if g.korolev {
+		e = g.koJudge()
+	} else {
+		e = g.pscJudge()
+	}
+	if e != nil {
+		g.End(e.Result, e.Termination, e.Reason)
+	}
+}
+
+// quietLimit is the 50-move rule in turns (PS-D7, KO-D5).
+const quietLimit = 50
+
+// View is the board (all of it, or with fog what the viewer's men see) and the turn.
+func (g *Game) View(v variant.Viewer) variant.View {
+	if g.Outcome().Over() || !g.fog || v == variant.AsReferee {
+		view := g.BoardView(v, &g.pos, func() []string { return g.status(v) })
+		return view
+	}
+	s := chess.Color(v)
+	seen := g.att.seen(&g.pos, s)
+	var b chess.Board
+	for sq := chess.Square(0); sq < 64; sq++ {
+		if seen.Has(sq) {
+			if pc := g.pos.At(sq); pc != chess.NoPiece {
+				b.Put(sq, pc)
+			}
+		}
+	}
+	return variant.View{Bottom: variant.Bottom(v),
+		Panels: []variant.Panel{{Title: "What your men see", Board: b, Marked: ^seen, MarkLegend: "out of sight"}},
+		Lines:  []string{g.turnLine(v)}}
+}
+
+// turnLine says where the turn stands for v, revealing nothing of a sealed move but to its
+// maker (and to the referee).
+func (g *Game) turnLine(v variant.Viewer) string {
+	no := g.pos.Fullmove
+	if v == variant.AsReferee {
+		var parts []string
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			if g.has[c] {
+				parts = append(parts, fmt.Sprintf("%v has chosen %s (sealed)", c, g.san(&g.pos, g.chosen[c], g.moves[c])))
+			} else {
+				parts = append(parts, fmt.Sprintf("%v has not chosen", c))
+			}
+		}
+		return fmt.Sprintf("Turn %d: %s.", no, strings.Join(parts, "; "))
+	}
+	s := chess.Color(v)
+	switch {
+	case g.has[s]:
+		return fmt.Sprintf("Turn %d: you have chosen %s; waiting for your opponent.", no, g.san(&g.pos, g.chosen[s], g.moves[s]))
+	case g.has[s.Other()]:
+		return fmt.Sprintf("Turn %d: your opponent has chosen; choose your move.", no)
+	}
+	return fmt.Sprintf("Turn %d: both players choose their moves.", no)
+}
+
+// status is the view's lines: the turn, then frozen men and attacked kings (PSC) or checks
+// (Korolev).
+func (g *Game) status(v variant.Viewer) []string {
+	lines := []string{g.turnLine(v)}
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		k := g.pos.King(c)
+		if g.korolev {
+			if g.pos.KingAttacked(c) {
+				lines = append(lines, fmt.Sprintf("%v's king on %v is in check.", c, k))
+			}
+			continue
+		}
+		var frozen []string
+		for b := g.pos.ByColor(c); b != 0; b &= b - 1 {
+			sq := b.First()
+			if g.att.frozen(c, sq) {
+				frozen = append(frozen, strings.TrimSpace(g.pos.At(sq).Role().Letter())+sq.String())
+			}
+		}
+		if len(frozen) > 0 {
+			lines = append(lines, fmt.Sprintf("Frozen %v men: %s.", strings.ToLower(c.String()), strings.Join(frozen, " ")))
+		}
+		if n := g.att[c.Other()][k]; k != chess.NoSquare && n > 0 {
+			men := "man"
+			if n > 1 {
+				men = "men"
+			}
+			lines = append(lines, fmt.Sprintf("%v's king on %v is attacked by %d %s.", c, k, n, men))
+		}
+	}
+	return lines
+}
