@@ -28,7 +28,11 @@ func deadlineOf(g *store.Game) time.Duration {
 // which is logged like any command (CmdForfeit), so that replaying the log gives the same
 // result. A forfeit always follows a reminder, however short the deadline or long the daemon
 // was down. An action starts when the turn passed to the player (see actionStart): no query,
-// of his or his opponent's, restarts it. It returns how many mails it queued.
+// of his or his opponent's, restarts it. A simultaneous game (Synchronous chess) waits for
+// both players at the start of each turn: then no clock runs. Once one of them has chosen,
+// the game waits for the other alone, and his clock runs from the moment his opponent chose
+// (rules.md 0.4a, after the clock rule of PSC), with the same reminder and forfeit. It
+// returns how many mails it queued.
 func (r *Referee) CheckDeadlines() (int, error) {
 	var ids []uint64
 	if err := r.DB.View(func(tx *store.Tx) error {
@@ -125,7 +129,9 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	d := deadlineOf(sg)
 	act := g.ToAct()
 	if g.Outcome().Over() || len(act) != 1 {
-		// Over, or a simultaneous game: 0.4a's own clock rule, not built yet.
+		// Over, or a simultaneous turn that neither player has chosen yet: no clock runs
+		// (0.4a). It starts for the one who has not chosen when the other has, which
+		// load's since records as the moment the game began to wait for him alone.
 		r.remember(id, waitCache{events: l.events, waiting: -1, reminded: sg.Reminded})
 		return 0, nil
 	}
@@ -204,11 +210,15 @@ func span(d time.Duration) string {
 }
 
 // Waiting describes, for the organizer, whose action a game awaits, since when, and where it
-// stands against its deadline; "" for a finished game or one with several players to act.
+// stands against its deadline; "" for a finished game. A simultaneous turn that both
+// players have still to choose runs no clock, and says so.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
 	l, err := load(tx, id)
-	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) != 1 {
+	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) == 0 {
 		return "", err
+	}
+	if len(l.g.ToAct()) > 1 {
+		return "Waiting for both players to choose their moves; no clock runs until one of them has.", nil
 	}
 	sg, waiting := l.sg, l.g.ToAct()[0]
 	start := l.since[waiting]

@@ -101,6 +101,14 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
 	}
 	offered := slices.Contains(out.kinds[s], "draw-offer")
+	// A simultaneous turn (Synchronous chess): the move sealed, or the opponent's sealed.
+	switch {
+	case offered:
+	case sender && slices.Contains(out.kinds[s], "chosen") && !slices.Contains(out.kinds[s], "move"):
+		return say("subject/move-sealed", nil)
+	case !sender && slices.Contains(out.kinds[s], "opponent-chosen") && slices.Contains(g.ToAct(), s):
+		return say("subject/opponent-chosen", templates.Args{"Turn": turnLabel(g, s)})
+	}
 	if slices.Contains(g.ToAct(), s) {
 		return say("subject/your-move", templates.Args{"Offered": offered && !sender, "Turn": turnLabel(g, s)})
 	}

@@ -1,0 +1,141 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/store")
+
+// Synchronous chess by mail (rules.md §7.3, §8.3, PS-D8): a chosen move is sealed and
+// final, its maker is told so, the opponent is told only that a move was chosen; when both
+// are in, both players get both moves, what happened, and the new board.
+func TestSynchronousByMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.trainWreck("synchronous", "", nil)
+	h.deliver(h.reply(id, W, "MOVE e4"))
+	mails := h.outbox()
+	for _, m := range mails {
+		checkMail(t, m)
+	}
+	toAnn, toBob := bodyTo(t, mails, ann), bodyTo(t, mails, bob)
+	mustSay(t, "White's answer", toAnn, "Subject: [refereed #1] Synchronous Chess (PSC): your move is sealed; waiting for your opponent",
+		"Your move for turn 1, e4, is sealed.")
+	mustSay(t, "Black's news", toBob, "Subject: [refereed #1] Synchronous Chess (PSC): your opponent has chosen; your move (turn 1)",
+		"Your opponent has chosen his move for turn 1.")
+	if strings.Contains(toBob, "e4") {
+		t.Errorf("Black is told White's sealed move:\n%s", toBob)
+	}
+
+	// A second move for the same turn is refused: a chosen move is final.
+	h.deliver(h.reply(id, W, "d4"))
+	mustSay(t, "the refusal", bodyTo(t, h.outbox(), ann), "you have already chosen your move for turn 1 (e4), and a chosen move is final")
+
+	h.deliver(h.reply(id, B, "e5"))
+	mails = h.outbox()
+	for _, m := range mails {
+		checkMail(t, m)
+	}
+	for who, body := range map[string]string{"White": bodyTo(t, mails, ann), "Black": bodyTo(t, mails, bob)} {
+		mustSay(t, who+"'s mail", body, "your move (turn 2)", "Turn 1: White played e4, Black played e5.", "Turn 2: both players choose their moves.")
+	}
+
+	// CONTROL answers with the control map, privately.
+	h.deliver(h.reply(id, B, "CONTROL"))
+	mails = h.outbox()
+	if len(mails) != 1 {
+		t.Fatalf("%d mails for CONTROL, want 1", len(mails))
+	}
+	mustSay(t, "the control map", bodyTo(t, mails, bob), "Control of the squares before turn 2.")
+}
+
+// Noninterference (PS-D8, KO-D6): before the turn is played, what Black is sent is the
+// same, word for word, whatever White chose.
+func TestSynchronousSealedMoveDoesNotShow(t *testing.T) {
+	for _, key := range []string{"synchronous", "korolev"} {
+		var seen []string
+		for _, white := range []string{"e4", "Nf3", "d2-d4"} {
+			h := newHarness(t)
+			id := h.trainWreck(key, "", nil)
+			h.deliver(h.reply(id, W, white))
+			bob1 := bodyTo(t, h.outbox(), bob)
+			h.deliver(h.reply(id, B, "BOARD\nHISTORY"))
+			seen = append(seen, bob1+"\n"+bodyTo(t, h.outbox(), bob))
+		}
+		for i := 1; i < len(seen); i++ {
+			if seen[i] != seen[0] {
+				t.Errorf("%s: Black can tell White's sealed moves apart:\n%s\n---\n%s", key, seen[0], seen[i])
+			}
+		}
+	}
+}
+
+// Deadlines of a simultaneous turn (rules.md 0.4a): no clock runs while neither player has
+// chosen; once one has, the other's runs from that moment, with a reminder after one
+// deadline and a forfeit after the second; the one who chose is never reminded.
+func TestSynchronousDeadlines(t *testing.T) {
+	h := newHarness(t)
+	id := h.trainWreck("korolev", "", nil)
+	waiting := func() string {
+		var s string
+		if err := h.db.View(func(tx *store.Tx) error {
+			var err error
+			s, err = Waiting(tx, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	mustSay(t, "Waiting", waiting(), "Waiting for both players to choose their moves; no clock runs")
+	h.now = h.now.Add(10 * DefaultDeadline)
+	if n, err := h.ref.CheckDeadlines(); err != nil || n != 0 {
+		t.Fatalf("neither has chosen, yet %d mails (%v)", n, err)
+	}
+	chose := h.now
+	h.deliver(h.reply(id, W, "e4"))
+	h.outbox()
+	mustSay(t, "Waiting", waiting(), "Waiting for Black since "+when(chose))
+
+	h.now = chose.Add(DefaultDeadline - time.Minute)
+	if n, _ := h.ref.CheckDeadlines(); n != 0 {
+		t.Fatalf("%d mails before the deadline", n)
+	}
+	h.now = chose.Add(DefaultDeadline + time.Minute)
+	if n, err := h.ref.CheckDeadlines(); err != nil || n != 1 {
+		t.Fatalf("%d mails at the deadline, want Black's reminder (%v)", n, err)
+	}
+	mails := h.outbox()
+	if len(mails) != 1 || mails[0].To[0] != bob {
+		t.Fatalf("the reminder went to %v, want Black alone", mails[0].To)
+	}
+	checkMail(t, mails[0])
+	mustSay(t, "the reminder", bodyTo(t, mails, bob), "reminder: your move (turn 1) is due by")
+
+	h.now = h.now.Add(DefaultDeadline + time.Minute)
+	if _, err := h.ref.CheckDeadlines(); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.outcome(id); out.Result != "1-0" || out.Termination != "forfeit" {
+		t.Fatalf("after the second deadline: %+v, want Black's forfeit", out)
+	}
+	mails = h.outbox()
+	for _, m := range mails {
+		checkMail(t, m)
+	}
+	// The whole truth, White's sealed move included, is in the record both are sent.
+	mustSay(t, "the game-over mail", bodyTo(t, mails, bob), "The whole game:", "1. e4")
+
+	// A turn that Black chose first runs White's clock, not Black's.
+	h2 := newHarness(t)
+	id2 := h2.trainWreck("synchronous", "", nil)
+	h2.deliver(h2.reply(id2, B, "Nf6"))
+	h2.outbox()
+	h2.now = h2.now.Add(DefaultDeadline + time.Minute)
+	if n, _ := h2.ref.CheckDeadlines(); n != 1 {
+		t.Fatalf("%d mails, want White's reminder", n)
+	}
+	if mails := h2.outbox(); mails[0].To[0] != ann {
+		t.Errorf("the reminder went to %v, want White", mails[0].To)
+	}
+}
