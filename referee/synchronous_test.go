@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/refereed/refereed/store")
+	"github.com/refereed/refereed/store"
+)
 
 // Synchronous chess by mail (rules.md §7.3, §8.3, PS-D8): a chosen move is sealed and
 // final, its maker is told so, the opponent is told only that a move was chosen; when both
