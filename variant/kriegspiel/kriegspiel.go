@@ -43,16 +43,26 @@
 // belongs to, "{Any?: Try; e4-f5: No}", failed attempts in long algebraic, so that any PGN
 // reader still sees the true game and `replay` reads the comments back, checking each answer:
 //
-//  1. e4 d5 2. {Any?: Try; e4-f5: No} e5 2... {Any?: No} c5
-//     1 d4 2 {c7-b6: No} d5, Nc6 3 Bf4, {Bf4-b8: No} Bxc7, Bxd8
+//	[Variant "Kriegspiel"]
+//	1. e4 d5 2. {Any?: Try; e4-f5: No} e5 2... {Any?: No} c5
+//	[Variant "Progressive Kriegspiel"]
+//	1 d4 2 {c7-b6: No} d5, Nc6 3 Bf4, {Bf4-b8: No} Bxc7, Bxd8
 //
 // A comment is read as the umpire's only when every item in it is "<attempt>: No" or
 // "Any?: Try|No|Nonsense"; any other comment is a comment. "Impossible" attempts are not in
 // the log (nothing was announced), so they are not in the record either.
 //
-// Decisions this package takes where rules.md is silent (also in the issue note):
+// Decisions this package takes where rules.md is silent:
 //   - An "Impossible" attempt is an answer, not a refusal: reading the mail goes on, so a list
-//     of alternatives written one per line, or on one line, goes on to the next attempt.
+//     of alternatives written one per line, or on one line, goes on to the next attempt. It is
+//     not logged (nothing changed, nothing was announced), so neither HISTORY nor the record
+//     holds it; a record that gives one as an answered attempt is wrong.
+//   - An attempt is read against the player's own men alone: a pawn move written without its
+//     file ("e6") is a push, not one of the diagonal steps that are possible too; an attempt
+//     two of his men could make ("Nd2" with knights on b1 and f3) is refused as ambiguous,
+//     whatever the umpire's board says; x, + and # are ignored, without a warning (he cannot
+//     know). A record's true moves are read against the umpire's legal moves, as SAN is
+//     written.
 //   - In a Kriegspiel list, "Any?" may come only first (KR-D9); in one line or over several
 //     lines, a non-pawn-capture attempt after "Try" is refused and stops the reading (KR-D4).
 //   - NOSTOP is a word of the line it stands on ("NOSTOP e4, d4, Nf3"); the referee cannot
@@ -64,7 +74,12 @@
 //     opponent reads the announcement alone, in the same words.
 //   - In Progressive Kriegspiel a FEN start gives the side to move series 1 (White) or 2
 //     (Black), and an e.p. square in the FEN is eligible for the first series.
-//   - Checkmate is judged before a dead position (Judge's order), in both games.
+//   - Checkmate is judged before a dead position (Judge's order), in both games. The dead
+//     position of KR-D8 is rules.md 0.4c's (at most king and one minor piece each).
+//   - A list stops with a private note naming what was not tried; a list's attempt that is
+//     refused once something was announced (ambiguous after a move of the series, not a pawn
+//     capture after Try) ends the list the same way instead of refusing the line. A line
+//     holds at most MaxAttempts attempts.
 package kriegspiel
 
 import (
