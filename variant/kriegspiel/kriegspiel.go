@@ -153,7 +153,6 @@ type Game struct {
 	hashes   []uint64 // every position after a move, the start included (KR-D8)
 
 	// Progressive Kriegspiel's series.
-	startSeries  int
 	series       int            // the current series' number, which is its length
 	done         int            // moves made in it
 	eps          chess.Bitboard // squares an e.p. capture may land on with its first move (PK-D5)
@@ -174,7 +173,6 @@ func New(o variant.Options, prog bool) (*Game, error) {
 	g := &Game{Common: variant.NewCommon(), prog: prog, start: pos, pos: pos}
 	if prog {
 		g.series = 1 + int(pos.Turn)
-		g.startSeries = g.series
 		if pos.EnPassant != chess.NoSquare {
 			g.eps = pos.EnPassant.Bit()
 		}
