@@ -480,8 +480,9 @@ type loaded struct {
 	since  [2]time.Time // when the game began to wait for each side; zero if it does not
 }
 
-// waitsFor reports whether g waits for s alone (a game that waits for both has the clock rule
-// of rules.md 0.4a for simultaneous games, not built yet).
+// waitsFor reports whether g waits for s alone. While a simultaneous game waits for both
+// players no clock runs; once one has chosen, the game waits for the other alone and his clock
+// runs from that moment (rules.md 0.4a).
 func waitsFor(g variant.Game, s chess.Color) bool {
 	act := g.ToAct()
 	return len(act) == 1 && act[0] == s && !g.Outcome().Over()
