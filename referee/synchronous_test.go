@@ -140,3 +140,54 @@ func TestSynchronousDeadlines(t *testing.T) {
 		t.Errorf("the reminder went to %v, want White", mails[0].To)
 	}
 }
+
+// Exactly once across a crash between the second submission and the resolution: the daemon
+// dies after Black's move was accepted and before the notices were queued (a fault at that
+// step rolls the transaction back, as a kill does), and the mail, handled again, resolves the
+// turn once: one log entry per move, one mail each.
+func TestSynchronousResolvedOnceAcrossACrash(t *testing.T) {
+	for _, step := range []string{"log", "render", "enqueue", "mark"} {
+		t.Run(step, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.trainWreck("korolev", "", nil)
+			h.deliver(h.reply(id, W, "e4"))
+			h.outbox()
+			raw := h.reply(id, B, "d5")
+			key := store.InboxKey{Mailbox: "INBOX", UIDValidity: 9, UID: 1}
+			h.ref.Fault = func(s string) error {
+				if s == step {
+					return errCrash
+				}
+				return nil
+			}
+			if err := h.ref.Handle(key, raw); err == nil {
+				t.Fatal("the crash did not happen")
+			}
+			h.ref.Fault = nil
+			if n := len(h.outbox()); n != 0 {
+				t.Fatalf("%d mails left by the crashed attempt", n)
+			}
+			for i := 0; i < 2; i++ { // the daemon comes back; the mail is fetched again, twice
+				if err := h.ref.Handle(key, raw); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var events []store.Event
+			h.db.View(func(tx *store.Tx) error { events, _ = tx.Events(id); return nil })
+			if len(events) != 2 {
+				t.Errorf("%d log entries, want White's and Black's move once each: %+v", len(events), events)
+			}
+			mails := h.outbox()
+			if len(mails) != 2 {
+				t.Fatalf("%d mails after the turn was resolved, want one to each player", len(mails))
+			}
+			mustSay(t, "the resolution", bodyTo(t, mails, ann), "Turn 1:")
+		})
+	}
+}
+
+var errCrash = errorString("the daemon was killed here")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
