@@ -1,0 +1,122 @@
+package tournament
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Width is the most columns a crosstable line takes, so that it survives any mail reader.
+const Width = 72
+
+// Crosstable writes the standings as a table of at most Width columns: one row per player in
+// standing order, one column per opponent in the same order (headed by the last digit of the
+// row number), then points, Sonneborn-Berger and wins. A cell reads from the row player's
+// side: 1 won, 0 lost, = drawn, + won by forfeit, - lost by forfeit, x not played (annulled
+// after a withdrawal), . still going, * himself. A double round robin has two lines per
+// player, one per cycle. A rank shared after every tiebreak is marked "=" after the number;
+// a player who withdrew has "(w)" after his name. Names are abbreviated to fit.
+func (s Section) Crosstable() string {
+	st := s.Standings()
+	n := len(st)
+	pos := make(map[int]int, n) // player -> row
+	for i, x := range st {
+		pos[x.Player] = i
+	}
+	cycles := 1
+	if s.Double {
+		cycles = 2
+	}
+	// cells[cycle][row][col]
+	cells := make([][][]byte, cycles)
+	for c := range cells {
+		cells[c] = make([][]byte, n)
+		for r := range cells[c] {
+			cells[c][r] = []byte(strings.Repeat(" ", n))
+			cells[c][r][r] = '*'
+		}
+	}
+	rounds := len(s.Games)
+	if n > 0 {
+		rounds = 0
+		for _, g := range s.Games {
+			rounds = max(rounds, g.Round)
+		}
+	}
+	for _, g := range s.Scored() {
+		c := 0
+		if s.Double && g.Round > (rounds+1)/2 {
+			c = 1
+		}
+		w, b := pos[g.White], pos[g.Black]
+		cw, cb := cell(g.Result)
+		cells[c][w][b], cells[c][b][w] = cw, cb
+	}
+	const totals = " %5s %7s %3s"
+	fixed := 4 + 1 + 1 + 2*n + len(fmt.Sprintf(totals, "", "", ""))
+	nameW := min(20, Width-fixed)
+	var b strings.Builder
+	var head strings.Builder
+	for i := range n {
+		fmt.Fprintf(&head, "%d ", (i+1)%10)
+	}
+	line := func(s string) { b.WriteString(strings.TrimRight(s, " ") + "\n") }
+	line(fmt.Sprintf("%4s %-*s %s"+totals, "#", nameW, "Player", head.String(), "Pts", "SB", "W"))
+	for r, x := range st {
+		mark := " "
+		if (r > 0 && st[r-1].Rank == x.Rank) || (r+1 < n && st[r+1].Rank == x.Rank) {
+			mark = "="
+		}
+		name := s.Players[x.Player]
+		if x.Out {
+			name = abbreviate(name, nameW-4) + " (w)"
+		}
+		for c := range cycles {
+			var row strings.Builder
+			for _, ch := range cells[c][r] {
+				row.WriteByte(ch)
+				row.WriteByte(' ')
+			}
+			if c == 0 {
+				line(fmt.Sprintf("%3d%s %-*s %s"+totals, r+1, mark, nameW, abbreviate(name, nameW), row.String(), x.Points(), x.SB(), fmt.Sprint(x.Wins)))
+			} else {
+				line(fmt.Sprintf("%4s %-*s %s", "", nameW, "", row.String()))
+			}
+		}
+	}
+	return b.String()
+}
+
+// cell is how a result is written in White's row and in Black's.
+func cell(result string) (w, b byte) {
+	switch result {
+	case WhiteWins:
+		return '1', '0'
+	case BlackWins:
+		return '0', '1'
+	case Drawn:
+		return '=', '='
+	case WhiteByForfeit:
+		return '+', '-'
+	case BlackByForfeit:
+		return '-', '+'
+	case NotPlayed:
+		return 'x', 'x'
+	}
+	return '.', '.'
+}
+
+// abbreviate cuts a name (an address: its part before @) to at most w characters, marking a
+// cut with a final ".".
+func abbreviate(name string, w int) string {
+	if at := strings.IndexByte(name, '@'); at > 0 {
+		name = name[:at]
+	}
+	r := []rune(name)
+	if len(r) <= w {
+		return name
+	}
+	if w < 2 {
+		return string(r[:max(w, 0)])
+	}
+	return string(r[:w-1]) + "."
+}
