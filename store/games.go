@@ -22,9 +22,12 @@ type Game struct {
 	Reason   string    `json:"reason,omitempty"`
 	// Restores counts the times the store was put back from a backup since the game began:
 	// mail numbers sent after the backup are used again, so Message-IDs carry it.
-	Restores int       `json:"restores,omitempty"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
+	Restores int `json:"restores,omitempty"`
+	// Tournament is the tournament this game is part of (0: none), and Round its round there.
+	Tournament uint64    `json:"tournament,omitempty"`
+	Round      int       `json:"round,omitempty"`
+	Created    time.Time `json:"created"`
+	Updated    time.Time `json:"updated"`
 }
 
 // Player is a player of one game.

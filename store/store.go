@@ -36,8 +36,11 @@ var (
 	bSent      = []byte("sent")      // seq (u64) -> OutMail JSON, delivered or given up
 	bSeen      = []byte("seenids")   // game id + "/" + Message-ID -> time: a re-sent mail is not applied twice
 	bRate      = []byte("ratelimit") // address -> times of recent answers (JSON)
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate}
-	keySchema  = []byte("schema")
+	// bTournaments is new in a schema-1 file without migration: Open creates any missing
+	// bucket, and readers treat an absent one (a read-only open of an older file) as empty.
+	bTournaments = []byte("tournaments") // id (u64) -> Tournament JSON
+	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments}
+	keySchema    = []byte("schema")
 )
 
 // ErrNotFound is returned for a missing game or mail.

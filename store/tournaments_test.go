@@ -1,0 +1,96 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestTournaments(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "r.db"))
+	defer db.Close()
+	err := db.Update(func(tx *Tx) error {
+		tr := &Tournament{Name: "Progressive Open", Variant: "progressive", Players: []string{"a@x", "b@x", "c@x"}, WithdrawRule: "half"}
+		if err := tx.CreateTournament(tr); err != nil {
+			return err
+		}
+		g := &Game{Variant: "progressive", Tournament: tr.ID, Round: 1, Players: [2]Player{{Address: "b@x", Token: "tb"}, {Address: "c@x", Token: "tc"}}}
+		if err := tx.CreateGame(g); err != nil {
+			return err
+		}
+		tr.Rounds = []TournamentRound{{Number: 1, Games: []TournamentGame{{White: 1, Black: 2, Game: g.ID}}, Bye: 0}}
+		return tx.PutTournament(tr)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) error {
+		all, err := tx.Tournaments()
+		if err != nil || len(all) != 1 {
+			t.Fatalf("tournaments: %v %v", all, err)
+		}
+		tr := all[0]
+		if tr.ID != 1 || tr.Name != "Progressive Open" || tr.Rounds[0].Games[0].Game != 1 || tr.Rounds[0].Bye != 0 || tr.WithdrawRule != "half" {
+			t.Errorf("tournament read back as %+v", tr)
+		}
+		g, err := tx.Game(tr.Rounds[0].Games[0].Game)
+		if err != nil || g.Tournament != tr.ID || g.Round != 1 {
+			t.Errorf("game %+v %v", g, err)
+		}
+		if _, err := tx.Tournament(2); !errors.Is(err, ErrNotFound) {
+			t.Errorf("tournament 2: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A file written before tournaments existed has no bucket for them: read-only it lists none;
+// opened for writing it gets the bucket, with no migration and the schema unchanged.
+func TestTournamentsBucketInOlderFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	if err := db.Update(func(tx *Tx) error {
+		return tx.CreateGame(&Game{Variant: "orthodox", Players: [2]Player{{Address: "a@x", Token: "ta"}, {Address: "b@x", Token: "tb"}}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bTournaments) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = ro.View(func(tx *Tx) error {
+		if all, err := tx.Tournaments(); err != nil || len(all) != 0 {
+			t.Errorf("read-only, no bucket: %v %v", all, err)
+		}
+		if _, err := tx.Tournament(1); !errors.Is(err, ErrNotFound) {
+			t.Errorf("read-only, no bucket: %v", err)
+		}
+		return nil
+	})
+	ro.Close()
+
+	db = open(t, path)
+	defer db.Close()
+	_ = db.bolt.View(func(tx *bolt.Tx) error {
+		if v := binary.BigEndian.Uint64(tx.Bucket(bMeta).Get(keySchema)); v != SchemaVersion {
+			t.Errorf("schema %d after reopening, want %d", v, SchemaVersion)
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error {
+		return tx.CreateTournament(&Tournament{Name: "t", Variant: "orthodox", Players: []string{"a@x", "b@x", "c@x"}})
+	}); err != nil {
+		t.Fatalf("after reopening: %v", err)
+	}
+}
