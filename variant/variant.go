@@ -267,9 +267,17 @@ var registry = map[string]*Variant{}
 
 // Register adds a variant; it panics on a duplicate key (a programming error).
 func Register(v *Variant) {
-	for _, k := range append([]string{v.Key}, v.Aliases...) {
+	// The name is a key too: export writes it in the [Variant] tag, and replay must read
+	// what export writes.
+	for _, k := range append([]string{v.Key, v.Name}, v.Aliases...) {
 		k = normalizeKey(k)
-		if _, dup := registry[k]; dup {
+		if k == "" {
+			continue
+		}
+		if other, dup := registry[k]; dup {
+			if other == v {
+				continue
+			}
 			panic("variant: duplicate key " + k)
 		}
 		registry[k] = v

@@ -144,3 +144,14 @@ func TestHiddenMovesDoNotShow(t *testing.T) {
 		[]varianttest.Step{s(W, "A: e4 C: !d4"), s(B, "BOARD"), s(W, "C: Pe5?d3/Nf3"), s(B, "BOARD")},
 		[]varianttest.Step{s(W, "A: e4 C: !Nc3"), s(B, "BOARD"), s(W, "C: !f4"), s(B, "BOARD")})
 }
+
+// What export writes in the [Variant] tag (the game's name) is read back by replay, for
+// every game (the PSC export once named a variant replay did not know).
+func TestEveryNameIsAKey(t *testing.T) {
+	for _, key := range variant.Keys() {
+		v := variant.MustLookup(key)
+		if got, err := variant.Lookup(v.Name); err != nil || got != v {
+			t.Errorf("%s: its name %q reads as %v (%v)", key, v.Name, got, err)
+		}
+	}
+}
