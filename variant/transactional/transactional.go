@@ -755,6 +755,10 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	if eps := g.pl[c.Other()].epSquares; eps != 0 && g.turn == c {
 		lines = append(lines, "Capturable en passant this turn: "+epPawns(eps, c.Other())+".")
 	}
+	// With nothing pending the two views are one board: it is drawn once.
+	if len(p.pending) == 0 && p.locks == 0 && tv.Board == cv.Board {
+		return variant.View{Bottom: c, Panels: []variant.Panel{{Title: "Your view (nothing pending: both views are the same)", Board: cv.Board}}, Lines: lines}
+	}
 	return variant.View{Bottom: c, Panels: []variant.Panel{
 		{Title: "Your transactional view (your pending moves made)", Board: tv.Board, Marked: p.locks, MarkLegend: "squares you have locked"},
 		{Title: "Committed view", Board: cv.Board},
