@@ -300,6 +300,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		if err := tx.PutGame(sg); err != nil {
 			return err
 		}
+		if err := r.tournamentGameOver(tx, sg); err != nil {
+			return err
+		}
 	}
 	if err := r.fault("render"); err != nil {
 		return err
@@ -331,6 +334,9 @@ func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g va
 			return nil, nil, err
 		}
 		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
+	case "STANDINGS":
+		notices, err := r.standingsAnswer(tx, sg, side)
+		return notices, nil, err
 	}
 	cmd, warns, err := g.Resolve(side, text)
 	if err != nil {

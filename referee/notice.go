@@ -95,7 +95,7 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	if sender && out.noCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", "view", "ep-answer"}
+	queries := []string{"help", "board", "history", "view", "ep-answer", "standings"}
 	onlyAsked := len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
@@ -227,5 +227,5 @@ func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g varia
 
 // isAnswer reports whether a notice kind only answers a question (HELP, BOARD ...).
 func isAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", "view", "ep-answer"}, kind)
+	return slices.Contains([]string{"help", "board", "history", "view", "ep-answer", "standings"}, kind)
 }

@@ -213,75 +213,108 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 	if addrs[0] == addrs[1] {
 		return 0, fmt.Errorf("the same address %s for both White and Black: a player cannot play himself", addrs[0])
 	}
-	local, domain := r.local()
 	for _, a := range addrs {
-		l, d, _ := strings.Cut(a, "@")
-		if base, _, _ := strings.Cut(l, "+"); strings.EqualFold(base, local) && strings.EqualFold(d, domain) {
-			return 0, fmt.Errorf("%s is the referee's own address", a)
+		if err := r.notReferee(a); err != nil {
+			return 0, err
 		}
 	}
-	game, err := v.New(opts)
-	if err != nil {
+	if _, err := v.New(opts); err != nil {
 		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}
 	var id uint64
 	err = r.DB.Update(func(tx *store.Tx) error {
-		sg := &store.Game{Variant: v.Key, FEN: opts.FEN, Flags: opts.Flags}
-		for i := range sg.Players {
-			tok, err := r.newToken()
-			if err != nil {
-				return err
-			}
-			sg.Players[i] = store.Player{Address: addrs[i], Token: tok}
+		sg, err := r.createGame(tx, v, addrs, opts, nil)
+		if sg != nil {
+			id = sg.ID
 		}
-		out := game.Outcome()
-		if out.Over() {
-			// A position that is already decided (a mate, a dead position): the game is
-			// over before it begins, and says so everywhere.
-			sg.Status, sg.Result, sg.Reason = "over", out.Result, out.Reason
-		}
-		if err := tx.CreateGame(sg); err != nil {
-			return err
-		}
-		id = sg.ID
-		for _, side := range []chess.Color{chess.White, chess.Black} {
-			l := letter{side: side, kind: "opening"}
-			other := sg.Players[side.Other()].Address
-			if out.Over() {
-				l.what = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
-				l.paras = []string{
-					say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
-					say("opening-nothing-to-play", nil),
-				}
-				l.diagram = diagram(game, side, variant.ShowReveal)
-			} else {
-				yours := slices.Contains(game.ToAct(), side)
-				l.what = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
-				l.paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-				l.diagram = diagram(game, side, variant.ShowView)
-				// Who moves first is said once: by the view's own status line when it has one
-				// ("White to play move 1."), else here.
-				says := strings.Contains(l.diagram, " to play ")
-				if yours {
-					if !says {
-						l.paras = append(l.paras, say("you-move-first", nil))
-					}
-				} else if says {
-					l.paras = append(l.paras, say("will-write", nil))
-				} else {
-					l.paras = append(l.paras, say("other-moves-first", templates.Args{"First": side.Other()}))
-				}
-			}
-			if err := r.enqueue(tx, sg, v, l); err != nil {
-				return err
-			}
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
 	return id, nil
+}
+
+// notReferee refuses the referee's own address (or one of its +tagged forms) as a player's.
+func (r *Referee) notReferee(a string) error {
+	local, domain := r.local()
+	l, d, _ := strings.Cut(a, "@")
+	if base, _, _ := strings.Cut(l, "+"); strings.EqualFold(base, local) && strings.EqualFold(d, domain) {
+		return fmt.Errorf("%s is the referee's own address", a)
+	}
+	return nil
+}
+
+// seat places a game in a tournament: which, and which round of how many.
+type seat struct {
+	t      *store.Tournament
+	round  int
+	rounds int
+}
+
+// createGame stores a new game between addrs (White, Black) in tx and queues its opening
+// mails; a tournament's game (at not nil) says so in them.
+func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, opts variant.Options, at *seat) (*store.Game, error) {
+	game, err := v.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", v.Name, err)
+	}
+	sg := &store.Game{Variant: v.Key, FEN: opts.FEN, Flags: opts.Flags}
+	if at != nil {
+		sg.Tournament, sg.Round = at.t.ID, at.round
+	}
+	for i := range sg.Players {
+		tok, err := r.newToken()
+		if err != nil {
+			return nil, err
+		}
+		sg.Players[i] = store.Player{Address: addrs[i], Token: tok}
+	}
+	out := game.Outcome()
+	if out.Over() {
+		// A position that is already decided (a mate, a dead position): the game is
+		// over before it begins, and says so everywhere.
+		sg.Status, sg.Result, sg.Reason = "over", out.Result, out.Reason
+	}
+	if err := tx.CreateGame(sg); err != nil {
+		return nil, err
+	}
+	for _, side := range []chess.Color{chess.White, chess.Black} {
+		l := letter{side: side, kind: "opening"}
+		other := sg.Players[side.Other()].Address
+		if out.Over() {
+			l.what = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
+			l.paras = []string{
+				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
+				say("opening-nothing-to-play", nil),
+			}
+			l.diagram = diagram(game, side, variant.ShowReveal)
+		} else {
+			yours := slices.Contains(game.ToAct(), side)
+			l.what = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
+			l.paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
+			l.diagram = diagram(game, side, variant.ShowView)
+			// Who moves first is said once: by the view's own status line when it has one
+			// ("White to play move 1."), else here.
+			says := strings.Contains(l.diagram, " to play ")
+			if yours {
+				if !says {
+					l.paras = append(l.paras, say("you-move-first", nil))
+				}
+			} else if says {
+				l.paras = append(l.paras, say("will-write", nil))
+			} else {
+				l.paras = append(l.paras, say("other-moves-first", templates.Args{"First": side.Other()}))
+			}
+		}
+		if at != nil {
+			l.paras = append(l.paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players)}))
+		}
+		if err := r.enqueue(tx, sg, v, l); err != nil {
+			return nil, err
+		}
+	}
+	return sg, nil
 }
 
 // letter is one mail to one player of a game.
@@ -431,6 +464,11 @@ func (r *Referee) from() string {
 // enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
 // answer to answers.
 func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
+	return r.enqueueNotice(tx, to, subject, paras, say("footer-no-game", nil), answers)
+}
+
+// enqueueNotice sends a mail that belongs to no one game, with its footer.
+func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
 	suffix, err := r.newToken()
 	if err != nil {
 		return err
@@ -440,7 +478,7 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string,
 	m := templates.Mail{
 		From: r.from(), To: to, Subject: templates.Subject(0, "", subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: paras,
-		Footer: say("footer-no-game", nil),
+		Footer: footer,
 	}
 	if answers != nil && answers.MessageID != "" {
 		m.InReplyTo, m.AutoSubmitted = answers.MessageID, "auto-replied"

@@ -1,0 +1,303 @@
+package referee
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/tournament"
+	"github.com/refereed/refereed/variant"
+)
+
+// withdrawnReason is the Reason of a game ended by a player's withdrawal from its tournament:
+// the standings score such a game by the tournament's rule, not by its stored result.
+const withdrawnReason = "withdrawal from the tournament"
+
+// TournamentOptions are the settings of a new tournament.
+type TournamentOptions struct {
+	Name      string
+	Variant   string   // registry key or alias
+	Players   []string // addresses, in table order (the Berger tables' player 1 first)
+	Double    bool     // each pair plays both colours
+	Organizer string   // optional address
+	// WithdrawRule is tournament.WithdrawForfeit (the default) or tournament.WithdrawHalf.
+	WithdrawRule string
+	Game         variant.Options // each game's options
+}
+
+// NewTournament creates a round-robin section and all its games at once, in one transaction,
+// and queues every game's opening mails (which name the tournament and the round).
+func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
+	v, err := variant.Lookup(o.Variant)
+	if err != nil {
+		return 0, err
+	}
+	name := strings.TrimSpace(o.Name)
+	if name == "" {
+		return 0, fmt.Errorf("a tournament needs a name")
+	}
+	rule := o.WithdrawRule
+	switch rule {
+	case "":
+		rule = tournament.WithdrawForfeit
+	case tournament.WithdrawForfeit, tournament.WithdrawHalf:
+	default:
+		return 0, fmt.Errorf("withdraw rule %q: it is %q or %q", rule, tournament.WithdrawHalf, tournament.WithdrawForfeit)
+	}
+	var players []string
+	seen := map[string]bool{}
+	for _, a := range o.Players {
+		p, err := mail.ParseAddress(strings.TrimSpace(a))
+		if err != nil {
+			return 0, fmt.Errorf("player address %q is not an email address", a)
+		}
+		addr := strings.ToLower(p.Address)
+		if seen[addr] {
+			return 0, fmt.Errorf("%s is named twice", addr)
+		}
+		if err := r.notReferee(addr); err != nil {
+			return 0, err
+		}
+		seen[addr] = true
+		players = append(players, addr)
+	}
+	organizer := ""
+	if o.Organizer != "" {
+		p, err := mail.ParseAddress(o.Organizer)
+		if err != nil {
+			return 0, fmt.Errorf("organizer address %q is not an email address", o.Organizer)
+		}
+		organizer = strings.ToLower(p.Address)
+	}
+	rounds, err := tournament.Schedule(len(players), o.Double)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := v.New(o.Game); err != nil {
+		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
+	}
+	var id uint64
+	err = r.DB.Update(func(tx *store.Tx) error {
+		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule}
+		if err := tx.CreateTournament(t); err != nil {
+			return err
+		}
+		id = t.ID
+		for _, rd := range rounds {
+			tr := store.TournamentRound{Number: rd.Number, Bye: rd.Bye}
+			for _, p := range rd.Games {
+				sg, err := r.createGame(tx, v, [2]string{players[p.White], players[p.Black]}, o.Game, &seat{t: t, round: rd.Number, rounds: len(rounds)})
+				if err != nil {
+					return err
+				}
+				tr.Games = append(tr.Games, store.TournamentGame{White: p.White, Black: p.Black, Game: sg.ID})
+			}
+			t.Rounds = append(t.Rounds, tr)
+		}
+		return tx.PutTournament(t)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// Section is tournament t as package tournament counts it: each game's result as it stands.
+func Section(tx *store.Tx, t *store.Tournament) (tournament.Section, error) {
+	s := tournament.Section{Players: t.Players, Double: t.Double, Rule: t.WithdrawRule}
+	for _, w := range t.Withdrawn {
+		s.Withdrawn = append(s.Withdrawn, w.Player)
+	}
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			sg, err := tx.Game(tg.Game)
+			if err != nil {
+				return s, err
+			}
+			res := tournament.Pending
+			if sg.Status == "over" && sg.Reason != withdrawnReason {
+				res = sg.Result
+			}
+			s.Games = append(s.Games, tournament.Game{Round: rd.Number, White: tg.White, Black: tg.Black, Result: res})
+		}
+	}
+	return s, nil
+}
+
+// standingsParas are the paragraphs of a standings mail: what it is, the crosstable, the key.
+func standingsParas(tx *store.Tx, t *store.Tournament) ([]string, error) {
+	s, err := Section(tx, t)
+	if err != nil {
+		return nil, err
+	}
+	done := 0
+	for _, g := range s.Scored() {
+		if g.Result != tournament.Pending {
+			done++
+		}
+	}
+	v, err := variant.Lookup(t.Variant)
+	name := t.Variant
+	if err == nil {
+		name = v.Name
+	}
+	return []string{
+		say("tournament-standings", templates.Args{"Name": t.Name, "Variant": name, "Done": done, "Games": len(s.Games)}),
+		strings.TrimRight(s.Crosstable(), "\n"),
+		say("tournament-key", nil),
+	}, nil
+}
+
+// Standings is tournament id's crosstable, with its heading and key, as a mail gives it.
+func (r *Referee) Standings(id uint64) (string, error) {
+	var text string
+	err := r.DB.View(func(tx *store.Tx) error {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return err
+		}
+		paras, err := standingsParas(tx, t)
+		text = strings.Join(paras, "\n\n") + "\n"
+		return err
+	})
+	return text, err
+}
+
+// tournamentGameOver tells every player of sg's tournament that sg ended, with the
+// standings. It is called in the transaction that ended the game.
+func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
+	if sg.Tournament == 0 {
+		return nil
+	}
+	t, err := tx.Tournament(sg.Tournament)
+	if err != nil {
+		return err
+	}
+	paras, err := standingsParas(tx, t)
+	if err != nil {
+		return err
+	}
+	head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
+	paras = append([]string{head}, paras...)
+	s, err := Section(tx, t)
+	if err != nil {
+		return err
+	}
+	if s.Over() {
+		paras = append(paras, say("tournament-over", templates.Args{"Name": t.Name}))
+	}
+	for _, p := range t.Players {
+		if err := r.enqueueTournament(tx, t, p, paras, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueueTournament sends a tournament's mail (the standings) to one address.
+func (r *Referee) enqueueTournament(tx *store.Tx, t *store.Tournament, to string, paras []string, answers *parser.Message) error {
+	return r.enqueueNotice(tx, to, say("subject/standings", templates.Args{"Name": t.Name}), paras,
+		say("tournament-footer", templates.Args{"Name": t.Name}), answers)
+}
+
+// standingsAnswer is the answer to STANDINGS sent to a game's address.
+func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color) ([]variant.Notice, error) {
+	if sg.Tournament == 0 {
+		return nil, variant.Reject("%s", say("no-tournament", nil))
+	}
+	t, err := tx.Tournament(sg.Tournament)
+	if err != nil {
+		return nil, err
+	}
+	paras, err := standingsParas(tx, t)
+	if err != nil {
+		return nil, err
+	}
+	var out []variant.Notice
+	for _, p := range paras {
+		out = append(out, variant.Notice{To: variant.To(side), Kind: "standings", Text: p})
+	}
+	return out, nil
+}
+
+// Withdraw takes player addr out of tournament id: each of his games still going ends, and
+// the standings score his games by the tournament's rule. Both players of each game ended
+// are told, and every player of the section gets the standings.
+func (r *Referee) Withdraw(id uint64, addr string) error {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	return r.DB.Update(func(tx *store.Tx) error {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return err
+		}
+		p := -1
+		for i, a := range t.Players {
+			if a == addr {
+				p = i
+			}
+		}
+		if p < 0 {
+			return fmt.Errorf("%s does not play in tournament %d", addr, id)
+		}
+		for _, w := range t.Withdrawn {
+			if w.Player == p {
+				return fmt.Errorf("%s has already withdrawn from tournament %d", addr, id)
+			}
+		}
+		t.Withdrawn = append(t.Withdrawn, store.Withdrawal{Player: p, At: tx.Now})
+		if err := tx.PutTournament(t); err != nil {
+			return err
+		}
+		s, err := Section(tx, t)
+		if err != nil {
+			return err
+		}
+		scored := s.Scored()
+		annulled := false
+		for _, g := range scored {
+			if (g.White == p || g.Black == p) && g.Result == tournament.NotPlayed {
+				annulled = true
+			}
+		}
+		var last *store.Game
+		for _, rd := range t.Rounds {
+			for _, tg := range rd.Games {
+				if tg.White != p && tg.Black != p {
+					continue
+				}
+				sg, v, _, err := Load(tx, tg.Game)
+				if err != nil {
+					return err
+				}
+				if sg.Status == "over" {
+					continue
+				}
+				sg.Status, sg.Reason = "over", withdrawnReason
+				sg.Result = tournament.WhiteWins
+				if tg.White == p {
+					sg.Result = tournament.BlackWins
+				}
+				if err := tx.PutGame(sg); err != nil {
+					return err
+				}
+				for _, side := range []chess.Color{chess.White, chess.Black} {
+					l := letter{side: side, kind: "update",
+						what:  say("subject/tournament-withdrawn", templates.Args{"Player": addr}),
+						paras: []string{say("tournament-withdrew", templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled})}}
+					if err := r.enqueue(tx, sg, v, l); err != nil {
+						return err
+					}
+				}
+				last = sg
+			}
+		}
+		if last == nil {
+			return nil
+		}
+		return r.tournamentGameOver(tx, last)
+	})
+}

@@ -1,0 +1,195 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/tournament"
+)
+
+var quartet = []string{"alice@example.com", "bruno@example.net", "chen@example.org", "dora@example.com"}
+
+func (h *harness) tournament(id uint64) *store.Tournament {
+	h.t.Helper()
+	var t *store.Tournament
+	if err := h.db.View(func(tx *store.Tx) (err error) { t, err = tx.Tournament(id); return err }); err != nil {
+		h.t.Fatal(err)
+	}
+	return t
+}
+
+// mailsTo returns the subject and text part of every mail to addr in mails.
+func mailsTo(t *testing.T, mails []store.OutMail, addr string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range mails {
+		if m.To[0] == addr {
+			p, err := parser.Parse(m.Raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, "Subject: "+p.Subject+"\n"+p.Body+"\n"+string(m.Raw))
+		}
+	}
+	return out
+}
+
+// A four-player Progressive tournament played to the end by mail: every game's opening names
+// the tournament and round, each game's end sends the standings to all four, STANDINGS
+// answers a player, and the last standings are the final crosstable.
+func TestTournamentByMail(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Progressive Open 2027", Variant: "progressive", Players: quartet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := h.tournament(id)
+	if len(tr.Rounds) != 3 || len(tr.Rounds[0].Games) != 2 {
+		t.Fatalf("rounds %+v", tr.Rounds)
+	}
+	openings := h.outbox()
+	if len(openings) != 12 {
+		t.Fatalf("%d opening mails, want 12", len(openings))
+	}
+	for _, m := range openings {
+		if !strings.Contains(string(m.Raw), "This is a game of Progressive Open 2027, round") {
+			t.Fatalf("an opening mail does not name the tournament:\n%s", m.Raw)
+		}
+	}
+	// Round 1: alice-dora, bruno-chen (Berger: 1-4, 2-3).
+	g := func(round, board int) uint64 { return tr.Rounds[round-1].Games[board].Game }
+	if w := h.player(g(1, 0), chess.White).Address; w != "alice@example.com" {
+		t.Fatalf("round 1 board 1 White is %s", w)
+	}
+	mustContain(t, "alice's opening", bodyTo(t, mailsTo2(openings, g(1, 0)), "alice@example.com"), "round 1 of 3", "4 players")
+
+	// STANDINGS from a player before anything is decided.
+	h.deliver(h.reply(g(1, 1), chess.Black, "STANDINGS"))
+	m := h.outbox()
+	if len(m) != 1 {
+		t.Fatalf("%d mails for STANDINGS", len(m))
+	}
+	mustContain(t, "the answer to STANDINGS", bodyTo(t, m, "chen@example.org"), "0 of 6 games", "1= alice                * . . .", ". . .")
+
+	whiteWins := func(id uint64) {
+		h.deliver(h.reply(id, chess.White, "e4"))
+		h.deliver(h.reply(id, chess.Black, "RESIGN"))
+	}
+	blackWins := func(id uint64) { h.deliver(h.reply(id, chess.White, "RESIGN")) }
+	draw := func(id uint64) {
+		h.deliver(h.reply(id, chess.White, "DRAW OFFER"))
+		h.deliver(h.reply(id, chess.Black, "DRAW ACCEPT"))
+	}
+	_ = blackWins
+	whiteWins(g(1, 0)) // alice beats dora
+	m = h.outbox()
+	for _, p := range quartet {
+		got := mailsTo(t, m, p)
+		found := false
+		for _, raw := range got {
+			if strings.Contains(raw, "Progressive Open 2027: standings") {
+				found = true
+				mustContain(t, p+"'s standings", raw, "ended: 1-0", "1 of 6 games", "<pre style")
+			}
+		}
+		if !found {
+			t.Fatalf("%s got no standings after the first game ended", p)
+		}
+	}
+	draw(g(1, 1))      // bruno-chen drawn
+	whiteWins(g(2, 0)) // dora beats chen
+	draw(g(2, 1))      // alice-bruno drawn
+	whiteWins(g(3, 0)) // bruno beats dora
+	h.outbox()
+	blackWins(g(3, 1)) // chen resigns to alice
+	m = h.outbox()
+	final := bodyTo(t, onlyStandings(m), "dora@example.com")
+	// alice 1+½+1 = 2½, SB 1 (dora) + 1 (½ of bruno's 2) + ½ (chen) = 2.5
+	// bruno ½+½+1 = 2, SB ¼ (chen) + 1¼ (alice) + 1 (dora) = 2.5
+	// dora 0+1+0 = 1, SB ½ (chen); chen ½+0+0 = ½, SB 1 (½ of bruno)
+	want := strings.Join([]string{
+		"   # Player               1 2 3 4    Pts      SB   W",
+		"  1  alice                * = 1 1    2.5    2.50   2",
+		"  2  bruno                = * 1 =      2    2.50   1",
+		"  3  dora                 0 0 * 1      1    0.50   1",
+		"  4  chen                 0 = 0 *    0.5       1   0",
+	}, "\n")
+	mustContain(t, "the final standings", final, want, "6 of 6 games", "these are the final")
+}
+
+// mailsTo2 keeps the mails of one game.
+func mailsTo2(mails []store.OutMail, game uint64) []store.OutMail {
+	var out []store.OutMail
+	for _, m := range mails {
+		if m.Game == game {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// onlyStandings keeps the standings mails.
+func onlyStandings(mails []store.OutMail) []store.OutMail {
+	var out []store.OutMail
+	for _, m := range mails {
+		if m.Game == 0 && strings.Contains(string(m.Raw), ": standings") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A withdrawal ends the player's games; by the half rule, having finished none, his games
+// count for nobody.
+func TestTournamentWithdraw(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], WithdrawRule: tournament.WithdrawHalf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	if err := h.ref.Withdraw(id, "Chen@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	m := h.outbox()
+	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, "alice@example.com"), "\n"), "chen@example.org has withdrawn from Cup", "none of his", "Subject: [refereed] Cup: standings")
+	if err := h.ref.Withdraw(id, "chen@example.org"); err == nil {
+		t.Error("withdrew twice")
+	}
+	if err := h.ref.Withdraw(id, "zed@example.org"); err == nil {
+		t.Error("a stranger withdrew")
+	}
+	text, err := h.ref.Standings(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the standings", text, "chen (w)", "2 of 3 games decided")
+}
+
+func TestNewTournamentRefuses(t *testing.T) {
+	h := newHarness(t)
+	for _, o := range []TournamentOptions{
+		{Name: "x", Variant: "orthodox", Players: quartet[:2]},
+		{Name: "x", Variant: "orthodox", Players: []string{"a@x", "b@x", "A@x"}},
+		{Name: "x", Variant: "nosuch", Players: quartet},
+		{Name: "", Variant: "orthodox", Players: quartet},
+		{Name: "x", Variant: "orthodox", Players: []string{"a@x", "b@x", "referee@example.org"}},
+		{Name: "x", Variant: "orthodox", Players: quartet, WithdrawRule: "never"},
+	} {
+		if _, err := h.ref.NewTournament(o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
+
+// STANDINGS in a game of no tournament is refused.
+func TestStandingsOutsideTournament(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, chess.White, "STANDINGS"))
+	mustContain(t, "the refusal", bodyTo(t, h.outbox(), ann), "not part of a tournament")
+}
