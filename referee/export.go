@@ -13,12 +13,46 @@ import (
 // once the game is over, its whole log with times in a comment (nothing is secret then,
 // rules.md 0.4b). An unfinished game's record shows hidden moves: it is for the organizer.
 func Export(tx *store.Tx, id uint64, w io.Writer) error {
+	return export(tx, id, w, nil)
+}
+
+// ExportTournament writes every game of tournament id as one PGN, round by round, each with
+// the tournament as its Event and its Round. A finished game carries its whole log; a game
+// still going is given by its tags only, with result "*": the organizer may play elsewhere,
+// and a tournament's record is no place for hidden moves.
+func ExportTournament(tx *store.Tx, id uint64, w io.Writer) (games int, err error) {
+	t, err := tx.Tournament(id)
+	if err != nil {
+		return 0, err
+	}
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			if err := export(tx, tg.Game, w, &exportIn{t: t, round: rd.Number}); err != nil {
+				return games, err
+			}
+			games++
+		}
+	}
+	return games, nil
+}
+
+// exportIn is the tournament and round a game is exported as part of.
+type exportIn struct {
+	t     *store.Tournament
+	round int
+}
+
+func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 	sg, v, g, err := Load(tx, id)
 	if err != nil {
 		return err
 	}
+	event := fmt.Sprintf("refereed game #%d", sg.ID)
+	if in != nil {
+		event = in.t.Name
+	}
 	tags := []record.Tag{
-		{Name: "Event", Value: fmt.Sprintf("refereed game #%d", sg.ID)},
+		{Name: "Event", Value: event},
 		{Name: "Site", Value: "refereed"},
 		{Name: "Date", Value: sg.Created.UTC().Format("2006.01.02")},
 		{Name: "White", Value: sg.Players[0].Address},
@@ -28,7 +62,18 @@ func Export(tx *store.Tx, id uint64, w io.Writer) error {
 	if sg.FEN != "" {
 		tags = append(tags, record.Tag{Name: "SetUp", Value: "1"}, record.Tag{Name: "FEN", Value: sg.FEN})
 	}
+	if in != nil {
+		tags = append(tags, record.Tag{Name: "Round", Value: fmt.Sprint(in.round)})
+	}
 	out := g.Outcome()
+	if in != nil && !out.Over() {
+		if sg.Status != "over" {
+			return record.Write(w, tags, "", "*")
+		}
+		// Ended by a withdrawal from the tournament: over, so nothing is secret any more.
+		out.Result, out.Termination = sg.Result, "abandoned"
+		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
+	}
 	if out.Over() {
 		tags = append(tags, record.Tag{Name: "Termination", Value: out.Termination})
 	} else {

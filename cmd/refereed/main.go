@@ -51,6 +51,7 @@ func (m *Main) subcommands() []subcommand {
 		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},
 		{"variants", "list the games refereed plays", (*Main).runVariants},
 		{"new", "create a game between two mail addresses", (*Main).runNew},
+		{"tournament", "create, list, show, export a round-robin tournament; withdraw a player", (*Main).runTournament},
 		{"list", "list the games in the store", (*Main).runList},
 		{"show", "show a game as a player or the referee sees it", (*Main).runShow},
 		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
@@ -100,7 +101,7 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w, "refereed: a play-by-email referee for chess variants")
 	fmt.Fprintln(w, "\nUsage: refereed COMMAND [options]\n\nCommands:")
 	for _, sc := range m.subcommands() {
-		fmt.Fprintf(w, "  %-9s %s\n", sc.name, sc.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", sc.name, sc.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'refereed COMMAND -h' for a command's options.")
 }

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/tournament"
+	"github.com/refereed/refereed/variant"
+)
+
+// runTournament dispatches "refereed tournament new|list|show|export|withdraw".
+func (m *Main) runTournament(ctx context.Context, args []string) int {
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,... [--double] [--organizer ADDR] [--withdraw-rule forfeit|half]\n"+
+			"       refereed tournament list\n"+
+			"       refereed tournament show ID\n"+
+			"       refereed tournament export ID\n"+
+			"       refereed tournament withdraw ID ADDR\n\n"+
+			"A tournament is a round-robin section (Berger tables, 3 to 20 players): all its games\n"+
+			"start at once. Run 'refereed tournament new -h' for its options.")
+	}
+	if len(args) == 0 {
+		usage(m.Stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "new":
+		return m.tournamentNew(args[1:])
+	case "list":
+		return m.tournamentList(args[1:])
+	case "show":
+		return m.tournamentShow(args[1:])
+	case "export":
+		return m.tournamentExport(args[1:])
+	case "withdraw":
+		return m.tournamentWithdraw(args[1:])
+	case "-h", "-help", "--help", "help":
+		usage(m.Stdout)
+		return exitOK
+	}
+	fmt.Fprintf(m.Stderr, "refereed tournament: unknown command %q\n\n", args[0])
+	usage(m.Stderr)
+	return exitUsage
+}
+
+func (m *Main) tournamentNew(args []string) int {
+	fs := flag.NewFlagSet("tournament new", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	address := addressFlag(fs)
+	name := fs.String("name", "", "the tournament's name, as its mails and records give it")
+	v := fs.String("variant", "orthodox", "the game: "+strings.Join(variant.Keys(), ", "))
+	players := fs.String("players", "", "the players' addresses, comma-separated, in table order (3 to 20)")
+	double := fs.Bool("double", false, "each pair plays two games, one with each colour")
+	organizer := fs.String("organizer", "", "the organizer's address")
+	rule := fs.String("withdraw-rule", tournament.WithdrawForfeit, "a withdrawn player's games: forfeit (those not finished are lost) or half (none counts if he finished fewer than half)")
+	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
+	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action in every game: a reminder after it, a forfeit one more deadline later")
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageCode(err)
+	}
+	if *name == "" || *players == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if !referee.ValidAuth(*auth) {
+		fmt.Fprintf(m.Stderr, "refereed tournament new: --auth %q: want none, prefer or require\n", *auth)
+		return exitUsage
+	}
+	if *deadline <= 0 {
+		fmt.Fprintf(m.Stderr, "refereed tournament new: --deadline %v: want a positive duration like 72h\n", *deadline)
+		return exitUsage
+	}
+	var addrs []string
+	for _, a := range strings.Split(*players, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	db, closeDB, created, err := d.create(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament new: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	if created {
+		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
+	}
+	id, err := refereeOf(db, *address).NewTournament(referee.TournamentOptions{
+		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule,
+		Game: variant.Options{Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}},
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament new: %v\n", err)
+		return exitInvalid
+	}
+	var t *store.Tournament
+	if err := db.View(func(tx *store.Tx) (err error) { t, err = tx.Tournament(id); return err }); err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament new: %v\n", err)
+		return exitInvalid
+	}
+	games := 0
+	for _, rd := range t.Rounds {
+		games += len(rd.Games)
+	}
+	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), t.Name, len(t.Players), len(t.Rounds), games)
+	if m.db == nil {
+		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
+	}
+	return exitOK
+}
+
+func (m *Main) tournamentList(args []string) int {
+	fs := flag.NewFlagSet("tournament list", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageCode(err)
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament list: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	err = db.View(func(tx *store.Tx) error {
+		all, err := tx.Tournaments()
+		if err != nil {
+			return err
+		}
+		if len(all) == 0 {
+			fmt.Fprintf(m.Stdout, "no tournaments in %s\n", d.where(m))
+		}
+		for i := range all {
+			t := &all[i]
+			s, err := referee.Section(tx, t)
+			if err != nil {
+				return err
+			}
+			done := 0
+			for _, g := range s.Scored() {
+				if g.Result != tournament.Pending {
+					done++
+				}
+			}
+			kind := "single"
+			if t.Double {
+				kind = "double"
+			}
+			fmt.Fprintf(m.Stdout, "#%-4d %-14s %2d players  %s  %d/%d games decided  %s\n", t.ID, t.Variant, len(t.Players), kind, done, len(s.Games), t.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament list: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// tournamentArgs parses the data flags and the n arguments of show, export, withdraw; code
+// is -1 when they are right, else the exit code.
+func (m *Main) tournamentArgs(name string, args []string, n int) (dataFlags, []string, int) {
+	fs := flag.NewFlagSet("tournament "+name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	if err := parseInterspersed(fs, args); err != nil {
+		return d, nil, usageCode(err)
+	}
+	if fs.NArg() != n {
+		fmt.Fprintf(m.Stderr, "Usage: refereed tournament %s ID%s\n", name, map[bool]string{true: " ADDR"}[n == 2])
+		return d, nil, exitUsage
+	}
+	return d, fs.Args(), -1
+}
+
+func parseTournamentID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 10, 64)
+	if err != nil || id == 0 {
+		return 0, fmt.Errorf("%q is not a tournament number", s)
+	}
+	return id, nil
+}
+
+func (m *Main) tournamentShow(args []string) int {
+	d, rest, code := m.tournamentArgs("show", args, 1)
+	if code >= 0 {
+		return code
+	}
+	id, err := parseTournamentID(rest[0])
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
+		return exitUsage
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	var head string
+	err = db.View(func(tx *store.Tx) error {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return err
+		}
+		head = fmt.Sprintf("Tournament #%d: %s, %s, withdrawals: %s", t.ID, t.Name, t.Variant, t.WithdrawRule)
+		if t.Organizer != "" {
+			head += ", organizer " + t.Organizer
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
+		return exitInvalid
+	}
+	text, err := refereeOf(db, "").Standings(id)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(m.Stdout, "%s\n\n%s", head, text)
+	return exitOK
+}
+
+func (m *Main) tournamentExport(args []string) int {
+	d, rest, code := m.tournamentArgs("export", args, 1)
+	if code >= 0 {
+		return code
+	}
+	id, err := parseTournamentID(rest[0])
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament export: %v\n", err)
+		return exitUsage
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament export: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	err = db.View(func(tx *store.Tx) error {
+		n, err := referee.ExportTournament(tx, id, m.Stdout)
+		if err == nil {
+			fmt.Fprintf(m.Stderr, "refereed tournament export: %d game(s) of tournament #%d from %s\n", n, id, d.where(m))
+		}
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament export: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func (m *Main) tournamentWithdraw(args []string) int {
+	d, rest, code := m.tournamentArgs("withdraw", args, 2)
+	if code >= 0 {
+		return code
+	}
+	id, err := parseTournamentID(rest[0])
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
+		return exitUsage
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	if err := refereeOf(db, "").Withdraw(id, rest[1]); err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(m.Stdout, "%s withdrawn from tournament #%d: his games still going are over, and the players are told\n", rest[1], id)
+	return exitOK
+}
