@@ -308,7 +308,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 			}
 		}
 		if at != nil {
-			l.paras = append(l.paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players)}))
+			l.paras = append(l.paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
 		}
 		if err := r.enqueue(tx, sg, v, l); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package referee
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
@@ -192,4 +193,67 @@ func TestStandingsOutsideTournament(t *testing.T) {
 	h.outbox()
 	h.deliver(h.reply(id, chess.White, "STANDINGS"))
 	mustContain(t, "the refusal", bodyTo(t, h.outbox(), ann), "not part of a tournament")
+}
+
+// With the forfeit rule, a withdrawn player's games still going are lost by him; a game of a
+// tournament lost on time sends the standings too; the export of the tournament gives each
+// game with its Round, those ended with their logs.
+func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Autumn Cup", Variant: "orthodox", Players: quartet[:3], Double: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := h.tournament(id)
+	if len(tr.Rounds) != 6 {
+		t.Fatalf("%d rounds, want 6", len(tr.Rounds))
+	}
+	openings := h.outbox()
+	mustContain(t, "an opening", bodyTo(t, mailsTo2(openings, tr.Rounds[5].Games[0].Game), quartet[0]), "Autumn Cup, round 6 of 6", "one with each colour")
+	if err := h.ref.Withdraw(id, quartet[1]); err != nil {
+		t.Fatal(err)
+	}
+	m := h.outbox()
+	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, quartet[0]), "\n"), "bruno@example.net has withdrawn from Autumn Cup", "this game ends, lost by", "4 of 6 games")
+	// alice and chen play on: in one game White moves and Black lets the time run out, in
+	// the other White does.
+	var left []uint64
+	for _, rd := range tr.Rounds {
+		for _, tg := range rd.Games {
+			if tg.White != 1 && tg.Black != 1 {
+				left = append(left, tg.Game)
+			}
+		}
+	}
+	if len(left) != 2 {
+		t.Fatalf("%d games without bruno, want 2", len(left))
+	}
+	h.deliver(h.reply(left[0], chess.White, "e4"))
+	h.outbox()
+	for range 2 {
+		h.now = h.now.Add(DefaultDeadline + time.Minute)
+		if _, err := h.ref.CheckDeadlines(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m = onlyStandings(h.outbox())
+	if len(m) != 6 {
+		t.Fatalf("%d standings mails after two games lost on time, want 2 x 3", len(m))
+	}
+	final := mailsTo(t, m, quartet[2])[1]
+	// chen had White in the game where White moved, and Black in the other: he won both on
+	// time. chen 2 + 2 (bruno's forfeits) = 4, SB 2 x 2 (alice) = 4; alice 2, SB 0 (bruno
+	// has nothing); bruno last, as he withdrew.
+	mustContain(t, "the final standings", final, "6 of 6 games", "these are the final",
+		"  1  chen                 * 1 +      4       4   4\n                          * 1 +",
+		"  2  alice                0 * +      2       0   2",
+		"  3  bruno (w)            - - *      0       0   0")
+	var pgn strings.Builder
+	if err := h.db.View(func(tx *store.Tx) error { _, err := ExportTournament(tx, id, &pgn); return err }); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the export", pgn.String(), `[Event "Autumn Cup"]`, `[Round "6"]`, `[Termination "abandoned"]`, "withdrawal from the tournament", `[Termination "forfeit"]`, "{refereed log:")
+	if strings.Contains(pgn.String(), `[Result "*"]`) {
+		t.Errorf("a game still going in a finished tournament:\n%s", pgn.String())
+	}
 }

@@ -147,3 +147,33 @@ func TestCrosstableWidth(t *testing.T) {
 		}
 	}
 }
+
+// A double round robin of three: two lines a player, one per cycle. Worked by hand: ben and
+// cy have 2 points and SB 3 (ben: 2 for cy, 1 for ann; cy: 2 for ben, ½ and ½ for ann); ben
+// won two games, cy one.
+func TestCrosstableDouble(t *testing.T) {
+	rounds, err := Schedule(3, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Section{Players: []string{"ann@x", "ben@x", "cy@x"}, Double: true}
+	results := []string{WhiteWins, Drawn, BlackWins, WhiteWins, Pending, Drawn}
+	i := 0
+	for _, r := range rounds {
+		for _, p := range r.Games {
+			s.Games = append(s.Games, Game{Round: r.Number, White: p.White, Black: p.Black, Result: results[i]})
+			i++
+		}
+	}
+	got := s.Crosstable()
+	want, err := os.ReadFile("testdata/crosstable-double.txt")
+	if os.Getenv("UPDATE") != "" {
+		err = os.WriteFile("testdata/crosstable-double.txt", []byte(got), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
