@@ -325,7 +325,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
 	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
 	case "HELP", "?":
-		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g)}}, nil, nil
+		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g, sg.Tournament != 0)}}, nil, nil
 	case "BOARD":
 		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
 	case "HISTORY":

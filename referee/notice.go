@@ -75,12 +75,19 @@ const commonHelp = "BOARD            your current view\n" +
 	"DRAW OFFER       offer a draw\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it"
 
-// helpText is the answer to HELP.
-func helpText(v *variant.Variant, g variant.Game) string {
+// tournamentHelp is what a game of a tournament adds to commonHelp.
+const tournamentHelp = "STANDINGS        the tournament's crosstable"
+
+// helpText is the answer to HELP; a game of a tournament has STANDINGS too.
+func helpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 	if out := g.Outcome(); out.Over() {
 		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
-	return say("help", nil) + "\n" + templates.Columns(v.Help+"\n"+commonHelp)
+	help := v.Help + "\n" + commonHelp
+	if inTournament {
+		help += "\n" + tournamentHelp
+	}
+	return say("help", nil) + "\n" + templates.Columns(help)
 }
 
 // subjectFor says in a few words what the mail to s is about.

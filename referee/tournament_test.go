@@ -75,6 +75,9 @@ func TestTournamentByMail(t *testing.T) {
 	}
 	mustContain(t, "the answer to STANDINGS", bodyTo(t, m, "chen@example.org"), "0 of 6 games", "1= alice                * . . .", ". . .")
 
+	h.deliver(h.reply(g(1, 1), chess.White, "HELP"))
+	mustContain(t, "HELP in a tournament game", bodyTo(t, h.outbox(), "bruno@example.net"), "STANDINGS", "the tournament's crosstable")
+
 	whiteWins := func(id uint64) {
 		h.deliver(h.reply(id, chess.White, "e4"))
 		h.deliver(h.reply(id, chess.Black, "RESIGN"))
