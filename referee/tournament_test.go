@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
+	"github.com/refereed/refereed/variant"
 )
 
 var quartet = []string{"alice@example.com", "bruno@example.net", "chen@example.org", "dora@example.com"}
@@ -258,5 +260,44 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	mustContain(t, "the export", pgn.String(), `[Event "Autumn Cup"]`, `[Round "6"]`, `[Termination "abandoned"]`, "withdrawal from the tournament", `[Termination "forfeit"]`, "{refereed log:")
 	if strings.Contains(pgn.String(), `[Result "*"]`) {
 		t.Errorf("a game still going in a finished tournament:\n%s", pgn.String())
+	}
+}
+
+// Every game refereed plays can be a tournament's, its simultaneous and hidden ones included;
+// the largest section starts its 190 games at once.
+func TestTournamentEveryVariant(t *testing.T) {
+	h := newHarness(t)
+	for _, key := range variant.Keys() {
+		id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup of " + key, Variant: key, Players: quartet[:3]})
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if m := h.outbox(); len(m) != 6 {
+			t.Errorf("%s: %d opening mails, want 6", key, len(m))
+		}
+		if text, err := h.ref.Standings(id); err != nil || !strings.Contains(text, "0 of 3 games") {
+			t.Errorf("%s: standings %v\n%s", key, err, text)
+		}
+	}
+	var players []string
+	for i := range tournament.MaxPlayers {
+		players = append(players, fmt.Sprintf("player%02d@example.org", i+1))
+	}
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Big", Variant: "orthodox", Players: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := h.outbox(); len(m) != 2*190 {
+		t.Errorf("%d opening mails, want 380", len(m))
+	}
+	text, _ := h.ref.Standings(id)
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, " ") && len(l) > tournament.Width {
+			t.Errorf("a line of %d columns: %q", len(l), l)
+		}
+	}
+	players = append(players, "one.too.many@example.org")
+	if _, err := h.ref.NewTournament(TournamentOptions{Name: "Too big", Variant: "orthodox", Players: players}); err == nil {
+		t.Error("21 players: no error")
 	}
 }
