@@ -248,7 +248,7 @@ func TestHelpBoardHistory(t *testing.T) {
 	if len(m) != 1 {
 		t.Fatalf("%d mails, want the one reply to Bob", len(m))
 	}
-	mustContain(t, "Bob's reply", bodyTo(t, m, bob), "Commands, one per line:", "EP? e4", "Your current view is below.", "Your transactional view", "What you have been told in this game:", "Your turn: transaction T2")
+	mustContain(t, "Bob's reply", bodyTo(t, m, bob), "Commands, one per line:", "EP? e4", "Your current view is below.", "Your view (nothing pending: both views are the same)", "What you have been told in this game:", "Your turn: transaction T2")
 	if strings.Contains(bodyTo(t, m, bob), "e4.") {
 		t.Error("history reveals White's pending move")
 	}

@@ -54,7 +54,7 @@ func TestAdminCommands(t *testing.T) {
 		t.Errorf("list:\n%s", out)
 	}
 	code, out, _ = run(t, append([]string{"show", "1", "--as", "black"}, data...)...)
-	if code != exitOK || !strings.Contains(out, "Your transactional view") || !strings.Contains(out, "    h  g  f") || !strings.Contains(out, "Waiting for White since") || !strings.Contains(out, "deadline 3 days") {
+	if code != exitOK || !strings.Contains(out, "Your view (nothing pending: both views are the same)") || !strings.Contains(out, "    h  g  f") || !strings.Contains(out, "Waiting for White since") || !strings.Contains(out, "deadline 3 days") {
 		t.Errorf("show as black:\n%s", out)
 	}
 	if code, _, errs := run(t, append([]string{"show", "9"}, data...)...); code != exitInvalid || !strings.Contains(errs, "game 9: no such game") {
