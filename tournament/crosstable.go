@@ -35,16 +35,13 @@ func (s Section) Crosstable() string {
 			cells[c][r][r] = '*'
 		}
 	}
-	rounds := len(s.Games)
-	if n > 0 {
-		rounds = 0
-		for _, g := range s.Games {
-			rounds = max(rounds, g.Round)
-		}
+	rounds := 0
+	for _, g := range s.Games {
+		rounds = max(rounds, g.Round)
 	}
 	for _, g := range s.Scored() {
 		c := 0
-		if s.Double && g.Round > (rounds+1)/2 {
+		if s.Double && g.Round > rounds/2 { // the second cycle
 			c = 1
 		}
 		w, b := pos[g.White], pos[g.Black]
