@@ -115,6 +115,7 @@ func (m *Main) tournamentNew(args []string) int {
 		games += len(rd.Games)
 	}
 	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), t.Name, len(t.Players), len(t.Rounds), games)
+	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), t.Players...)
 	if m.db == nil {
 		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
 	}
