@@ -1,0 +1,33 @@
+package web
+
+// inProgress is what the archive shows of a game still going, by variant key (rules.md 0.4b):
+// only what both players already know. A variant not listed shows only the public minimum.
+var inProgress = map[string]policy{
+	// Full information: the position and the moves are known to both players.
+	"orthodox":            {Position: true, Moves: true, Turn: true},
+	"progressive":         {Position: true, Moves: true, Turn: true},
+	"progressive-italian": {Position: true, Moves: true, Turn: true},
+	"trainwreck":          {Position: true, Moves: true, Turn: true},
+	"trainwreck-three":    {Position: true, Moves: true, Turn: true},
+	// Full information except the pending C-move, which is not yet played: the position is
+	// the played one, and the move list drops any comment (a stated C-move).
+	"conditional": {Position: true, Moves: true, Turn: true},
+	// Kriegspiel: the move number is announced to both ("Played"); nothing else.
+	"kriegspiel": {Turn: true},
+	// Hidden information: players and status only. Who is to act would tell whether one
+	// player has sealed his move (synchronous, korolev) or has a move pending (transactional).
+	"progressive-kriegspiel": {},
+	"transactional":          {},
+	"synchronous":            {},
+	"korolev":                {},
+}
+
+// policy is what is shown of a game in progress besides its players and status.
+type policy struct {
+	Position bool // the board as it stands
+	Moves    bool // the move list in the literature's notation
+	Turn     bool // whose turn and its name ("move 12")
+}
+
+// policyOf is the policy of variant key; the public minimum for an unknown one.
+func policyOf(key string) policy { return inProgress[key] }

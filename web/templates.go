@@ -1,0 +1,76 @@
+package web
+
+import "html/template"
+
+var pages = template.Must(template.New("").Parse(`
+{{define "head"}}<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>{{.Title}} · refereed</title><link rel="stylesheet" href="/style.css"></head>
+<body><nav><a href="/">Games</a><a href="/tournaments">Tournaments</a></nav>
+<h1>{{.Title}}</h1>
+{{end}}
+{{define "foot"}}</body></html>
+{{end}}
+{{define "rows"}}<table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Tournament</th></tr>
+{{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td>{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> round {{.Round}}{{end}}</td></tr>
+{{end}}</table>
+{{end}}
+{{define "games"}}{{template "head" .}}
+<form method="get" action="/">
+<label>Variant <select name="variant"><option value="">any</option>{{range .Variants}}<option{{if eq . $.Variant}} selected{{end}}>{{.}}</option>{{end}}</select></label>
+<label>Player <input name="player" value="{{.Player}}" size="12"></label>
+<label>Tournament <input name="tournament" value="{{.Tournament}}" size="4"></label>
+<label>Status <select name="status"><option value="">any</option><option value="active"{{if eq .Status "active"}} selected{{end}}>in progress</option><option value="over"{{if eq .Status "over"}} selected{{end}}>finished</option></select></label>
+<button>Show</button></form>
+<p>{{.Total}} games; page {{.Page}} of {{.Pages}}.</p>
+{{template "rows" .Rows}}
+<p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>
+{{template "foot"}}{{end}}
+{{define "board"}}<figure>{{if .Title}}<figcaption>{{.Title}}</figcaption>{{end}}<table class="board">
+{{range .Ranks}}<tr><th>{{.Label}}</th>{{range .Squares}}<td class="{{if .Dark}}d{{else}}l{{end}}{{if .Marked}} m{{end}}">{{.Glyph}}</td>{{end}}</tr>
+{{end}}<tr><th></th>{{range .Files}}<th>{{.}}</th>{{end}}</tr></table>{{if .Legend}}<p class="note">Outlined: {{.Legend}}</p>{{end}}</figure>
+{{end}}
+{{define "game"}}{{template "head" .}}
+<table>
+<tr><th>White</th><td><a href="/player/{{.White}}">{{.White}}</a></td></tr>
+<tr><th>Black</th><td><a href="/player/{{.Black}}">{{.Black}}</a></td></tr>
+<tr><th>Variant</th><td>{{.Variant}}</td></tr>
+{{if .Tournament}}<tr><th>Tournament</th><td><a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a>, round {{.Round}}</td></tr>{{end}}
+<tr><th>Status</th><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
+{{if .Finished}}<tr><th>Result</th><td>{{.Result}}{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
+{{if .Turn}}<tr><th>Turn</th><td>{{.Turn}}</td></tr>{{end}}
+</table>
+{{if .Finished}}<p><a href="/game/{{.ID}}.pgn">Download PGN</a></p>
+<h2>Position after step {{.Ply}} of {{.Plies}}</h2>
+<p class="steps">{{if gt .Ply 0}}<a href="/game/{{.ID}}?ply=0">|‹</a><a href="/game/{{.ID}}?ply={{.Prev}}">‹ back</a>{{end}}{{if lt .Ply .Plies}}<a href="/game/{{.ID}}?ply={{.Next}}">forward ›</a><a href="/game/{{.ID}}?ply={{.Plies}}">›|</a>{{end}}</p>
+{{range .Boards}}{{template "board" .}}{{end}}
+{{range .Lines}}<p>{{.}}</p>{{end}}
+<h2>Moves</h2><pre>{{.Movetext}}</pre>
+<h2>The referee's log</h2><ol class="steps" start="0">{{range .Steps}}<li>{{if .Current}}<b>{{.Label}}</b>{{else}}<a href="/game/{{$.ID}}?ply={{.N}}">{{.Label}}</a>{{end}}</li>{{end}}</ol>
+{{else}}{{if .Hidden}}<p class="note">A game of hidden information in progress: the archive shows only what both players know. Everything is shown once it is over.</p>{{end}}
+{{range .Boards}}{{template "board" .}}{{end}}
+{{if .Movetext}}<h2>Moves</h2><pre>{{.Movetext}}</pre>{{end}}
+{{end}}
+{{template "foot"}}{{end}}
+{{define "tournaments"}}{{template "head" .}}
+<table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
+{{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/tournament/{{.ID}}">{{.Name}}</a></td><td>{{.Variant}}</td><td>{{.Players}}</td><td>{{.Rounds}}</td><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
+{{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table>
+{{template "foot"}}{{end}}
+{{define "tournament"}}{{template "head" .}}
+<p>{{.Variant}}, {{if .Double}}double{{else}}single{{end}} round robin, {{if .Finished}}finished{{else}}in progress{{end}}. <a href="/?tournament={{.ID}}">All its games</a></p>
+<h2>Standings</h2>
+<table><tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th><th>Wins</th><th>Games</th></tr>
+{{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
+{{end}}</table>
+<h2>Crosstable</h2><pre>{{.Crosstable}}</pre>
+<h2>Games</h2>
+{{range .Rounds}}<h3>Round {{.Number}}{{if .Bye}} (bye: {{.Bye}}){{end}}</h3>{{template "rows" .Games}}{{end}}
+{{template "foot"}}{{end}}
+{{define "player"}}{{template "head" .}}
+<p>Finished: {{.Won}} won, {{.Lost}} lost, {{.Drawn}} drawn; {{.Going}} in progress.</p>
+<table><tr><th>#</th><th>Variant</th><th>Colour</th><th>Opponent</th><th>Result</th><th>Score</th><th>Status</th></tr>
+{{range .Rows}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td>{{.Colour}}</td><td><a href="/player/{{.Opponent}}">{{.Opponent}}</a></td><td>{{.Result}}</td><td>{{.Score}}</td><td>{{.Status}}</td></tr>
+{{end}}</table>{{if .Truncated}}<p class="note">Only the newest {{len .Rows}} games are listed.</p>{{end}}
+{{template "foot"}}{{end}}
+`))

@@ -1,0 +1,710 @@
+// Package web is refereed's read-only web archive: the games (filtered by variant, player,
+// tournament and status, in pages of at most 100), one game (players, variant, result, the
+// move list in the literature's notation, a board to step through, the PGN), the
+// tournaments (crosstable, standings, games) and a player's games. It reads the store in
+// read-only View transactions only and writes nothing; pages are built on the server with
+// html/template and one embedded stylesheet, and need no JavaScript.
+//
+// What is shown (rules.md 0.4b): of a finished game everything (the whole log, the referee's
+// view at every step, the PGN). Of a game in progress only what both players already know,
+// decided per variant by the table inProgress (policy.go):
+//
+//   - orthodox, progressive, progressive-italian, trainwreck, trainwreck-three: the position
+//     as it stands, the moves, and whose turn it is;
+//   - conditional: the same, the position being the played one; a stated C-move is not shown;
+//   - kriegspiel: players, status and the move number;
+//   - progressive-kriegspiel, transactional, synchronous, korolev, and any variant not in the
+//     table: players and status only.
+//
+// Players are shown by the local part of their address; addresses, tokens and message ids
+// never appear, and neither does any player's private view of a game in progress.
+package web
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// PageSize is the most games one page lists.
+const PageSize = 100
+
+//go:embed style.css
+var styleCSS []byte
+
+// Handler serves the archive of one store.
+type Handler struct {
+	db  *store.DB
+	Log *slog.Logger // errors; nil: slog.Default()
+}
+
+// New returns the archive of db. It only ever opens read-only transactions.
+func New(db *store.DB) *Handler { return &Handler{db: db} }
+
+// Server wraps h in an http.Server with timeouts, listening on addr.
+func Server(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
+// errNotFound answers 404.
+var errNotFound = errors.New("not found")
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Frame-Options", "DENY")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hd.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			h.logger().Error("web: panic", "path", r.URL.Path, "panic", v)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		}
+	}()
+	p := r.URL.Path
+	var err error
+	switch {
+	case p == "/":
+		err = h.games(w, r)
+	case p == "/style.css":
+		hd.Set("Content-Type", "text/css; charset=utf-8")
+		hd.Set("Cache-Control", "public, max-age=3600")
+		_, err = w.Write(styleCSS)
+	case p == "/tournaments":
+		err = h.tournaments(w, r)
+	case strings.HasPrefix(p, "/game/") && strings.HasSuffix(p, ".pgn"):
+		err = h.pgn(w, r, strings.TrimSuffix(strings.TrimPrefix(p, "/game/"), ".pgn"))
+	case strings.HasPrefix(p, "/game/"):
+		err = h.game(w, r, strings.TrimPrefix(p, "/game/"))
+	case strings.HasPrefix(p, "/tournament/"):
+		err = h.tournament(w, r, strings.TrimPrefix(p, "/tournament/"))
+	case strings.HasPrefix(p, "/player/"):
+		err = h.player(w, r, strings.TrimPrefix(p, "/player/"))
+	default:
+		err = errNotFound
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound), errors.Is(err, referee.ErrNoGame):
+		http.Error(w, "not found", http.StatusNotFound)
+	default:
+		h.logger().Error("web: page", "path", p, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+	}
+}
+
+func (h *Handler) logger() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.Default()
+}
+
+// render executes page name into a buffer first, so that an error answers 500 cleanly.
+func render(w http.ResponseWriter, name string, data any) error {
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Name is how the archive shows a player: the local part of his address, never the address.
+func Name(address string) string {
+	a := strings.TrimSpace(address)
+	if i := strings.LastIndexByte(a, '<'); i >= 0 {
+		a = strings.TrimSuffix(a[i+1:], ">")
+	}
+	if i := strings.IndexByte(a, '@'); i >= 0 {
+		a = a[:i]
+	}
+	if i := strings.IndexByte(a, '+'); i >= 0 { // a sub-address is as private as a token
+		a = a[:i]
+	}
+	if a == "" {
+		return "?"
+	}
+	return a
+}
+
+func parseID(s string) (uint64, error) {
+	if s == "" || len(s) > 20 {
+		return 0, errNotFound
+	}
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, errNotFound
+	}
+	return id, nil
+}
+
+// finished reports whether a game is over, by its board or by the referee (a withdrawal).
+func finished(sg *store.Game) bool { return sg.Status == "over" }
+
+// gameRow is one line of a games list.
+type gameRow struct {
+	ID           uint64
+	Variant      string
+	White, Black string
+	Status       string
+	Result       string
+	Tournament   uint64
+	Round        int
+}
+
+func rowOf(sg *store.Game) gameRow {
+	r := gameRow{ID: sg.ID, Variant: sg.Variant, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
+		Status: "in progress", Result: "*", Tournament: sg.Tournament, Round: sg.Round}
+	if finished(sg) {
+		r.Status, r.Result = "finished", sg.Result
+		if r.Result == "" {
+			r.Result = "*"
+		}
+	}
+	return r
+}
+
+type gamesPage struct {
+	Title                               string
+	Variant, Player, Tournament, Status string
+	Variants                            []string
+	Rows                                []gameRow
+	Total, Page, Pages                  int
+	Prev, Next                          string
+}
+
+// games is the list: / ?variant= &player= &tournament= &status=active|over &page=N.
+func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	pg := gamesPage{Title: "Games", Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
+	var tour uint64
+	if pg.Tournament != "" {
+		id, err := parseID(pg.Tournament)
+		if err != nil {
+			id = ^uint64(0) // matches nothing
+		}
+		tour = id
+	}
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	var all []store.Game
+	if err := h.db.View(func(tx *store.Tx) error {
+		all, err = tx.Games()
+		return err
+	}); err != nil {
+		return err
+	}
+	matched := make([]*store.Game, 0, len(all))
+	for i := len(all) - 1; i >= 0; i-- { // newest first
+		sg := &all[i]
+		if pg.Variant != "" && sg.Variant != pg.Variant {
+			continue
+		}
+		if tour != 0 && sg.Tournament != tour {
+			continue
+		}
+		switch pg.Status {
+		case "active", "over":
+			if sg.Status != pg.Status {
+				continue
+			}
+		}
+		if pg.Player != "" && Name(sg.Players[0].Address) != pg.Player && Name(sg.Players[1].Address) != pg.Player {
+			continue
+		}
+		matched = append(matched, sg)
+	}
+	pg.Total = len(matched)
+	pg.Pages = (len(matched) + PageSize - 1) / PageSize
+	if pg.Pages == 0 {
+		pg.Pages = 1
+	}
+	if page > pg.Pages {
+		page = pg.Pages
+	}
+	pg.Page = page
+	lo := (page - 1) * PageSize
+	hi := min(lo+PageSize, len(matched))
+	pg.Rows = make([]gameRow, 0, hi-lo)
+	for _, sg := range matched[lo:hi] {
+		pg.Rows = append(pg.Rows, rowOf(sg))
+	}
+	link := func(n int) string {
+		v := url.Values{}
+		for _, k := range []string{"variant", "player", "tournament", "status"} {
+			if s := q.Get(k); s != "" {
+				v.Set(k, s)
+			}
+		}
+		v.Set("page", strconv.Itoa(n))
+		return "/?" + v.Encode()
+	}
+	if page > 1 {
+		pg.Prev = link(page - 1)
+	}
+	if page < pg.Pages {
+		pg.Next = link(page + 1)
+	}
+	return render(w, "games", pg)
+}
+
+// square is one square of a drawn board.
+type square struct {
+	Glyph  string
+	Dark   bool
+	Marked bool
+}
+
+// board is a drawn board: ranks from the top, with the file and rank labels.
+type board struct {
+	Title  string
+	Files  []string
+	Ranks  []rankRow
+	Legend string
+}
+
+type rankRow struct {
+	Label   string
+	Squares []square
+}
+
+var glyphs = map[byte]string{'K': "♔", 'Q': "♕", 'R': "♖", 'B': "♗", 'N': "♘", 'P': "♙", 'k': "♚", 'q': "♛", 'r': "♜", 'b': "♝", 'n': "♞", 'p': "♟"}
+
+// draw draws b with bottom at the bottom.
+func draw(title string, b *chess.Board, bottom chess.Color, marked chess.Bitboard, legend string) board {
+	d := board{Title: title}
+	if marked == 0 {
+		legend = ""
+	}
+	d.Legend = legend
+	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
+	if bottom == chess.Black {
+		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
+		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
+	}
+	for _, f := range files {
+		d.Files = append(d.Files, string(rune('a'+f)))
+	}
+	for _, rk := range ranks {
+		row := rankRow{Label: strconv.Itoa(rk + 1)}
+		for _, f := range files {
+			s := chess.SquareAt(f, rk)
+			row.Squares = append(row.Squares, square{Glyph: glyphs[b.At(s).FENChar()], Dark: (f+rk)%2 == 0, Marked: marked&(1<<uint(s)) != 0})
+		}
+		d.Ranks = append(d.Ranks, row)
+	}
+	return d
+}
+
+type step struct {
+	N       int
+	Label   string
+	Current bool
+}
+
+type gamePage struct {
+	Title        string
+	ID           uint64
+	Variant      string
+	VariantKey   string
+	White, Black string
+	Finished     bool
+	Result       string
+	How          string
+	Tournament   uint64
+	Round        int
+	Turn         string
+	Movetext     string
+	Boards       []board
+	Lines        []string
+	Steps        []step
+	Ply, Plies   int
+	Prev, Next   int
+	Hidden       bool // a game in progress of which the archive shows the public minimum
+}
+
+// game is /game/ID[?ply=N].
+func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) error {
+	id, err := parseID(idText)
+	if err != nil {
+		return err
+	}
+	var pg gamePage
+	if err := h.db.View(func(tx *store.Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		v, err := variant.Lookup(sg.Variant)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", id, err)
+		}
+		pg = gamePage{ID: id, Variant: v.Name, VariantKey: v.Key, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
+			Finished: finished(sg), Tournament: sg.Tournament, Round: sg.Round, Result: "*"}
+		pg.Title = fmt.Sprintf("Game %d: %s", id, v.Name)
+		if !pg.Finished {
+			pol := policyOf(v.Key)
+			pg.Hidden = !pol.Position
+			if !pol.Position && !pol.Moves && !pol.Turn {
+				return nil // nothing of the game's state is replayed, so nothing can leak
+			}
+			_, _, g, err := referee.Load(tx, id)
+			if err != nil {
+				return err
+			}
+			if pol.Turn {
+				pg.Turn = turnOf(g)
+			}
+			if pol.Position {
+				pos := g.Position()
+				pg.Boards = []board{draw("", &pos.Board, chess.White, 0, "")}
+			}
+			if pol.Moves {
+				pg.Movetext = stripComments(v.WriteMovetext(g))
+			}
+			return nil
+		}
+		return h.finishedGame(tx, sg, v, &pg, r.URL.Query().Get("ply"))
+	}); err != nil {
+		return err
+	}
+	return render(w, "game", pg)
+}
+
+// turnOf names whose turn it is, for a game whose turn is public.
+func turnOf(g variant.Game) string {
+	act := g.ToAct()
+	if len(act) != 1 {
+		return ""
+	}
+	s := act[0].String()
+	if tn, ok := g.(variant.TurnNamer); ok {
+		if n := tn.TurnName(act[0]); n != "" {
+			s += " to play: " + n
+		}
+	}
+	return s
+}
+
+// stripComments drops {comments} from a movetext: in a game in progress they may carry what
+// is not yet public (a stated C-move).
+func stripComments(s string) string {
+	var sb strings.Builder
+	depth := 0
+	for _, c := range s {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case depth == 0:
+			sb.WriteRune(c)
+		}
+	}
+	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+// finishedGame fills pg with the whole truth of a finished game, at step ply of its log.
+func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant, pg *gamePage, plyText string) error {
+	events, err := tx.Events(sg.ID)
+	if err != nil {
+		return err
+	}
+	log := make([]variant.Command, len(events))
+	for i, e := range events {
+		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
+	}
+	pg.Plies = len(log)
+	pg.Ply = len(log)
+	if plyText != "" {
+		n, err := strconv.Atoi(plyText)
+		if err != nil || n < 0 || n > len(log) {
+			return errNotFound
+		}
+		pg.Ply = n
+	}
+	var at variant.View
+	g, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log, variant.Watch{
+		Each: func(i int, g variant.Game, _ []variant.Notice) error {
+			if i+1 == pg.Ply {
+				at = g.View(variant.AsReferee)
+			}
+			return nil
+		}})
+	if err != nil {
+		return fmt.Errorf("game %d: %w", sg.ID, err)
+	}
+	if fail != nil {
+		return fmt.Errorf("game %d: log does not replay: %w", sg.ID, fail)
+	}
+	out := g.Outcome()
+	pg.Result, pg.How = out.Result, out.Reason
+	if !out.Over() {
+		pg.Result, pg.How = sg.Result, sg.Reason
+	}
+	if pg.Result == "" {
+		pg.Result = "*"
+	}
+	if pg.How == "" {
+		pg.How = out.Termination
+	}
+	pg.Movetext = stripComments(v.WriteMovetext(g))
+	for _, p := range at.Panels {
+		pg.Boards = append(pg.Boards, draw(p.Title, &p.Board, at.Bottom, p.Marked, p.MarkLegend))
+	}
+	pg.Lines = at.Lines
+	pg.Prev, pg.Next = max(pg.Ply-1, 0), min(pg.Ply+1, pg.Plies)
+	pg.Steps = make([]step, 0, len(log)+1)
+	pg.Steps = append(pg.Steps, step{N: 0, Label: "start", Current: pg.Ply == 0})
+	for i, e := range events {
+		pg.Steps = append(pg.Steps, step{N: i + 1, Label: fmt.Sprintf("%d. %s: %s", i+1, chess.Color(e.Side), e.Text), Current: pg.Ply == i+1})
+	}
+	return nil
+}
+
+// pgn is /game/ID.pgn: refereed's own export of a finished game, players by name.
+func (h *Handler) pgn(w http.ResponseWriter, _ *http.Request, idText string) error {
+	id, err := parseID(idText)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := h.db.View(func(tx *store.Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		if !finished(sg) {
+			return errNotFound
+		}
+		var raw bytes.Buffer
+		if err := referee.Export(tx, id, &raw); err != nil {
+			return err
+		}
+		text := raw.String()
+		for _, p := range sg.Players {
+			if p.Address != "" {
+				text = strings.ReplaceAll(text, p.Address, Name(p.Address))
+			}
+		}
+		buf.WriteString(text)
+		return nil
+	}); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"refereed-%d.pgn\"", id))
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+type tournamentRow struct {
+	ID       uint64
+	Name     string
+	Variant  string
+	Players  int
+	Rounds   int
+	Finished bool
+}
+
+// tournaments is /tournaments.
+func (h *Handler) tournaments(w http.ResponseWriter, _ *http.Request) error {
+	var rows []tournamentRow
+	if err := h.db.View(func(tx *store.Tx) error {
+		ts, err := tx.Tournaments()
+		if err != nil {
+			return err
+		}
+		for i := len(ts) - 1; i >= 0; i-- {
+			t := &ts[i]
+			s, err := referee.Section(tx, t)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, tournamentRow{ID: t.ID, Name: t.Name, Variant: t.Variant, Players: len(t.Players), Rounds: len(t.Rounds), Finished: s.Over()})
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return render(w, "tournaments", struct {
+		Title string
+		Rows  []tournamentRow
+	}{"Tournaments", rows})
+}
+
+type standingRow struct {
+	Rank        string
+	Name        string
+	Points, SB  string
+	Wins, Games int
+	Out         bool
+}
+
+type roundRows struct {
+	Number int
+	Bye    string
+	Games  []gameRow
+}
+
+type tournamentPage struct {
+	Title      string
+	ID         uint64
+	Name       string
+	Variant    string
+	Double     bool
+	Finished   bool
+	Crosstable string
+	Standings  []standingRow
+	Rounds     []roundRows
+}
+
+// tournament is /tournament/ID.
+func (h *Handler) tournament(w http.ResponseWriter, _ *http.Request, idText string) error {
+	id, err := parseID(idText)
+	if err != nil {
+		return err
+	}
+	var pg tournamentPage
+	if err := h.db.View(func(tx *store.Tx) error {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return err
+		}
+		s, err := referee.Section(tx, t)
+		if err != nil {
+			return err
+		}
+		names := make([]string, len(t.Players))
+		for i, a := range t.Players {
+			names[i] = Name(a)
+		}
+		s.Players = names
+		pg = tournamentPage{Title: t.Name, ID: t.ID, Name: t.Name, Variant: t.Variant, Double: t.Double, Finished: s.Over(), Crosstable: s.Crosstable()}
+		st := s.Standings()
+		for i, x := range st {
+			rank := strconv.Itoa(x.Rank)
+			if (i > 0 && st[i-1].Rank == x.Rank) || (i+1 < len(st) && st[i+1].Rank == x.Rank) {
+				rank += "="
+			}
+			pg.Standings = append(pg.Standings, standingRow{Rank: rank, Name: names[x.Player], Points: x.Points(), SB: x.SB(), Wins: x.Wins, Games: x.Games, Out: x.Out})
+		}
+		for _, rd := range t.Rounds {
+			rr := roundRows{Number: rd.Number}
+			if rd.Bye >= 0 && rd.Bye < len(names) {
+				rr.Bye = names[rd.Bye]
+			}
+			for _, tg := range rd.Games {
+				sg, err := tx.Game(tg.Game)
+				if err != nil {
+					return err
+				}
+				rr.Games = append(rr.Games, rowOf(sg))
+			}
+			pg.Rounds = append(pg.Rounds, rr)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return render(w, "tournament", pg)
+}
+
+type playerPage struct {
+	Title            string
+	Name             string
+	Rows             []playerRow
+	Won, Lost, Drawn int
+	Going            int
+	Truncated        bool
+}
+
+type playerRow struct {
+	gameRow
+	Opponent string
+	Colour   string
+	Score    string // "1", "0", "½", "" while going
+}
+
+// player is /player/NAME: his games (newest first, at most PageSize×10) and results.
+func (h *Handler) player(w http.ResponseWriter, _ *http.Request, name string) error {
+	if name == "" || len(name) > 200 || strings.ContainsAny(name, "/@") {
+		return errNotFound
+	}
+	pg := playerPage{Title: "Player " + name, Name: name}
+	var all []store.Game
+	if err := h.db.View(func(tx *store.Tx) (err error) {
+		all, err = tx.Games()
+		return err
+	}); err != nil {
+		return err
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		sg := &all[i]
+		side := -1
+		for s, p := range sg.Players {
+			if Name(p.Address) == name {
+				side = s
+				break
+			}
+		}
+		if side < 0 {
+			continue
+		}
+		row := playerRow{gameRow: rowOf(sg), Colour: []string{"White", "Black"}[side]}
+		row.Opponent = []string{row.Black, row.White}[side]
+		switch {
+		case row.Status != "finished":
+			pg.Going++
+		case row.Result == "1/2-1/2":
+			row.Score = "½"
+			pg.Drawn++
+		case (row.Result == "1-0") == (side == 0) && (row.Result == "1-0" || row.Result == "0-1"):
+			row.Score = "1"
+			pg.Won++
+		case row.Result == "1-0" || row.Result == "0-1":
+			row.Score = "0"
+			pg.Lost++
+		}
+		if len(pg.Rows) < PageSize*10 {
+			pg.Rows = append(pg.Rows, row)
+		} else {
+			pg.Truncated = true
+		}
+	}
+	if len(pg.Rows) == 0 {
+		return errNotFound
+	}
+	return render(w, "player", pg)
+}

@@ -1,0 +1,255 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"math/rand"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+	_ "github.com/refereed/refereed/variant/all"
+)
+
+const (
+	ann = "ann@example.com"
+	bob = "bob@example.net"
+)
+
+var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// world is a store with a referee that tests drive by mail.
+type world struct {
+	t   *testing.T
+	db  *store.DB
+	ref *referee.Referee
+	uid uint32
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.Now = func() time.Time { return fixedNow }
+	tt, _ := t.(*testing.T)
+	return &world{t: tt, db: db, ref: &referee.Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
+}
+
+func (w *world) newGame(key string) uint64 {
+	w.t.Helper()
+	id, err := w.ref.NewGame(key, ann, bob, variant.Options{})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return id
+}
+
+func (w *world) game(id uint64) *store.Game {
+	w.t.Helper()
+	var g *store.Game
+	if err := w.db.View(func(tx *store.Tx) (err error) {
+		g, err = tx.Game(id)
+		return err
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	return g
+}
+
+// mail delivers a plain-text mail from side's player to game id.
+func (w *world) mail(id uint64, side chess.Color, body string) {
+	w.t.Helper()
+	g := w.game(id)
+	from := g.Players[side].Address
+	w.uid++
+	raw := fmt.Sprintf("From: Player <%s>\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <msg%d.secretmid@%s>\r\nDate: Sun, 22 Nov 2026 11:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, w.ref.ReplyAddress(g, side), w.uid, strings.SplitN(from, "@", 2)[1], strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := w.ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: w.uid}, []byte(raw)); err != nil {
+		w.t.Fatalf("Handle: %v", err)
+	}
+}
+
+// get fetches path from h and returns the status, headers and body.
+func get(t testing.TB, h http.Handler, path string) (int, http.Header, string) {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, "http://archive.test"+path, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	body, _ := io.ReadAll(rec.Result().Body)
+	return rec.Code, rec.Result().Header, string(body)
+}
+
+// firstMove is White's first mail in each variant, where "e4" is not it.
+var firstMove = map[string]string{"conditional": "A: e4"}
+
+func opening(key string) string {
+	if m, ok := firstMove[key]; ok {
+		return m
+	}
+	return "e4"
+}
+
+// TestPagesEveryVariant renders a finished game and a game in progress of every variant.
+func TestPagesEveryVariant(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	for _, key := range variant.Keys() {
+		done := w.newGame(key)
+		w.mail(done, chess.White, opening(key))
+		w.mail(done, chess.Black, "RESIGN")
+		if g := w.game(done); g.Status != "over" || g.Result != "1-0" {
+			t.Fatalf("%s: game %d is %s %s after Black resigned", key, done, g.Status, g.Result)
+		}
+		going := w.newGame(key)
+		w.mail(going, chess.White, opening(key))
+
+		code, _, page := get(t, h, fmt.Sprintf("/game/%d", done))
+		if code != 200 {
+			t.Fatalf("%s: finished game page: %d\n%s", key, code, page)
+		}
+		for _, want := range []string{"ann", "bob", "finished", "1-0", "Download PGN", "?ply=0", "♔", "<pre>"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: finished game page lacks %q\n%s", key, want, page)
+			}
+		}
+		code, _, page = get(t, h, fmt.Sprintf("/game/%d?ply=0", done))
+		if code != 200 || !strings.Contains(page, "step 0 of") {
+			t.Errorf("%s: finished game at ply 0: %d\n%s", key, code, page)
+		}
+		code, hd, pgn := get(t, h, fmt.Sprintf("/game/%d.pgn", done))
+		if code != 200 || !strings.Contains(pgn, `[White "ann"]`) || !strings.Contains(pgn, "1-0") || !strings.Contains(hd.Get("Content-Disposition"), "attachment") {
+			t.Errorf("%s: PGN: %d\n%s", key, code, pgn)
+		}
+		code, _, page = get(t, h, fmt.Sprintf("/game/%d", going))
+		if code != 200 || !strings.Contains(page, "in progress") || !strings.Contains(page, "ann") {
+			t.Errorf("%s: game in progress: %d\n%s", key, code, page)
+		}
+		if pol := policyOf(key); pol.Position != strings.Contains(page, "♔") {
+			t.Errorf("%s: game in progress shows a board: %v, want %v\n%s", key, !pol.Position, pol.Position, page)
+		}
+		if code, _, _ := get(t, h, fmt.Sprintf("/game/%d.pgn", going)); code != 404 {
+			t.Errorf("%s: PGN of a game in progress: %d, want 404", key, code)
+		}
+	}
+	// Full information: the position and the moves of a game in progress.
+	id := w.newGame("orthodox")
+	w.mail(id, chess.White, "e4")
+	w.mail(id, chess.Black, "c5")
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", id)); !strings.Contains(page, "1. e4 c5") || !strings.Contains(page, "White to play") {
+		t.Errorf("orthodox in progress lacks its moves or turn:\n%s", page)
+	}
+	code, _, page := get(t, h, "/?variant=orthodox&status=over")
+	if code != 200 || !strings.Contains(page, "1 games") {
+		t.Errorf("filtered list: %d\n%s", code, page)
+	}
+	code, _, page = get(t, h, "/player/ann")
+	if code != 200 || !strings.Contains(page, fmt.Sprintf("%d won", len(variant.Keys()))) {
+		t.Errorf("player page: %d\n%s", code, page)
+	}
+}
+
+// TestTournamentPages renders a tournament with a finished game and games in progress.
+func TestTournamentPages(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Autumn Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org", "di@example.org"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first uint64
+	if err := w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		if err == nil {
+			first = tr.Rounds[0].Games[0].Game
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.mail(first, chess.White, "e4")
+	w.mail(first, chess.Black, "RESIGN")
+	code, _, page := get(t, h, "/tournaments")
+	if code != 200 || !strings.Contains(page, "Autumn Cup") {
+		t.Errorf("tournaments: %d\n%s", code, page)
+	}
+	code, _, page = get(t, h, fmt.Sprintf("/tournament/%d", tid))
+	for _, want := range []string{"Autumn Cup", "Standings", "Crosstable", "Round 1", "cy", "di", fmt.Sprintf("/game/%d", first)} {
+		if !strings.Contains(page, want) {
+			t.Errorf("tournament page lacks %q (%d)\n%s", want, code, page)
+		}
+	}
+	if strings.Contains(page, "@") {
+		t.Errorf("tournament page shows an address:\n%s", page)
+	}
+	if code, _, page := get(t, h, fmt.Sprintf("/?tournament=%d", tid)); code != 200 || !strings.Contains(page, "6 games") {
+		t.Errorf("games of the tournament: %d\n%s", code, page)
+	}
+}
+
+// TestOddPaths walks paths and queries no page expects: none panics, unknown ids are 404.
+func TestOddPaths(t *testing.T) {
+	w := newWorld(t)
+	id := w.newGame("orthodox")
+	w.mail(id, chess.White, "e4")
+	w.mail(id, chess.Black, "RESIGN")
+	h := New(w.db)
+	cases := map[string]int{
+		"/": 200, "/?page=-1": 200, "/?page=99999999999999999999": 200, "/?page=abc&status=zz&variant=%00": 200,
+		"/?tournament=abc": 200, "/?player=%3Cscript%3E": 200, "/style.css": 200, "/tournaments": 200,
+		"/game/": 404, "/game/0": 404, "/game/999": 404, "/game/-1": 404, "/game/abc": 404, "/game/1x": 404,
+		"/game/18446744073709551615": 404, "/game/184467440737095516150": 404, "/game/1/2": 404,
+		"/game/1?ply=-1": 404, "/game/1?ply=999": 404, "/game/1?ply=x": 404, "/game/1?ply=1": 200, "/game/1?ply=": 200,
+		"/game/.pgn": 404, "/game/999.pgn": 404, "/game/1.pgn": 200, "/game/1.pgn.pgn": 404,
+		"/tournament/": 404, "/tournament/1": 404, "/tournament/x": 404, "/tournament/0": 404,
+		"/player/": 404, "/player/nobody": 404, "/player/ann": 200, "/player/ann@example.com": 404, "/player/a/b": 404,
+		"/nothing": 404, "/game": 404, "/%2e%2e/etc/passwd": 404, "//": 404, "/game/%00": 404,
+	}
+	for path, want := range cases {
+		code, hd, _ := get(t, h, path)
+		if code != want {
+			t.Errorf("%s: %d, want %d", path, code, want)
+		}
+		if hd.Get("Content-Security-Policy") == "" || hd.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no security headers: %v", path, hd)
+		}
+	}
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("x"))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d", rec.Code)
+	}
+}
+
+// TestPaging lists at most PageSize games a page.
+func TestPaging(t *testing.T) {
+	w := newWorld(t)
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := range 250 {
+			g := &store.Game{Variant: "orthodox", Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := New(w.db)
+	for page, rows := range map[string]int{"1": 100, "2": 100, "3": 50, "9": 50} {
+		_, _, body := get(t, h, "/?page="+page)
+		if n := strings.Count(body, `<tr><td><a href="/game/`); n != rows {
+			t.Errorf("page %s: %d rows, want %d", page, n, rows)
+		}
+	}
+}
