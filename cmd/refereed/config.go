@@ -27,12 +27,20 @@ import (
 //	password_file = "/etc/refereed/smtp-password"
 //	[auth]
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
+//	[web]
+//	listen = "127.0.0.1:8080"  # serve the read-only web archive beside the daemon
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
 	IMAP    ServerConf `toml:"imap"`
 	SMTP    ServerConf `toml:"smtp"`
 	Auth    AuthConf   `toml:"auth"`
+	Web     WebConf    `toml:"web"`
+}
+
+// WebConf is the web archive: served beside the daemon when Listen is set.
+type WebConf struct {
+	Listen string `toml:"listen"`
 }
 
 // AuthConf says how senders are checked (each game's policy says how strictly).

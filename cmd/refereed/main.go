@@ -58,6 +58,7 @@ func (m *Main) subcommands() []subcommand {
 		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},
 		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
 		{"inbox", "list, show, drop or retry the mail waiting or quarantined", (*Main).runInbox},
+		{"web", "serve the read-only web archive of a data directory or backup, without the daemon", (*Main).runWeb},
 		{"compact", "give the store's free space back (the daemon stopped)", (*Main).runCompact},
 		{"version", "print the version", (*Main).runVersion},
 	}

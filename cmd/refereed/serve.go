@@ -33,6 +33,7 @@ type serveOptions struct {
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
+	web                  string // the web archive's listen address; "" serves none
 }
 
 func (m *Main) runServe(ctx context.Context, args []string) int {
@@ -46,6 +47,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "local mail server: SMTP listen address")
 	poll := fs.Duration("poll", 0, "IMAP poll interval (0: the config's, else 30s; IDLE is used when offered)")
 	fastPoll := fs.Duration("fast-poll", 0, "poll IMAP this often instead of IDLE (lower latency on Dovecot)")
+	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed serve [--data DIR] [--config FILE] [options]\n\nWithout --config, runs a local mail server on 127.0.0.1 (IMAP :1143, SMTP :2525) for\nthe domain localhost, with the referee at referee@localhost.")
@@ -65,7 +67,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	}
 	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 
-	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll}
+	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll, web: *webAddr}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *configPath != "" {
@@ -73,6 +75,9 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 			return exitUsage
+		}
+		if o.web == "" {
+			o.web = c.Web.Listen
 		}
 		if !set["data"] && c.Data != "" {
 			o.data = c.Data
@@ -252,6 +257,16 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}()
 	poke(outbox)
 
+	if o.web != "" {
+		stopWeb, addr, err := startWeb(ctx, o.web, db, log)
+		if err != nil {
+			cancel()
+			wg.Wait()
+			return err
+		}
+		defer stopWeb()
+		fmt.Fprintf(m.Stdout, "Web archive at http://%s/\n", addr)
+	}
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))

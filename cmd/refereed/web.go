@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/web"
+)
+
+// runWeb serves the web archive of a data directory or a backup file, read-only, without
+// the daemon (which holds the store's lock: stop it, or serve a backup).
+func (m *Main) runWeb(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	data := fs.String("data", "refereed-data", "data directory (holds "+dbName+"), or a store or backup file")
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the archive on")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: refereed web [--data DIR|FILE] [--listen ADDR]\n\nServe the read-only web archive of a store without the daemon.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageCode(err)
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	path := *data
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, dbName)
+	}
+	if _, err := os.Stat(path); err != nil {
+		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
+		return exitUsage
+	}
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
+		return exitInvalid
+	}
+	defer db.Close()
+	log := slog.New(slog.NewTextHandler(m.Stderr, nil))
+	stop, addr, err := startWeb(ctx, *listen, db, log)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(m.Stdout, "Web archive of %s (read-only) at http://%s/ ; stop with Ctrl-C.\n", path, addr)
+	<-ctx.Done()
+	stop()
+	return exitOK
+}
+
+// startWeb serves the archive of db on listen until stop is called or ctx ends; it returns
+// the address it listens on.
+func startWeb(ctx context.Context, listen string, db *store.DB, log *slog.Logger) (stop func(), addr string, err error) {
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return nil, "", fmt.Errorf("web: %w", err)
+	}
+	h := web.New(db)
+	h.Log = log.With("part", "web")
+	srv := web.Server(listen, h)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("web archive", "err", err)
+		}
+	}()
+	stop = func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		<-done
+	}
+	return stop, ln.Addr().String(), nil
+}
