@@ -22,7 +22,9 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base32"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -126,14 +128,30 @@ func (h *Handler) logger() *slog.Logger {
 }
 
 // render executes page name into a buffer first, so that an error answers 500 cleanly.
-func render(w http.ResponseWriter, name string, data any) error {
+func render(w http.ResponseWriter, r *http.Request, name string, data any) error {
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	_, err := w.Write(buf.Bytes())
+	return send(w, r, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// send writes body with an ETag made of its own hash (never of the store's times, which would
+// tell when a hidden move was sent), answering 304 to a client that has it already.
+func send(w http.ResponseWriter, r *http.Request, contentType string, body []byte) error {
+	sum := sha256.Sum256(body)
+	etag := `"` + base32.StdEncoding.EncodeToString(sum[:15]) + `"` // A-Z2-7: never reads as a square
+	hd := w.Header()
+	hd.Set("ETag", etag)
+	hd.Set("Cache-Control", "no-cache")
+	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		if t = strings.TrimPrefix(strings.TrimSpace(t), "W/"); t == etag || t == "*" {
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
+	}
+	hd.Set("Content-Type", contentType)
+	_, err := w.Write(body)
 	return err
 }
 
@@ -275,7 +293,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	if page < pg.Pages {
 		pg.Next = link(page + 1)
 	}
-	return render(w, "games", pg)
+	return render(w, r, "games", pg)
 }
 
 // square is one square of a drawn board.
@@ -399,7 +417,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 	}); err != nil {
 		return err
 	}
-	return render(w, "game", pg)
+	return render(w, r, "game", pg)
 }
 
 // turnOf names whose turn it is, for a game whose turn is public.
@@ -494,7 +512,7 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 }
 
 // pgn is /game/ID.pgn: refereed's own export of a finished game, players by name.
-func (h *Handler) pgn(w http.ResponseWriter, _ *http.Request, idText string) error {
+func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) error {
 	id, err := parseID(idText)
 	if err != nil {
 		return err
@@ -523,10 +541,8 @@ func (h *Handler) pgn(w http.ResponseWriter, _ *http.Request, idText string) err
 	}); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"refereed-%d.pgn\"", id))
-	_, err = w.Write(buf.Bytes())
-	return err
+	return send(w, r, "application/x-chess-pgn; charset=utf-8", buf.Bytes())
 }
 
 type tournamentRow struct {
@@ -539,7 +555,7 @@ type tournamentRow struct {
 }
 
 // tournaments is /tournaments.
-func (h *Handler) tournaments(w http.ResponseWriter, _ *http.Request) error {
+func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
 	var rows []tournamentRow
 	if err := h.db.View(func(tx *store.Tx) error {
 		ts, err := tx.Tournaments()
@@ -558,7 +574,7 @@ func (h *Handler) tournaments(w http.ResponseWriter, _ *http.Request) error {
 	}); err != nil {
 		return err
 	}
-	return render(w, "tournaments", struct {
+	return render(w, r, "tournaments", struct {
 		Title string
 		Rows  []tournamentRow
 	}{"Tournaments", rows})
@@ -591,7 +607,7 @@ type tournamentPage struct {
 }
 
 // tournament is /tournament/ID.
-func (h *Handler) tournament(w http.ResponseWriter, _ *http.Request, idText string) error {
+func (h *Handler) tournament(w http.ResponseWriter, r *http.Request, idText string) error {
 	id, err := parseID(idText)
 	if err != nil {
 		return err
@@ -638,7 +654,7 @@ func (h *Handler) tournament(w http.ResponseWriter, _ *http.Request, idText stri
 	}); err != nil {
 		return err
 	}
-	return render(w, "tournament", pg)
+	return render(w, r, "tournament", pg)
 }
 
 type playerPage struct {
@@ -658,7 +674,7 @@ type playerRow struct {
 }
 
 // player is /player/NAME: his games (newest first, at most PageSize×10) and results.
-func (h *Handler) player(w http.ResponseWriter, _ *http.Request, name string) error {
+func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) error {
 	if name == "" || len(name) > 200 || strings.ContainsAny(name, "/@") {
 		return errNotFound
 	}
@@ -706,5 +722,5 @@ func (h *Handler) player(w http.ResponseWriter, _ *http.Request, name string) er
 	if len(pg.Rows) == 0 {
 		return errNotFound
 	}
-	return render(w, "player", pg)
+	return render(w, r, "player", pg)
 }

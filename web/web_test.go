@@ -253,3 +253,30 @@ func TestPaging(t *testing.T) {
 		}
 	}
 }
+
+// TestETag answers 304 to a client that has the page, and the page again once it changed.
+func TestETag(t *testing.T) {
+	w := newWorld(t)
+	id := w.newGame("orthodox")
+	h := New(w.db)
+	path := fmt.Sprintf("/game/%d", id)
+	_, hd, _ := get(t, h, path)
+	etag := hd.Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	ask := func() int {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.Header.Set("If-None-Match", etag)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec.Code
+	}
+	if code := ask(); code != http.StatusNotModified {
+		t.Errorf("same page: %d, want 304", code)
+	}
+	w.mail(id, chess.White, "e4")
+	if code := ask(); code != 200 {
+		t.Errorf("after a move: %d, want 200", code)
+	}
+}
