@@ -20,13 +20,14 @@ func TestNoLeak(t *testing.T) {
 		mails  []string // alternately White's and Black's
 		hidden []string // the hidden move as the truth holds it
 		empty  string   // a square the hidden move filled: empty on any board drawn
+		shows  string   // what the game page does show
 	}{
 		{key: "transactional", mails: []string{"Nf3"}, hidden: []string{"g1f3", "Nf3", "f3", "g1"}, empty: "f3"},
 		{key: "conditional", mails: []string{"A: e4\nC: !Qh5"}, hidden: []string{"Qh5", "h5"}, empty: "h5"},
-		{key: "synchronous", mails: []string{"Nf3"}, hidden: []string{"g1f3", "Nf3", "f3", "g1"}, empty: "f3"},
-		{key: "korolev", mails: []string{"Nf3"}, hidden: []string{"g1f3", "Nf3", "f3", "g1"}, empty: "f3"},
+		{key: "synchronous", mails: []string{"Nf3"}, hidden: []string{"g1f3", "Nf3", "f3", "g1", "to play"}, empty: "f3", shows: "turn 1"},
+		{key: "korolev", mails: []string{"Nf3"}, hidden: []string{"g1f3", "Nf3", "f3", "g1", "to play"}, empty: "f3", shows: "turn 1"},
 		// White's e4 is played, but Black does not know it; Black's axb6 was answered "No".
-		{key: "kriegspiel", mails: []string{"e4", "axb6"}, hidden: []string{"a7b6", "axb6", "b6", "e4", "e2", "a7"}, empty: "e4"},
+		{key: "kriegspiel", mails: []string{"e4", "axb6"}, hidden: []string{"a7b6", "axb6", "b6", "e4", "e2", "a7"}, empty: "e4", shows: "Black to play: move 1"},
 		{key: "progressive-kriegspiel", mails: []string{"e4", "axb6"}, hidden: []string{"a7b6", "axb6", "b6", "e4", "e2", "a7"}, empty: "e4"},
 	} {
 		t.Run(c.key, func(t *testing.T) {
@@ -80,6 +81,9 @@ func TestNoLeak(t *testing.T) {
 					if sq := b[squareIndex(c.empty)]; sq != "" {
 						t.Errorf("%s: a board shows %s on %s, which the hidden move filled", p, sq, c.empty)
 					}
+				}
+				if p == fmt.Sprintf("/game/%d", id) && !strings.Contains(body, c.shows) {
+					t.Errorf("%s does not show %q:\n%s", p, c.shows, body)
 				}
 				if strings.HasSuffix(p, ".pgn") && code != http.StatusNotFound {
 					t.Errorf("%s: the PGN of a game in progress is served (%d)", p, code)

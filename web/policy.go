@@ -14,12 +14,14 @@ var inProgress = map[string]policy{
 	"conditional": {Position: true, Moves: true, Turn: true},
 	// Kriegspiel: the move number is announced to both ("Played"); nothing else.
 	"kriegspiel": {Turn: true},
-	// Hidden information: players and status only. Who is to act would tell whether one
-	// player has sealed his move (synchronous, korolev) or has a move pending (transactional).
+	// Simultaneous moves: the number of the turn (both players learn when a turn resolves);
+	// who is to act would tell whether one player has sealed his move.
+	"synchronous": {Number: true},
+	"korolev":     {Number: true},
+	// Hidden information: players and status only. Who is to act, or the number of the
+	// transaction, would tell whether a player has a move pending.
 	"progressive-kriegspiel": {},
 	"transactional":          {},
-	"synchronous":            {},
-	"korolev":                {},
 }
 
 // policy is what is shown of a game in progress besides its players and status.
@@ -27,6 +29,7 @@ type policy struct {
 	Position bool // the board as it stands
 	Moves    bool // the move list in the literature's notation
 	Turn     bool // whose turn and its name ("move 12")
+	Number   bool // the number of the turn being played, from the resolved position
 }
 
 // policyOf is the policy of variant key; the public minimum for an unknown one.

@@ -12,9 +12,11 @@
 //   - orthodox, progressive, progressive-italian, trainwreck, trainwreck-three: the position
 //     as it stands, the moves, and whose turn it is;
 //   - conditional: the same, the position being the played one; a stated C-move is not shown;
-//   - kriegspiel: players, status and the move number;
-//   - progressive-kriegspiel, transactional, synchronous, korolev, and any variant not in the
-//     table: players and status only.
+//   - kriegspiel: players, status, and whose move it is with its number;
+//   - synchronous, korolev: players, status and the number of the turn being played (not who
+//     has sealed his move);
+//   - progressive-kriegspiel, transactional, and any variant not in the table: players and
+//     status only.
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
@@ -394,7 +396,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 		if !pg.Finished {
 			pol := policyOf(v.Key)
 			pg.Hidden = !pol.Position
-			if !pol.Position && !pol.Moves && !pol.Turn {
+			if pol == (policy{}) {
 				return nil // nothing of the game's state is replayed, so nothing can leak
 			}
 			_, _, g, err := referee.Load(tx, id)
@@ -403,6 +405,9 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			}
 			if pol.Turn {
 				pg.Turn = turnOf(g)
+			}
+			if pol.Number {
+				pg.Turn = fmt.Sprintf("turn %d", g.Position().Fullmove)
 			}
 			if pol.Position {
 				pos := g.Position()

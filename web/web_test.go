@@ -280,3 +280,61 @@ func TestETag(t *testing.T) {
 		t.Errorf("after a move: %d, want 200", code)
 	}
 }
+
+// TestReadOnlyStore serves every page of a store opened read-only (as `refereed web` does):
+// the archive never writes. Every step of every finished game is drawn, and random paths and
+// queries answer without a server error.
+func TestReadOnlyStore(t *testing.T) {
+	w := newWorld(t)
+	var ids []uint64
+	for _, key := range variant.Keys() {
+		done := w.newGame(key)
+		w.mail(done, chess.White, opening(key))
+		w.mail(done, chess.Black, "RESIGN")
+		going := w.newGame(key)
+		w.mail(going, chess.White, opening(key))
+		ids = append(ids, done, going)
+	}
+	if _, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Cup", Variant: "transactional", Players: []string{ann, bob, "cy@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	path := w.db.Path()
+	w.db.Close()
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h := New(db)
+	paths := []string{"/", "/tournaments", "/tournament/1", "/player/ann", "/player/bob", "/player/cy", "/?tournament=1&status=active"}
+	for _, id := range ids {
+		paths = append(paths, fmt.Sprintf("/game/%d", id), fmt.Sprintf("/game/%d.pgn", id))
+		for ply := 0; ply <= 3; ply++ {
+			paths = append(paths, fmt.Sprintf("/game/%d?ply=%d", id, ply))
+		}
+	}
+	for _, p := range paths {
+		if code, _, body := get(t, h, p); code >= 500 || strings.Contains(body, "@") {
+			t.Errorf("%s: %d\n%s", p, code, body)
+		}
+	}
+	rng := rand.New(rand.NewSource(7))
+	parts := []string{"", "/", "game", "tournament", "player", "1", "2", "0", "-", ".pgn", "?", "&", "=", "ply", "page", "variant", "%", "%00", "%2F", "..", "ann", "x", "999999999999999999999", "status", "over"}
+	for range 3000 {
+		var sb strings.Builder
+		sb.WriteByte('/')
+		for range rng.Intn(8) {
+			sb.WriteString(parts[rng.Intn(len(parts))])
+		}
+		r := httptest.NewRequest(http.MethodGet, "http://archive.test/", nil)
+		r.URL.Path = sb.String()
+		if i := strings.IndexByte(r.URL.Path, '?'); i >= 0 {
+			r.URL.Path, r.URL.RawQuery = r.URL.Path[:i], r.URL.Path[i+1:]
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code >= 500 {
+			t.Errorf("%q: %d", sb.String(), rec.Code)
+		}
+	}
+}
