@@ -20,6 +20,10 @@
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
+//
+// The archive rebuilds games, sections and PGN with package referee (Load, Section, Export), so
+// that it, the daemon and `refereed export` agree: web imports referee (read-only functions
+// only), an arrow design.md's house plan does not draw.
 package web
 
 import (
