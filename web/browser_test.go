@@ -1,0 +1,108 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+)
+
+// chromium finds Debian's headless browser; without it the browser test is skipped, unless
+// REFEREED_TEST_BROWSER=1 (.ci/run installs chromium and sets it), where it fails.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("REFEREED_TEST_BROWSER") == "1" {
+		t.Fatal("no chromium on this machine (apt-get install chromium)")
+	}
+	t.Skip("no chromium: the real-browser test needs Debian's chromium (REFEREED_TEST_BROWSER=1 makes it required)")
+	return ""
+}
+
+// browse has the real browser load url headless and returns the page as it built it (its DOM).
+func browse(t *testing.T, bin, url string, extra ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	args := append([]string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--no-first-run", "--user-data-dir=" + t.TempDir()}, extra...)
+	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\n%s", url, err, errb.String())
+	}
+	return out.String()
+}
+
+// The archive in a real browser: a finished game's page and its steps render (the board
+// changes from step to step, the links lead on), a screenshot of the game page is kept, and a
+// game in progress with a pending hidden move shows none of it.
+func TestInABrowser(t *testing.T) {
+	bin := chromium(t)
+	w := newWorld(t)
+	done := w.newGame("orthodox")
+	for i, mv := range []string{"f3", "e5", "g4", "Qh4"} { // the fool's mate
+		w.mail(done, chess.Color(i%2), mv)
+	}
+	hidden := w.newGame("transactional")
+	w.mail(hidden, chess.White, "Nf3") // pending: Black may not know it
+	srv := httptest.NewServer(New(w.db))
+	defer srv.Close()
+
+	page := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", done), "--dump-dom")
+	for _, want := range []string{"ann", "bob", "0-1", "Download PGN"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the finished game's page in the browser lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "@") {
+		t.Errorf("an address in the browser's page:\n%s", page)
+	}
+	start := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d?ply=0", done), "--dump-dom")
+	after := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d?ply=2", done), "--dump-dom")
+	if !strings.Contains(start, "step 0 of") || !strings.Contains(after, "step 2 of") || !strings.Contains(start, "?ply=1") {
+		t.Errorf("stepping through the moves: step 0 and 2 pages, or the link onward, missing:\n%s\n---\n%s", start, after)
+	}
+	b0, b2 := boardsOf(start), boardsOf(after)
+	switch {
+	case len(b0) == 0 || len(b2) == 0:
+		t.Errorf("no board in the browser's pages")
+	case b0[0][squareIndex("f2")] == "" || b2[0][squareIndex("f3")] == "" || b2[0][squareIndex("f2")] != "" || b2[0][squareIndex("e5")] == "":
+		t.Errorf("the boards of step 0 and step 2 do not show f3 and e5 played: %q / %q", b0[0], b2[0])
+	}
+
+	dir := os.Getenv("REFEREED_TEST_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	os.MkdirAll(dir, 0o755)
+	shot := filepath.Join(dir, "game-page.png")
+	browse(t, bin, srv.URL+fmt.Sprintf("/game/%d?ply=4", done), "--screenshot="+shot, "--window-size=1000,1300", "--hide-scrollbars")
+	if fi, err := os.Stat(shot); err != nil || fi.Size() < 5000 {
+		t.Errorf("no screenshot of the game page at %s: %v", shot, err)
+	} else {
+		t.Logf("screenshot of the game page: %s (%d bytes)", shot, fi.Size())
+	}
+
+	going := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", hidden), "--dump-dom")
+	if !strings.Contains(going, "in progress") {
+		t.Errorf("the game in progress in the browser:\n%s", going)
+	}
+	for _, leak := range []string{"Nf3", "g1f3", "f3", "@"} {
+		if strings.Contains(going, leak) {
+			t.Errorf("the page of a game in progress shows %q, a pending move's trace:\n%s", leak, going)
+		}
+	}
+}
