@@ -24,6 +24,14 @@ type Announcer interface {
 	Announcements() []Announcement
 }
 
+// PublicViewer is implemented by games of hidden information that have a public part: what
+// both players know of a game in progress, the same for both (the committed position of
+// Transactional Chess, the umpire's announcements of Kriegspiel). The web archive shows it
+// for games in progress; it must depend on nothing either player may not know. Optional.
+type PublicViewer interface {
+	PublicView() View
+}
+
 // RecordResolver is implemented by games whose records say more than a player may write: a
 // Kriegspiel umpire log gives each attempt with the umpire's answer ("Nf3: No"), which a
 // replay of the record checks. ReplayRecord reads a record's steps with ResolveRecord instead

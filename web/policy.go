@@ -12,16 +12,17 @@ var inProgress = map[string]policy{
 	// Full information except the pending C-move, which is not yet played: the position is
 	// the played one, and the move list drops any comment (a stated C-move).
 	"conditional": {Position: true, Moves: true, Turn: true},
-	// Kriegspiel: the move number is announced to both ("Played"); nothing else.
-	"kriegspiel": {Turn: true},
+	// Kriegspiel: the move number is announced to both ("Played"), and every announcement.
+	"kriegspiel": {Turn: true, Public: true},
 	// Simultaneous moves: the number of the turn (both players learn when a turn resolves);
 	// who is to act would tell whether one player has sealed his move.
 	"synchronous": {Number: true},
 	"korolev":     {Number: true},
-	// Hidden information: players and status only. Who is to act, or the number of the
-	// transaction, would tell whether a player has a move pending.
-	"progressive-kriegspiel": {},
-	"transactional":          {},
+	// Hidden information: players, status and the game's public view (the committed
+	// position of Transactional Chess, Progressive Kriegspiel's announcements). Who is to
+	// act, or the number of the transaction, would tell whether a player has a move pending.
+	"progressive-kriegspiel": {Public: true},
+	"transactional":          {Public: true},
 }
 
 // policy is what is shown of a game in progress besides its players and status.
@@ -30,6 +31,7 @@ type policy struct {
 	Moves    bool // the move list in the literature's notation
 	Turn     bool // whose turn and its name ("move 12")
 	Number   bool // the number of the turn being played, from the resolved position
+	Public   bool // the game's public view (variant.PublicViewer): committed men, announcements
 }
 
 // policyOf is the policy of variant key; the public minimum for an unknown one.

@@ -49,6 +49,8 @@ var pages = template.Must(template.New("").Parse(`
 <h2>The referee's log</h2><ol class="steps" start="0">{{range .Steps}}<li>{{if .Current}}<b>{{.Label}}</b>{{else}}<a href="/game/{{$.ID}}?ply={{.N}}">{{.Label}}</a>{{end}}</li>{{end}}</ol>
 {{else}}{{if .Hidden}}<p class="note">A game of hidden information in progress: the archive shows only what both players know. Everything is shown once it is over.</p>{{end}}
 {{range .Boards}}{{template "board" .}}{{end}}
+{{if .Lines}}<pre class="public">{{range .Lines}}{{.}}
+{{end}}</pre>{{end}}
 {{if .Movetext}}<h2>Moves</h2><pre>{{.Movetext}}</pre>{{end}}
 {{end}}
 {{template "foot"}}{{end}}

@@ -12,11 +12,12 @@
 //   - orthodox, progressive, progressive-italian, trainwreck, trainwreck-three: the position
 //     as it stands, the moves, and whose turn it is;
 //   - conditional: the same, the position being the played one; a stated C-move is not shown;
-//   - kriegspiel: players, status, and whose move it is with its number;
+//   - kriegspiel: players, status, whose move it is with its number, and every announcement;
 //   - synchronous, korolev: players, status and the number of the turn being played (not who
 //     has sealed his move);
-//   - progressive-kriegspiel, transactional, and any variant not in the table: players and
-//     status only.
+//   - progressive-kriegspiel: players, status and the announcements; transactional: players,
+//     status and the committed position (variant.PublicViewer, the same for both players);
+//   - any variant not in the table: players and status only.
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
@@ -419,6 +420,14 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			}
 			if pol.Moves {
 				pg.Movetext = stripComments(v.WriteMovetext(g))
+			}
+			if pv, ok := g.(variant.PublicViewer); ok && pol.Public {
+				view := pv.PublicView()
+				for i := range view.Panels {
+					p := &view.Panels[i]
+					pg.Boards = append(pg.Boards, draw(p.Title, &p.Board, chess.White, 0, ""))
+				}
+				pg.Lines = view.Lines
 			}
 			return nil
 		}

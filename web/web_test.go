@@ -134,8 +134,15 @@ func TestPagesEveryVariant(t *testing.T) {
 		if code != 200 || !strings.Contains(page, "in progress") || !strings.Contains(page, "ann") {
 			t.Errorf("%s: game in progress: %d\n%s", key, code, page)
 		}
-		if pol := policyOf(key); pol.Position != strings.Contains(page, "♔") {
-			t.Errorf("%s: game in progress shows a board: %v, want %v\n%s", key, !pol.Position, pol.Position, page)
+		pol := policyOf(key)
+		wantBoard := pol.Position
+		if g, _ := variant.MustLookup(key).New(variant.Options{}); pol.Public {
+			if pv, ok := g.(variant.PublicViewer); ok && len(pv.PublicView().Panels) > 0 {
+				wantBoard = true // the public board (Transactional's committed position)
+			}
+		}
+		if wantBoard != strings.Contains(page, "♔") {
+			t.Errorf("%s: game in progress shows a board: %v, want %v\n%s", key, !wantBoard, wantBoard, page)
 		}
 		if code, _, _ := get(t, h, fmt.Sprintf("/game/%d.pgn", going)); code != 404 {
 			t.Errorf("%s: PGN of a game in progress: %d, want 404", key, code)
@@ -336,5 +343,27 @@ func TestReadOnlyStore(t *testing.T) {
 		if rec.Code >= 500 {
 			t.Errorf("%q: %d", sb.String(), rec.Code)
 		}
+	}
+}
+
+// A hidden game in progress shows its public part: Transactional's committed position (a
+// committed move there, a pending one not), Kriegspiel's announcements.
+func TestPublicPartOfHiddenGames(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	tx := w.newGame("transactional")
+	w.mail(tx, chess.White, "e4 (C)")
+	w.mail(tx, chess.Black, "Nf6")
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", tx))
+	b := boardsOf(page)
+	if len(b) != 1 || b[0][squareIndex("e4")] == "" || b[0][squareIndex("e2")] != "" || b[0][squareIndex("f6")] != "" || b[0][squareIndex("g8")] == "" {
+		t.Errorf("Transactional in progress: want the committed e4 and not the pending Nf6:\n%s", page)
+	}
+	ks := w.newGame("kriegspiel")
+	w.mail(ks, chess.White, "e4")
+	w.mail(ks, chess.Black, "Any?\ne5")
+	_, _, page = get(t, h, fmt.Sprintf("/game/%d", ks))
+	if !strings.Contains(page, "Announced so far:") || !strings.Contains(page, "Any? No.") || strings.Contains(page, "e5") || strings.Contains(page, "e4") {
+		t.Errorf("Kriegspiel in progress: want the announcements and no move:\n%s", page)
 	}
 }

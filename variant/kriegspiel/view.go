@@ -151,3 +151,16 @@ func (g *Game) eventWords(e event) string {
 	}
 	return sb.String()
 }
+
+// PublicView is what both players heard from the umpire: the announcements so far, and whose
+// turn it is (rules.md §4.3). No board: each player sees only his own men.
+func (g *Game) PublicView() variant.View {
+	lines := []string{g.status()}
+	if len(g.events) > 0 {
+		lines = append(lines, "Announced so far:")
+		lines = append(lines, g.announcedLines()...)
+	}
+	return variant.View{Bottom: chess.White, Lines: lines}
+}
+
+var _ variant.PublicViewer = (*Game)(nil)

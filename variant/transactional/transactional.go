@@ -765,6 +765,16 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	}, Lines: lines}
 }
 
+// PublicView is what both players know (rules.md §1, rule 5): the committed men of both
+// sides, the same committed view for each. Transaction numbers are not public: a number also
+// moves on a rollback, which the opponent may not learn.
+func (g *Game) PublicView() variant.View {
+	cv := g.cview(chess.White)
+	return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "Committed position (what both players know)", Board: cv.Board}}}
+}
+
+var _ variant.PublicViewer = (*Game)(nil)
+
 func list(s []string) string {
 	if len(s) == 0 {
 		return ""
