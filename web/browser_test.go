@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
 )
 
 // chromium finds Debian's headless browser; without it the browser test is skipped, unless
@@ -58,8 +60,39 @@ func TestInABrowser(t *testing.T) {
 	}
 	hidden := w.newGame("transactional")
 	w.mail(hidden, chess.White, "Nf3") // pending: Black may not know it
+	// A finished tournament of three: every game ended by resignation.
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		for _, r := range tr.Rounds {
+			for _, p := range r.Games {
+				if p.Game != 0 {
+					games = append(games, p.Game)
+				}
+			}
+		}
+		return err
+	})
+	for _, id := range games {
+		w.mail(id, chess.White, "e4")
+		w.mail(id, chess.Black, "RESIGN")
+	}
 	srv := httptest.NewServer(New(w.db))
 	defer srv.Close()
+
+	cup := browse(t, bin, srv.URL+fmt.Sprintf("/tournament/%d", tid), "--dump-dom")
+	for _, want := range []string{"Winter Cup", "finished", "Standings", "Crosstable", "cy"} {
+		if !strings.Contains(cup, want) {
+			t.Errorf("the finished tournament's page in the browser lacks %q:\n%s", want, cup)
+		}
+	}
+	if len(games) != 3 || strings.Contains(cup, "@") {
+		t.Errorf("%d games in the tournament, or an address on its page:\n%s", len(games), cup)
+	}
 
 	page := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", done), "--dump-dom")
 	for _, want := range []string{"ann", "bob", "0-1", "Download PGN"} {
