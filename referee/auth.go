@@ -28,13 +28,22 @@ func authPolicy(g *store.Game) string {
 	return AuthPrefer
 }
 
-// authentic judges the sender of raw under g's policy; why says what the mail system said.
-func (r *Referee) authentic(g *store.Game, raw []byte, from string) (ok bool, why string) {
+// authentic judges the sender of the mail key under g's policy; why says what the mail system
+// said. The verdict was reached before the mail's transaction began (prejudge), so that DNS
+// look-ups for DKIM keys never hold the store's writer.
+func (r *Referee) authentic(key store.InboxKey, g *store.Game, raw []byte, from string) (ok bool, why string) {
 	policy := authPolicy(g)
 	if policy == AuthNone {
 		return true, "not checked"
 	}
-	verdict, why := parser.Authenticate(raw, from, r.Auth)
+	r.judgedMu.Lock()
+	j, found := r.judged[key]
+	r.judgedMu.Unlock()
+	if !found {
+		j = judgement{}
+		j.verdict, j.why = parser.Authenticate(raw, from, r.Auth)
+	}
+	verdict, why := j.verdict, j.why
 	switch policy {
 	case AuthRequire:
 		if verdict == parser.AuthNone {
@@ -43,5 +52,56 @@ func (r *Referee) authentic(g *store.Game, raw []byte, from string) (ok bool, wh
 		return verdict == parser.AuthPass, why
 	default:
 		return verdict != parser.AuthFail, why
+	}
+}
+
+// judgement is the mail system's word on one mail's sender, reached before its transaction.
+type judgement struct {
+	verdict parser.AuthVerdict
+	why     string
+}
+
+// prejudge asks the mail system about the senders of ms before they are handled, outside any
+// store transaction (DKIM keys come from DNS, which can take seconds); the returned function
+// forgets the verdicts once they were used.
+func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
+	verdicts := map[store.InboxKey]judgement{}
+	for _, m := range ms {
+		msg, err := parser.Parse(m.Raw)
+		if err != nil || msg.From == "" {
+			continue
+		}
+		policy := ""
+		if token, bounce := r.tokenOf(msg); token != "" && !bounce {
+			r.DB.View(func(tx *store.Tx) error { // a reader: it holds nobody up
+				if ref, err := tx.TokenRef(token); err == nil {
+					if g, err := tx.Game(ref.Game); err == nil {
+						policy = authPolicy(g)
+					}
+				}
+				return nil
+			})
+		}
+		if policy == "" || policy == AuthNone {
+			continue // no game to judge for, or one that asks nothing
+		}
+		var j judgement
+		j.verdict, j.why = parser.Authenticate(m.Raw, msg.From, r.Auth)
+		verdicts[m.Key] = j
+	}
+	r.judgedMu.Lock()
+	if r.judged == nil {
+		r.judged = map[store.InboxKey]judgement{}
+	}
+	for k, j := range verdicts {
+		r.judged[k] = j
+	}
+	r.judgedMu.Unlock()
+	return func() {
+		r.judgedMu.Lock()
+		for k := range verdicts {
+			delete(r.judged, k)
+		}
+		r.judgedMu.Unlock()
 	}
 }

@@ -23,6 +23,7 @@ func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 
 // handleStored is Handle for a stored inbound mail (which may be an oversize header).
 func (r *Referee) handleStored(m store.InboundMail) error {
+	defer r.prejudge(m)()
 	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
 
@@ -47,6 +48,7 @@ func (r *Referee) inTx(tx *store.Tx, m store.InboundMail) error {
 // (the caller then handles them one by one). One commit for a burst of mail is what keeps
 // the throughput of the daemon near that of the mail servers.
 func (r *Referee) batch(ms []store.InboundMail) error {
+	defer r.prejudge(ms...)()
 	return r.DB.Update(func(tx *store.Tx) error {
 		for _, m := range ms {
 			if err := r.inTx(tx, m); err != nil {
@@ -115,7 +117,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
 	}
-	if ok, why := r.authentic(sg, raw, msg.From); !ok {
+	if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
 		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", authPolicy(sg), "why", why)
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err

@@ -72,6 +72,9 @@ type Referee struct {
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
+	judgedMu sync.Mutex
+	judged   map[store.InboxKey]judgement // senders judged before their mail's transaction
+
 	cacheMu sync.Mutex
 	waits   map[uint64]waitCache // the deadline check's knowledge of each game
 	// deadlineLoads counts the games the deadline check replayed (tests).

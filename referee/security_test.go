@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-msgauth/dkim"
 
@@ -158,4 +159,32 @@ func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 	}
 	h.deliver(h.reply(id, B, "e5")) // not his turn: refused, and he must hear of it
 	mustContain(t, "Bob's own refusal", bodyTo(t, h.outbox(), bob.Address), "was refused")
+}
+
+// DKIM keys are looked up before the mail's transaction, never inside it: a slow DNS must not
+// hold the store's writer (every other mail, the intake, the deliveries' records).
+func TestSenderJudgedOutsideTheTransaction(t *testing.T) {
+	h := newHarness(t)
+	sign := signer(t, h)
+	lookup := h.ref.Auth.LookupTXT
+	inside := 0
+	h.ref.Auth.LookupTXT = func(domain string) ([]string, error) {
+		done := make(chan struct{})
+		go func() { h.db.Update(func(*store.Tx) error { return nil }); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(500 * time.Millisecond):
+			inside++ // a writer is open: this look-up holds it
+		}
+		return lookup(domain)
+	}
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(sign(h.reply(id, W, "e4")))
+	if inside != 0 {
+		t.Errorf("a DKIM key was looked up inside the mail's write transaction")
+	}
+	if got := len(h.outbox()); got != 2 {
+		t.Errorf("the signed move: %d mails, want the answer and the news", got)
+	}
 }
