@@ -72,7 +72,7 @@ func reveal(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game) ([
 const commonHelp = "BOARD            your current view\n" +
 	"HISTORY          everything you have been told in this game\n" +
 	"RESIGN           resign the game\n" +
-	"DRAW OFFER       offer a draw\n" +
+	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it"
 
 // tournamentHelp is what a game of a tournament adds to commonHelp.

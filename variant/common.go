@@ -63,6 +63,9 @@ const (
 	CmdDrawOffer   = "draw offer"
 	CmdDrawAccept  = "draw accept"
 	CmdDrawDecline = "draw decline"
+	// CmdDrawWithdraw takes back one's own standing offer (an offer stands across mails
+	// until it is accepted, declined or withdrawn, as on correspondence servers).
+	CmdDrawWithdraw = "draw withdraw"
 	// CmdDrawAgreed ends a game drawn by agreement in a record ("1/2-1/2" with the position
 	// undecided). Players never send it: by mail a draw is an offer and an acceptance.
 	CmdDrawAgreed = "draw agreed"
@@ -90,6 +93,8 @@ func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
 		return Command{By: by, Text: CmdDrawAccept}, true
 	case "draw decline", "decline draw", "decline":
 		return Command{By: by, Text: CmdDrawDecline}, true
+	case "draw withdraw", "withdraw draw", "withdraw draw offer", "withdraw offer":
+		return Command{By: by, Text: CmdDrawWithdraw}, true
 	}
 	return Command{}, false
 }
@@ -97,7 +102,7 @@ func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
 // SubmitCommon applies a common command; handled is false when cmd is not one.
 func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err error) {
 	switch cmd.Text {
-	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawAgreed, CmdForfeit:
+	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawWithdraw, CmdDrawAgreed, CmdForfeit:
 	default:
 		return nil, false, nil
 	}
@@ -136,6 +141,12 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		}
 		c.drawOffer = -1
 		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Words: "common/draw-declined", Args: map[string]any{"By": by}})
+	case CmdDrawWithdraw:
+		if c.drawOffer != int8(by) {
+			return nil, true, Reject("you have no draw offer standing to withdraw")
+		}
+		c.drawOffer = -1
+		notices = append(notices, Notice{To: ToBoth, Kind: "draw-withdrawn", Words: "common/draw-withdrawn", Args: map[string]any{"By": by}})
 	case CmdDrawAgreed:
 		c.End(Draw, "draw", "draw agreed")
 	case CmdForfeit:

@@ -155,3 +155,33 @@ func TestEveryNameIsAKey(t *testing.T) {
 		}
 	}
 }
+
+// A draw offer stands until it is answered or withdrawn: the offerer may withdraw it, and
+// then there is nothing to accept.
+func TestDrawOfferWithdrawn(t *testing.T) {
+	for _, key := range []string{"orthodox", "transactional", "progressive"} {
+		g, _ := variant.MustLookup(key).New(variant.Options{})
+		play := func(by chess.Color, text string) error {
+			cmd, _, err := g.Resolve(by, text)
+			if err == nil {
+				_, err = g.Submit(cmd)
+			}
+			return err
+		}
+		if err := play(chess.White, "DRAW OFFER"); err != nil {
+			t.Fatalf("%s: offer: %v", key, err)
+		}
+		if err := play(chess.Black, "DRAW WITHDRAW"); err == nil {
+			t.Errorf("%s: Black withdrew White's offer", key)
+		}
+		if err := play(chess.White, "withdraw draw"); err != nil {
+			t.Fatalf("%s: withdraw: %v", key, err)
+		}
+		if err := play(chess.Black, "DRAW ACCEPT"); err == nil || g.Outcome().Over() {
+			t.Errorf("%s: a withdrawn offer was accepted", key)
+		}
+		if err := play(chess.White, "DRAW WITHDRAW"); err == nil {
+			t.Errorf("%s: a second withdrawal was accepted", key)
+		}
+	}
+}
