@@ -259,6 +259,11 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 				}
 			}
 			if k == 1 && p.InCheck() {
+				// A move the man can make that leaves the king in check is named as such,
+				// not as a move the man cannot make.
+				if _, _, e2 := chess.Resolve(&p, not, p.Generate(nil, chess.MoveRules{Color: p.Turn, Pseudo: true})); e2 == nil {
+					return nil, nil, warns, variant.Reject("move 1 (%s) does not get your king out of check, which the first move of a series must do", w)
+				}
 				return nil, nil, warns, variant.Reject("move 1 (%s): you are in check and must get out of it with the first move: %v", w, rerr)
 			}
 			return nil, nil, warns, variant.Reject("move %d (%s): %v", k, w, rerr)

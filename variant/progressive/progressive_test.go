@@ -358,3 +358,13 @@ func TestTurnName(t *testing.T) {
 		})
 	}
 }
+
+// A first move that the man can make but that leaves the king in check is refused for that,
+// not as a move the man cannot make (rule 4).
+func TestFirstMoveMustEscapeCheckWording(t *testing.T) {
+	g := newGame(t, false, "4k3/8/8/8/8/8/3q4/4K1N1 w - - 0 1", nil)
+	cmd, _, err := g.Resolve(W, "Nf3")
+	if err == nil || !strings.Contains(err.Error(), "does not get your king out of check") {
+		t.Errorf("Nf3 while in check: %v (%v)", err, cmd)
+	}
+}
