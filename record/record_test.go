@@ -188,3 +188,21 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// A move number read from its own token or glued to the move reads alike.
+func TestMoveText(t *testing.T) {
+	for _, c := range []struct {
+		tok       Token
+		num, move string
+	}{
+		{Token{Kind: Number, Text: "12."}, "12.", ""},
+		{Token{Kind: Symbol, Text: "12.e4"}, "12.", "e4"},
+		{Token{Kind: Symbol, Text: "3...Nf6"}, "3...", "Nf6"},
+		{Token{Kind: Symbol, Text: "e4"}, "", "e4"},
+		{Token{Kind: Symbol, Text: "12."}, "", "12."},
+	} {
+		if num, move := MoveText(c.tok); num != c.num || move != c.move {
+			t.Errorf("%+v: %q %q, want %q %q", c.tok, num, move, c.num, c.move)
+		}
+	}
+}

@@ -187,6 +187,19 @@ func NumberAndSymbol(w string) (num, rest string, ok bool) {
 	return w[:e], w[e:], true
 }
 
+// MoveText reads a Number or Symbol token of movetext: the move number it carries ("12.",
+// "3...", or "" when none) and the move written after it ("" for a bare number). Games'
+// record readers take both kinds of token with it: "12. e4" and "12.e4" read alike.
+func MoveText(t Token) (number, move string) {
+	if t.Kind == Number {
+		return t.Text, ""
+	}
+	if num, rest, ok := NumberAndSymbol(t.Text); ok {
+		return num, rest
+	}
+	return "", t.Text
+}
+
 // NormalizeResult maps the result tokens to PGN's: "½-½" becomes "1/2-1/2".
 func NormalizeResult(r string) string {
 	if r == "½-½" {

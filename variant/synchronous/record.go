@@ -79,13 +79,13 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 	}
 	for _, t := range toks {
 		switch t.Kind {
-		case record.Number:
-			number(t.Text)
-		case record.Symbol:
-			text := t.Text
-			if num, rest, ok := record.NumberAndSymbol(text); ok {
+		case record.Number, record.Symbol:
+			num, text := record.MoveText(t)
+			if num != "" {
 				number(num)
-				text = rest
+			}
+			if text == "" {
+				continue
 			}
 			if text != "" {
 				add(text)
