@@ -70,20 +70,17 @@ func parseList(text string) (list, error) {
 			}
 			last.text += w
 			last.n = n
-			if n.Castle != 0 {
-				last.text = castleText(n)
-			}
 			continue
 		}
 		n, err := chess.ParseNotation(w)
 		if err != nil {
 			return l, fmt.Errorf("%v; send a move like e2e4 or Nf3, or Any?", err)
 		}
+		if n.Castle != 0 && isNumber(w) {
+			w = castleText(n) // "12.000": "000" alone would read back as a number
+		}
 		if len(l.items) == MaxAttempts {
 			return l, fmt.Errorf("more than %d attempts in one line", MaxAttempts)
-		}
-		if n.Castle != 0 {
-			w = castleText(n) // "000" would read back as a number
 		}
 		l.items = append(l.items, item{text: w, n: n})
 	}
