@@ -35,7 +35,7 @@ func TestParseList(t *testing.T) {
 		{in: "Nf3 +", items: "Nf3+"},
 		{in: "12. e4", items: "e4"},
 		{in: "12.e4 3...Nf6", items: "e4 Nf6"},
-		{in: "000, 00", err: "no attempt"}, // numbers, as in "SERIES 3:"
+		{in: "000, 00", err: "no attempt"},                // numbers, as in "SERIES 3:"
 		{in: "000!!!!!!!!!!!!", items: "000!!!!!!!!!!!!"}, // kept as written: O-O-O and its marks would not fit
 		{in: "0-0-0 +, 00+", items: "0-0-0+ 00+"},
 		{in: "", err: "no attempt"},
