@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -64,23 +66,23 @@ func (r *Referee) CheckDeadlines() (int, error) {
 }
 
 // reminded reports whether the reminder for the action that began at start went out: the
-// game keeps the time of its last reminder, and a reminder is sent only a deadline after its
-// action began, so one sent before start was for an earlier action.
+// game keeps the time of its last reminder, and a reminder is sent only after its action
+// began, so one sent before start was for an earlier action.
 func reminded(sg *store.Game, start time.Time) bool { return sg.Reminded.After(start) }
 
 // waitCache is what the deadline check knows of a game without replaying it: while its log
-// has the same length, whose action it waits for and since when. The check runs every
-// minute over every active game; only a game whose log changed, or whose deadline may have
-// come, is replayed.
+// has the same length, its reminder the same time and no leave, pause or extension was
+// granted anywhere (clockGen), the next moment something may fall due. The check runs every
+// minute over every active game; only a game whose log changed, or whose moment came, is
+// replayed.
 type waitCache struct {
 	events   uint64
-	waiting  int // the side waited for, -1 for none or both
-	start    time.Time
 	reminded time.Time
-	deadline time.Duration
+	gen      uint64
+	due      time.Time // zero: nothing falls due until something changes
 }
 
-// mayBeDue reports whether game id must be looked at: its log changed since it was cached, or
+// mayBeDue reports whether game id must be looked at: it changed since it was cached, or
 // its reminder or forfeit may be due.
 func (r *Referee) mayBeDue(id uint64) bool {
 	r.cacheMu.Lock()
@@ -89,25 +91,23 @@ func (r *Referee) mayBeDue(id uint64) bool {
 	if !ok {
 		return true
 	}
-	var events uint64
+	var events, gen uint64
 	var reminded time.Time
 	now := time.Now()
 	r.DB.View(func(tx *store.Tx) error {
-		events, now = tx.EventCount(id), tx.Now
+		events, now, gen = tx.EventCount(id), tx.Now, tx.ClockGen()
 		if sg, err := tx.Game(id); err == nil {
 			reminded = sg.Reminded
 		}
 		return nil
 	})
 	switch {
-	case events != c.events || !reminded.Equal(c.reminded):
+	case events != c.events || !reminded.Equal(c.reminded) || gen != c.gen:
 		return true
-	case c.waiting < 0:
+	case c.due.IsZero():
 		return false
-	case c.reminded.After(c.start):
-		return !now.Before(c.reminded.Add(c.deadline))
 	}
-	return now.Sub(c.start) >= c.deadline
+	return !now.Before(c.due)
 }
 
 func (r *Referee) remember(id uint64, c waitCache) {
@@ -119,31 +119,88 @@ func (r *Referee) remember(id uint64, c waitCache) {
 	r.waits[id] = c
 }
 
+// clocksChanged tells the deadline check that leave, a pause or an extension moved some
+// game's moments: every game is looked at again (by any referee on the store: the command
+// may come from the command line).
+func clocksChanged(tx *store.Tx) error { return tx.BumpClockGen() }
+
+// due is what the deadline check finds for the side a game waits for: when his reminder and
+// his loss fall (zero: not yet known), and whether he loses on time or by the simple
+// deadline.
+type due struct {
+	remind, lose time.Time
+	onTime       bool
+}
+
+// dueOf works out the moments of the wait for side s. With a time control, the flag falls
+// when his clock runs out, and he is reminded some days before (three, or half the time he
+// had when the move began if that is less). Else rules.md 0.4a: reminded when he has waited
+// one deadline (plus what the organizer added to this wait), and he forfeits one deadline
+// after the reminder. Leave and pauses do not count as waiting.
+func dueOf(l *loaded, s chess.Color) due {
+	start := l.since[s]
+	if l.clock != nil {
+		flag := l.clock.Flag()
+		before := min(3*tournament.Day, tournament.Running(start, flag, l.stops)/2)
+		return due{remind: tournament.After(start, tournament.Running(start, flag, l.stops)-before, l.stops), lose: flag, onTime: true}
+	}
+	d := deadlineOf(l.sg)
+	for _, e := range l.extended {
+		if e.Side == int(s) && e.At.After(start) {
+			d += time.Duration(e.Days) * tournament.Day
+		}
+	}
+	dl := due{remind: tournament.After(start, d, l.stops)}
+	if reminded(l.sg, start) {
+		dl.lose = later(tournament.After(l.sg.Reminded, deadlineOf(l.sg), l.stops), tournament.After(start, d+deadlineOf(l.sg), l.stops))
+	}
+	return dl
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	r.deadlineLoads.Add(1)
+	gen := tx.ClockGen()
 	l, err := load(tx, id)
 	if err != nil {
 		return 0, err
 	}
 	sg, v, g := l.sg, l.v, l.g
-	d := deadlineOf(sg)
 	act := g.ToAct()
 	if g.Outcome().Over() || len(act) != 1 {
 		// Over, or a simultaneous turn that neither player has chosen yet: no clock runs
 		// (0.4a). It starts for the one who has not chosen when the other has, which
 		// load's since records as the moment the game began to wait for him alone.
-		r.remember(id, waitCache{events: l.events, waiting: -1, reminded: sg.Reminded})
+		r.remember(id, waitCache{events: l.events, reminded: sg.Reminded, gen: gen})
 		return 0, nil
 	}
 	waiting := act[0]
 	start := l.since[waiting]
+	dl := dueOf(l, waiting)
+	next := dl.remind
+	if reminded(sg, start) || dl.onTime {
+		next = dl.lose
+		if !reminded(sg, start) && dl.remind.Before(next) {
+			next = dl.remind
+		}
+	}
 	defer func() {
-		r.remember(id, waitCache{events: l.events, waiting: int(waiting), start: start, reminded: sg.Reminded, deadline: d})
+		r.remember(id, waitCache{events: l.events, reminded: sg.Reminded, gen: gen, due: next})
 	}()
 	switch {
-	case reminded(sg, start) && !tx.Now.Before(sg.Reminded.Add(d)):
+	case !dl.lose.IsZero() && !tx.Now.Before(dl.lose):
+		forfeit := variant.CmdForfeit
+		if dl.onTime {
+			forfeit = variant.CmdTimeForfeit
+		}
 		before := len(g.Log())
-		notices, err := g.Submit(variant.Command{By: waiting, Text: variant.CmdForfeit})
+		notices, err := g.Submit(variant.Command{By: waiting, Text: forfeit})
 		if err != nil {
 			return 0, err
 		}
@@ -167,19 +224,36 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		if err := r.send(tx, sg, v, g, &out, nil, true, "deadline"); err != nil {
 			return 0, err
 		}
-		r.logger().Info("forfeit on time", "game", id, "side", waiting)
-		return 2, nil
-	case !reminded(sg, start) && tx.Now.Sub(start) >= d:
+		queued := 2
+		if n, err := r.tellOrganizer(tx, sg, say("organizer-forfeit", templates.Args{"Game": sg.ID, "Player": sg.Players[waiting].Address, "Reason": res.Reason, "Result": res.Result})); err != nil {
+			return 0, err
+		} else {
+			queued += n
+		}
+		r.logger().Info("forfeit", "game", id, "side", waiting, "reason", res.Reason)
+		return queued, nil
+	case !reminded(sg, start) && !tx.Now.Before(dl.remind):
 		sg.Reminded = tx.Now
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err
 		}
-		due := tx.Now.Add(d)
-		text := say("reminder", templates.Args{"Waited": span(tx.Now.Sub(start)), "Deadline": span(d), "Due": when(due)})
-		l := letter{side: waiting, kind: "reminder", what: say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(due)}),
-			paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
-		if err := r.enqueue(tx, sg, v, l); err != nil {
+		var text, subject string
+		if dl.onTime {
+			text = say("reminder-clock", templates.Args{"Left": l.clock.Left(int(waiting), tx.Now), "Due": when(dl.lose)})
+			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(dl.lose)})
+		} else {
+			d := deadlineOf(sg)
+			due := tournament.After(tx.Now, d, l.stops)
+			text = say("reminder", templates.Args{"Waited": span(tournament.Running(start, tx.Now, l.stops)), "Deadline": span(d), "Due": when(due)})
+			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(due)})
+		}
+		lt := letter{side: waiting, kind: "reminder", what: subject, paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
+		if err := r.enqueue(tx, sg, v, lt); err != nil {
 			return 0, err
+		}
+		next = dl.lose
+		if next.IsZero() {
+			next = tournament.After(tx.Now, deadlineOf(sg), l.stops)
 		}
 		return 1, nil
 	}
@@ -213,22 +287,34 @@ func span(d time.Duration) string {
 }
 
 // Waiting describes, for the organizer, whose action a game awaits, since when, and where it
-// stands against its deadline; "" for a finished game. A simultaneous turn that both
-// players have still to choose runs no clock, and says so.
+// stands against its deadline or clock; "" for a finished game. A simultaneous turn that
+// both players have still to choose runs no clock, and says so.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
 	l, err := load(tx, id)
-	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) == 0 {
+	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) == 0 || l.sg.Status == "over" {
 		return "", err
 	}
+	var s string
 	if len(l.g.ToAct()) > 1 {
-		return "Waiting for both players to choose their moves; no clock runs until one of them has.", nil
+		s = "Waiting for both players to choose their moves; no clock runs until one of them has."
+	} else {
+		sg, waiting := l.sg, l.g.ToAct()[0]
+		start := l.since[waiting]
+		dl := dueOf(l, waiting)
+		if dl.onTime {
+			s = fmt.Sprintf("Waiting for %s since %s (%s ago); his flag falls %s", waiting, when(start), span(tx.Now.Sub(start)), when(dl.lose))
+		} else {
+			s = fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, when(start), span(tx.Now.Sub(start)), span(deadlineOf(sg)))
+			if reminded(sg, start) {
+				s += fmt.Sprintf("; reminded %s, forfeit at %s", when(sg.Reminded), when(dl.lose))
+			} else {
+				s += fmt.Sprintf("; reminder at %s", when(dl.remind))
+			}
+		}
+		s += "."
 	}
-	sg, waiting := l.sg, l.g.ToAct()[0]
-	start := l.since[waiting]
-	d := deadlineOf(sg)
-	s := fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, when(start), span(tx.Now.Sub(start)), span(d))
-	if reminded(sg, start) {
-		s += fmt.Sprintf("; reminded %s, forfeit at %s", when(sg.Reminded), when(sg.Reminded.Add(d)))
+	if l.clock != nil {
+		s += "\n" + clockText(l, tx.Now)
 	}
-	return s + ".", nil
+	return s, nil
 }

@@ -97,6 +97,9 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		log.Info("mail for no game ignored (a reply token that is not valid)")
 		return nil
 	}
+	if ref.Tournament != 0 {
+		return r.organizerMail(tx, key, raw, msg, ref, token, log)
+	}
 	sg, v, g, err := Load(tx, ref.Game)
 	if err != nil {
 		return err
@@ -338,6 +341,10 @@ func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g va
 		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
 	case "STANDINGS":
 		notices, err := r.standingsAnswer(tx, sg, side)
+		return notices, nil, err
+	}
+	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "LEAVE") {
+		notices, err := r.leaveCommand(tx, sg, side, f[1:])
 		return notices, nil, err
 	}
 	cmd, warns, err := g.Resolve(side, text)

@@ -44,6 +44,10 @@ func diagram(g variant.Game, s chess.Color, show variant.Show) string {
 func logLines(events []store.Event, layout string) []string {
 	out := make([]string, 0, len(events))
 	for _, e := range events {
+		if !e.IsCommand() {
+			out = append(out, fmt.Sprintf("%s organizer: %s", e.At.UTC().Format(layout), e.Text))
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), chess.Color(e.Side), e.Text))
 	}
 	return out
@@ -73,7 +77,9 @@ const commonHelp = "BOARD            your current view\n" +
 	"HISTORY          everything you have been told in this game\n" +
 	"RESIGN           resign the game\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
-	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it"
+	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
+	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
+	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
 
 // tournamentHelp is what a game of a tournament adds to commonHelp.
 const tournamentHelp = "STANDINGS        the tournament's crosstable"

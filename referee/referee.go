@@ -44,6 +44,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -65,6 +66,13 @@ type Referee struct {
 	// Auth says whose Authentication-Results to believe and how to find DKIM keys; each
 	// game's policy says how much to ask (see auth.go).
 	Auth parser.AuthOptions
+
+	// Organizer is the organizer of every game and tournament that names none of its own
+	// (the config's "organizer"): he is told of forfeits and failed deliveries.
+	Organizer string
+	// LeaveDays is the leave a player may take in a calendar year outside tournaments that
+	// set their own (DefaultLeaveDays when 0).
+	LeaveDays int
 
 	// QueryLimit overrides the private queries answered per player per QueryWindow
 	// (QueryLimit the constant when 0).
@@ -149,6 +157,9 @@ func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
 	for _, a := range m.To {
 		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
 			return sub[4], sub[1] != ""
+		}
+		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
+			return sub[2], false
 		}
 	}
 	return "", false
@@ -415,6 +426,11 @@ func capText(paras, quoted []string) ([]string, []string) {
 // enqueue renders one mail to a player of g and puts it in the outbox.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
 	side := l.side
+	if cp, err := clockPara(tx, g); err != nil {
+		return err
+	} else if cp != "" {
+		l.paras = append(slices.Clone(l.paras), cp)
+	}
 	l.paras, l.quoted = capText(l.paras, l.quoted)
 	g.Players[side].Mails++
 	if err := tx.PutGame(g); err != nil {
@@ -472,6 +488,19 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string,
 
 // enqueueNotice sends a mail that belongs to no one game, with its footer.
 func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
+	return r.notice(tx, noticeMail{to: to, subject: subject, paras: paras, footer: footer, answers: answers})
+}
+
+// noticeMail is a mail that belongs to no one game: a list of games, standings, a mail to
+// an organizer (replyTo: his own reply address).
+type noticeMail struct {
+	to, subject, footer, replyTo string
+	paras, quoted                []string
+	answers                      *parser.Message
+}
+
+// notice renders n and puts it in the outbox.
+func (r *Referee) notice(tx *store.Tx, n noticeMail) error {
 	suffix, err := r.newToken()
 	if err != nil {
 		return err
@@ -479,11 +508,11 @@ func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string
 	_, domain := r.local()
 	mid := fmt.Sprintf("refereed.notice.%s@%s", suffix, domain)
 	m := templates.Mail{
-		From: r.from(), To: to, Subject: templates.Subject(0, "", subject),
-		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: paras,
-		Footer: footer,
+		From: r.from(), To: n.to, ReplyTo: n.replyTo, Subject: templates.Subject(0, "", n.subject),
+		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: n.paras,
+		Quoted: n.quoted, Footer: n.footer,
 	}
-	if answers != nil && answers.MessageID != "" {
+	if answers := n.answers; answers != nil && answers.MessageID != "" {
 		m.InReplyTo, m.AutoSubmitted = answers.MessageID, "auto-replied"
 		refs := answers.References
 		if len(refs) > maxReferences {
@@ -496,7 +525,7 @@ func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string
 		return fmt.Errorf("referee: render notice: %w", err)
 	}
 	local, _ := r.local()
-	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: local + "+bounce-notice@" + domain, To: []string{to}, Raw: raw, Kind: "notice"})
+	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: local + "+bounce-notice@" + domain, To: []string{n.to}, Raw: raw, Kind: "notice"})
 	return err
 }
 
@@ -512,13 +541,19 @@ func Load(tx *store.Tx, id uint64) (*store.Game, *variant.Variant, variant.Game,
 	return l.sg, l.v, l.g, nil
 }
 
-// loaded is a game rebuilt from its log, with when it began to wait for each player.
+// loaded is a game rebuilt from its log, with when it began to wait for each player and,
+// for a game with a time control, its clock.
 type loaded struct {
 	sg     *store.Game
 	v      *variant.Variant
 	g      variant.Game
 	events uint64       // log length
 	since  [2]time.Time // when the game began to wait for each side; zero if it does not
+	// stops are the spans in which the game's clocks stand still (leave, pauses); extended
+	// the days the organizer gave each side, each with its time.
+	stops    []tournament.Stop
+	extended []store.Event
+	clock    *tournament.Clock // nil: no time control, the simple deadline (rules.md 0.4a)
 }
 
 // waitsFor reports whether g waits for s alone. While a simultaneous game waits for both
@@ -532,7 +567,9 @@ func waitsFor(g variant.Game, s chess.Color) bool {
 // load replays game id from its log once, noting when each wait began: the time of the
 // logged command after which the game began to wait for the player, or the game's creation.
 // Only the game's own turn changes count: a private query or a C-move statement does not
-// restart a clock, so the timing of a reminder tells a player nothing he may not know.
+// restart a clock, so the timing of a reminder tells a player nothing he may not know. A
+// game with a time control has its clock worked out on the way: a side's clock runs while
+// the game waits for him alone, and each turn he completes is one move of his.
 func load(tx *store.Tx, id uint64) (*loaded, error) {
 	sg, err := tx.Game(id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -545,31 +582,58 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("referee: game %d: %w", id, err)
 	}
-	events, err := tx.Events(id)
+	all, err := tx.Events(id)
 	if err != nil {
 		return nil, err
+	}
+	l := &loaded{sg: sg, v: v, events: uint64(len(all))}
+	events := store.Commands(all)
+	for _, e := range all {
+		if e.Kind == store.EventExtend {
+			l.extended = append(l.extended, e)
+		}
+	}
+	if l.stops, err = stopsOf(tx, sg); err != nil {
+		return nil, err
+	}
+	if tc, ok := timeControlOf(sg); ok {
+		l.clock = tournament.NewClock(tc, l.stops)
+		for _, e := range l.extended {
+			l.clock.Extra[e.Side] += e.Days
+		}
 	}
 	log := make([]variant.Command, len(events))
 	for i, e := range events {
 		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
 	}
-	l := &loaded{sg: sg, v: v, events: uint64(len(events))}
-	var was [2]bool
+	var was, acting [2]bool
 	g, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log, variant.Watch{
 		Each: func(i int, g variant.Game, _ []variant.Notice) error {
 			at := sg.Created
 			if i >= 0 {
 				at = events[i].At
 			}
+			act := g.ToAct()
 			for s := range was {
 				now := waitsFor(g, chess.Color(s))
 				switch {
 				case now && !was[s]:
 					l.since[s] = at
+					if l.clock != nil {
+						l.clock.Start(s, at)
+					}
 				case !now:
+					if was[s] && l.clock != nil {
+						l.clock.Stop(s, at)
+					}
 					l.since[s] = time.Time{}
 				}
 				was[s] = now
+				in := slices.Contains(act, chess.Color(s))
+				if acting[s] && !in && !g.Outcome().Over() && l.clock != nil {
+					l.clock.Moved(s)
+				}
+				acting[s] = in
 			}
 			return nil
 		}})
@@ -593,7 +657,8 @@ func ParseGameID(s string) (uint64, error) {
 }
 
 // RecordDeliveryFailure notes a mail to a player that the mail server refused for good (a
-// 5xx or too many tries): the player's bounce count, shown by "refereed show".
+// 5xx or too many tries): the player's bounce count, shown by "refereed show"; the game's
+// organizer, if it has one, is told.
 func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 	if m.Game == 0 {
 		return nil
@@ -606,7 +671,11 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 		p := &sg.Players[m.Side]
 		p.Bounces++
 		p.LastBounce = fmt.Sprintf("%s: %v", tx.Now.UTC().Format("2006-01-02 15:04"), reason)
-		return tx.PutGame(sg)
+		if err := tx.PutGame(sg); err != nil {
+			return err
+		}
+		_, err = r.tellOrganizer(tx, sg, say("organizer-undelivered", templates.Args{"Game": sg.ID, "Player": p.Address, "Side": chess.Color(m.Side), "Why": clip(reason.Error())}))
+		return err
 	})
 }
 

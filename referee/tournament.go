@@ -26,7 +26,11 @@ type TournamentOptions struct {
 	Organizer string   // optional address
 	// WithdrawRule is tournament.WithdrawForfeit (the default) or tournament.WithdrawHalf.
 	WithdrawRule string
-	Game         variant.Options // each game's options
+	// Time is the games' time control ("30d+3d", "50d/10"; "" for the simple deadline), and
+	// LeaveDays the leave a player may take in a calendar year (DefaultLeaveDays when 0).
+	Time      string
+	LeaveDays int
+	Game      variant.Options // each game's options
 }
 
 // NewTournament creates a round-robin section and all its games at once, in one transaction,
@@ -66,12 +70,31 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		players = append(players, addr)
 	}
 	organizer := ""
+	if o.Organizer == "" {
+		o.Organizer = r.Organizer
+	}
 	if o.Organizer != "" {
 		p, err := mail.ParseAddress(o.Organizer)
 		if err != nil {
 			return 0, fmt.Errorf("organizer address %q is not an email address", o.Organizer)
 		}
 		organizer = strings.ToLower(p.Address)
+	}
+	if o.Time != "" {
+		tc, err := tournament.ParseTimeControl(o.Time)
+		if err != nil {
+			return 0, err
+		}
+		o.Time = tc.String()
+		flags := map[string]string{}
+		for k, v := range o.Game.Flags {
+			flags[k] = v
+		}
+		flags["time"] = o.Time
+		o.Game.Flags = flags
+	}
+	if o.LeaveDays < 0 || o.LeaveDays > 366 {
+		return 0, fmt.Errorf("leave days %d: from 0 to 366 a year", o.LeaveDays)
 	}
 	rounds, err := tournament.Schedule(len(players), o.Double)
 	if err != nil {
@@ -82,11 +105,24 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	}
 	var id uint64
 	err = r.DB.Update(func(tx *store.Tx) error {
-		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule}
+		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule,
+			Time: o.Time, LeaveDays: o.LeaveDays}
+		if organizer != "" {
+			tok, err := r.newToken()
+			if err != nil {
+				return err
+			}
+			t.OrganizerToken = tok
+		}
 		if err := tx.CreateTournament(t); err != nil {
 			return err
 		}
 		id = t.ID
+		if organizer != "" {
+			if err := tx.PutTokenRef(t.OrganizerToken, store.GameRef{Tournament: t.ID}); err != nil {
+				return err
+			}
+		}
 		for _, rd := range rounds {
 			tr := store.TournamentRound{Number: rd.Number, Bye: rd.Bye}
 			for _, p := range rd.Games {
@@ -98,7 +134,18 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 			}
 			t.Rounds = append(t.Rounds, tr)
 		}
-		return tx.PutTournament(t)
+		if err := tx.PutTournament(t); err != nil {
+			return err
+		}
+		if organizer == "" {
+			return nil
+		}
+		games := 0
+		for _, rd := range t.Rounds {
+			games += len(rd.Games)
+		}
+		return r.enqueueOrganizer(tx, t, say("subject/organizer-welcome", templates.Args{"Name": t.Name}),
+			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), say("organizer-help", nil)}, nil, nil)
 	})
 	if err != nil {
 		return 0, err
@@ -224,80 +271,90 @@ func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color
 	return out, nil
 }
 
-// Withdraw takes player addr out of tournament id: each of his games still going ends, and
-// the standings score his games by the tournament's rule. Both players of each game ended
-// are told, and every player of the section gets the standings.
+// Withdraw takes player addr out of tournament id (see withdraw).
 func (r *Referee) Withdraw(id uint64, addr string) error {
-	addr = strings.ToLower(strings.TrimSpace(addr))
 	return r.DB.Update(func(tx *store.Tx) error {
 		t, err := tx.Tournament(id)
 		if err != nil {
 			return err
 		}
-		p := -1
-		for i, a := range t.Players {
-			if a == addr {
-				p = i
-			}
-		}
-		if p < 0 {
-			return fmt.Errorf("%s does not play in tournament %d", addr, id)
-		}
-		for _, w := range t.Withdrawn {
-			if w.Player == p {
-				return fmt.Errorf("%s has already withdrawn from tournament %d", addr, id)
-			}
-		}
-		t.Withdrawn = append(t.Withdrawn, store.Withdrawal{Player: p, At: tx.Now})
-		if err := tx.PutTournament(t); err != nil {
+		if err := r.withdraw(tx, t, addr); err != nil {
 			return err
 		}
-		s, err := Section(tx, t)
-		if err != nil {
-			return err
-		}
-		scored := s.Scored()
-		annulled := false
-		for _, g := range scored {
-			if (g.White == p || g.Black == p) && g.Result == tournament.NotPlayed {
-				annulled = true
-			}
-		}
-		var last *store.Game
-		for _, rd := range t.Rounds {
-			for _, tg := range rd.Games {
-				if tg.White != p && tg.Black != p {
-					continue
-				}
-				sg, v, _, err := Load(tx, tg.Game)
-				if err != nil {
-					return err
-				}
-				if sg.Status == "over" {
-					continue
-				}
-				sg.Status, sg.Reason = "over", withdrawnReason
-				sg.Result = tournament.WhiteWins
-				if tg.White == p {
-					sg.Result = tournament.BlackWins
-				}
-				if err := tx.PutGame(sg); err != nil {
-					return err
-				}
-				for _, side := range []chess.Color{chess.White, chess.Black} {
-					l := letter{side: side, kind: "update",
-						what:  say("subject/tournament-withdrawn", templates.Args{"Player": addr}),
-						paras: []string{say("tournament-withdrew", templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled})}}
-					if err := r.enqueue(tx, sg, v, l); err != nil {
-						return err
-					}
-				}
-				last = sg
-			}
-		}
-		if last == nil {
-			return nil
-		}
-		return r.tournamentGameOver(tx, last)
+		t.Log = append(t.Log, store.TournamentEvent{At: tx.Now, By: "admin", Text: "withdraw " + addr})
+		return tx.PutTournament(t)
 	})
+}
+
+// withdraw takes player addr out of tournament t: each of his games still going ends, and
+// the standings score his games by the tournament's rule. Both players of each game ended
+// are told, and every player of the section gets the standings.
+func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	id := t.ID
+	p := -1
+	for i, a := range t.Players {
+		if a == addr {
+			p = i
+		}
+	}
+	if p < 0 {
+		return fmt.Errorf("%s does not play in tournament %d", addr, id)
+	}
+	for _, w := range t.Withdrawn {
+		if w.Player == p {
+			return fmt.Errorf("%s has already withdrawn from tournament %d", addr, id)
+		}
+	}
+	t.Withdrawn = append(t.Withdrawn, store.Withdrawal{Player: p, At: tx.Now})
+	if err := tx.PutTournament(t); err != nil {
+		return err
+	}
+	s, err := Section(tx, t)
+	if err != nil {
+		return err
+	}
+	scored := s.Scored()
+	annulled := false
+	for _, g := range scored {
+		if (g.White == p || g.Black == p) && g.Result == tournament.NotPlayed {
+			annulled = true
+		}
+	}
+	var last *store.Game
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			if tg.White != p && tg.Black != p {
+				continue
+			}
+			sg, v, _, err := Load(tx, tg.Game)
+			if err != nil {
+				return err
+			}
+			if sg.Status == "over" {
+				continue
+			}
+			sg.Status, sg.Reason = "over", withdrawnReason
+			sg.Result = tournament.WhiteWins
+			if tg.White == p {
+				sg.Result = tournament.BlackWins
+			}
+			if err := tx.PutGame(sg); err != nil {
+				return err
+			}
+			for _, side := range []chess.Color{chess.White, chess.Black} {
+				l := letter{side: side, kind: "update",
+					what:  say("subject/tournament-withdrawn", templates.Args{"Player": addr}),
+					paras: []string{say("tournament-withdrew", templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled})}}
+				if err := r.enqueue(tx, sg, v, l); err != nil {
+					return err
+				}
+			}
+			last = sg
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	return r.tournamentGameOver(tx, last)
 }

@@ -40,19 +40,43 @@ type Player struct {
 	LastBounce string `json:"last_bounce,omitempty"`
 }
 
-// GameRef points from a token to its game and side.
+// GameRef points from a token to its game and side, or, for an organizer's token, to his
+// tournament (Game 0).
 type GameRef struct {
-	Game uint64 `json:"game"`
-	Side int    `json:"side"` // 0 White, 1 Black
+	Game       uint64 `json:"game"`
+	Side       int    `json:"side"` // 0 White, 1 Black
+	Tournament uint64 `json:"tournament,omitempty"`
 }
 
-// Event is one accepted command of a game's log, in canonical form.
+// Event is one entry of a game's log: an accepted command in canonical form (Kind ""), or
+// what the organizer did to the game's clocks (Kind EventExtend), which the game's rules
+// never see.
 type Event struct {
 	Seq    uint64    `json:"seq"`
 	Side   int       `json:"side"`
 	Text   string    `json:"text"`
 	At     time.Time `json:"at"`
-	Source string    `json:"source"` // the inbound key, or "admin"
+	Source string    `json:"source"` // the inbound key, "admin", "deadline" or "organizer"
+	Kind   string    `json:"kind,omitempty"`
+	// Days is what an EventExtend gives Side.
+	Days int `json:"days,omitempty"`
+}
+
+// EventExtend is an organizer's extension of a player's time in a game.
+const EventExtend = "extend"
+
+// IsCommand reports whether e is a command of the game (what its rules replay).
+func (e Event) IsCommand() bool { return e.Kind == "" }
+
+// Commands keeps the commands of a log, in order.
+func Commands(events []Event) []Event {
+	out := make([]Event, 0, len(events))
+	for _, e := range events {
+		if e.IsCommand() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // CreateGame stores a new game, assigning its ID, and indexes its players' tokens.
@@ -107,6 +131,25 @@ func (t *Tx) Games() ([]Game, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
+}
+
+// PutTokenRef indexes a token (an organizer's, or a replacement player's).
+func (t *Tx) PutTokenRef(token string, ref GameRef) error {
+	if token == "" {
+		return fmt.Errorf("store: put token: empty token")
+	}
+	if err := putJSON(t.tx.Bucket(bTokens), []byte(token), ref); err != nil {
+		return fmt.Errorf("store: put token: %w", err)
+	}
+	return nil
+}
+
+// DropToken forgets a token: mail that carries it no longer reaches a game.
+func (t *Tx) DropToken(token string) error {
+	if err := t.tx.Bucket(bTokens).Delete([]byte(token)); err != nil {
+		return fmt.Errorf("store: drop token: %w", err)
+	}
+	return nil
 }
 
 // TokenRef finds the game and side of a token.

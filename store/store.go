@@ -39,7 +39,8 @@ var (
 	// bTournaments is new in a schema-1 file without migration: Open creates any missing
 	// bucket, and readers treat an absent one (a read-only open of an older file) as empty.
 	bTournaments = []byte("tournaments") // id (u64) -> Tournament JSON
-	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments}
+	bPlayers     = []byte("players")     // address -> PlayerRecord JSON (leave), new the same way
+	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers}
 	keySchema    = []byte("schema")
 )
 

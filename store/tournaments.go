@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -21,8 +23,16 @@ type Tournament struct {
 	Rounds       []TournamentRound `json:"rounds"`
 	// Withdrawn lists the players (indices into Players) who withdrew, in order.
 	Withdrawn []Withdrawal `json:"withdrawn,omitempty"`
-	Created   time.Time    `json:"created"`
-	Updated   time.Time    `json:"updated"`
+	// Time is the games' time control ("30d+3d"; "" for the simple deadline), LeaveDays the
+	// leave a player may take in a calendar year.
+	Time      string `json:"time,omitempty"`
+	LeaveDays int    `json:"leave_days,omitempty"`
+	// OrganizerToken is the secret in the reply address of the organizer's mail.
+	OrganizerToken string            `json:"organizer_token,omitempty"`
+	Pauses         []Pause           `json:"pauses,omitempty"`
+	Log            []TournamentEvent `json:"log,omitempty"`
+	Created        time.Time         `json:"created"`
+	Updated        time.Time         `json:"updated"`
 }
 
 // TournamentRound is one round's games; Bye is the index of the player who sits out, or -1.
@@ -95,4 +105,78 @@ func (t *Tx) Tournaments() ([]Tournament, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
+}
+
+// TournamentEvent is one entry of a tournament's log: what its organizer (or a player, for
+// a leave) did to it, in the words of the command ("pause", "replace a@x b@y" ...).
+type TournamentEvent struct {
+	At   time.Time `json:"at"`
+	By   string    `json:"by"` // the address it came from, or "admin"
+	Text string    `json:"text"`
+}
+
+// Pause is a span in which a tournament's clocks stood still; To is zero while it lasts.
+type Pause struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to,omitzero"`
+}
+
+// Paused reports whether tr's clocks stand still now.
+func (tr *Tournament) Paused() bool {
+	return len(tr.Pauses) > 0 && tr.Pauses[len(tr.Pauses)-1].To.IsZero()
+}
+
+// PlayerRecord is what the referee keeps of an address across its games: its leave.
+type PlayerRecord struct {
+	Address string  `json:"address"`
+	Leaves  []Leave `json:"leaves,omitempty"`
+}
+
+// Leave is a span of whole days (UTC, From and To included) in which the clocks of every game
+// of a player stand still.
+type Leave struct {
+	From    string    `json:"from"` // 2006-01-02
+	To      string    `json:"to"`
+	Granted time.Time `json:"granted"`
+	By      string    `json:"by"` // the player's address, or the organizer's
+}
+
+// PlayerRecord returns what is kept of address (an empty record for an unknown one).
+func (t *Tx) PlayerRecord(address string) (*PlayerRecord, error) {
+	rec := &PlayerRecord{Address: address}
+	b := t.tx.Bucket(bPlayers)
+	if b == nil {
+		return rec, nil
+	}
+	if err := getJSON(b, []byte(address), rec); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("store: player %s: %w", address, err)
+	}
+	return rec, nil
+}
+
+// PutPlayerRecord saves rec.
+func (t *Tx) PutPlayerRecord(rec *PlayerRecord) error {
+	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
+		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
+	}
+	return nil
+}
+
+var keyClockGen = []byte("clockgen")
+
+// ClockGen counts the changes to clocks made outside a game's log (leave, pauses,
+// extensions): a reader that cached a game's next deadline looks again when it moves.
+func (t *Tx) ClockGen() uint64 {
+	if v := t.tx.Bucket(bMeta).Get(keyClockGen); len(v) == 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	return 0
+}
+
+// BumpClockGen records a change to clocks (see ClockGen).
+func (t *Tx) BumpClockGen() error {
+	if err := t.tx.Bucket(bMeta).Put(keyClockGen, u64(t.ClockGen()+1)); err != nil {
+		return fmt.Errorf("store: clock generation: %w", err)
+	}
+	return nil
 }

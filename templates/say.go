@@ -10,7 +10,7 @@ import (
 // words/*.tmpl, keyed by what it says ("line-refused", "draw-offer"); a game's own are named
 // "<variant key>/<kind>" and may stand beside the shared ones. Code says which sentence and
 // with what fields; the wording lives here.
-var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").ParseFS(files, "words/*.tmpl"))
+var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(texttemplate.FuncMap{"join": strings.Join}).ParseFS(files, "words/*.tmpl"))
 
 // Args are the fields of a sentence.
 type Args map[string]any

@@ -72,7 +72,16 @@ const (
 	// CmdForfeit is logged by the referee when a player let a deadline pass twice (rules.md
 	// 0.4a). Players never send it.
 	CmdForfeit = "forfeit"
+	// CmdTimeForfeit is logged by the referee when a player's clock ran out (a game with a
+	// time control). Players never send it.
+	CmdTimeForfeit = "time forfeit"
+	// CmdAdjudicate, followed by a result ("adjudicate 1-0"), is logged when the organizer
+	// of a game's tournament decides it. Players never send it.
+	CmdAdjudicate = "adjudicate"
 )
+
+// Adjudication is the command that ends a game with result by the organizer's decision.
+func Adjudication(result string) string { return CmdAdjudicate + " " + result }
 
 // ResolveCommon reads the common commands; ok is false for anything else.
 func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
@@ -101,8 +110,14 @@ func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
 
 // SubmitCommon applies a common command; handled is false when cmd is not one.
 func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err error) {
-	switch cmd.Text {
-	case CmdResign, CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawWithdraw, CmdDrawAgreed, CmdForfeit:
+	adjudged, isAdjudication := strings.CutPrefix(cmd.Text, CmdAdjudicate+" ")
+	switch {
+	case isAdjudication:
+		if adjudged != "1-0" && adjudged != "0-1" && adjudged != Draw {
+			return nil, true, Reject("an adjudication is 1-0, 0-1 or 1/2-1/2, not %q", adjudged)
+		}
+	case cmd.Text == CmdResign, cmd.Text == CmdDrawOffer, cmd.Text == CmdDrawAccept, cmd.Text == CmdDrawDecline,
+		cmd.Text == CmdDrawWithdraw, cmd.Text == CmdDrawAgreed, cmd.Text == CmdForfeit, cmd.Text == CmdTimeForfeit:
 	default:
 		return nil, false, nil
 	}
@@ -152,6 +167,12 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	case CmdForfeit:
 		c.End(WinFor(by.Other()), "forfeit", by.String()+" let the deadline pass twice and forfeits")
 		notices = append(notices, gameOver("common/forfeit", map[string]any{"By": by, "Other": by.Other()}))
+	case CmdTimeForfeit:
+		c.End(WinFor(by.Other()), "time forfeit", by.String()+" lost on time")
+		notices = append(notices, gameOver("common/time-forfeit", map[string]any{"By": by, "Other": by.Other()}))
+	default: // an adjudication
+		c.End(adjudged, "adjudication", "adjudicated "+adjudged+" by the organizer")
+		notices = append(notices, gameOver("common/adjudicated", map[string]any{"Result": adjudged}))
 	}
 	c.Accept(cmd)
 	return notices, true, nil

@@ -25,6 +25,8 @@ import (
 //	security = "starttls"
 //	user = "referee@example.org"
 //	password_file = "/etc/refereed/smtp-password"
+//	organizer = "td@example.org"  # told of forfeits and failed deliveries
+//	leave_days = 45                # leave a player may take in a year
 //	[auth]
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 //	[web]
@@ -36,6 +38,11 @@ type Config struct {
 	SMTP    ServerConf `toml:"smtp"`
 	Auth    AuthConf   `toml:"auth"`
 	Web     WebConf    `toml:"web"`
+	// Organizer is told of forfeits and failed deliveries in games and tournaments that
+	// name no organizer, and organizes tournaments created without --organizer.
+	Organizer string `toml:"organizer"`
+	// LeaveDays is the leave a player may take in a calendar year (45 when 0).
+	LeaveDays int `toml:"leave_days"`
 }
 
 // WebConf is the web archive: served beside the daemon when Listen is set.

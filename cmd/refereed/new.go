@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -25,6 +26,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	fs.Var(&options, "option", "a game option NAME=VALUE (repeatable; `refereed variants` lists each game's)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
+	timeControl := fs.String("time", "", "a correspondence time control in whole days instead of --deadline: 30d+3d (days and an increment a move) or 50d/10 (days per 10 moves)")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player. Creates the data\ndirectory if there is none yet.")
 		fs.PrintDefaults()
@@ -45,6 +47,14 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	flags := map[string]string{"deadline": deadline.String(), "auth": *auth}
+	if *timeControl != "" {
+		tc, err := tournament.ParseTimeControl(*timeControl)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed new: --time: %v\n", err)
+			return exitUsage
+		}
+		flags["time"] = tc.String()
+	}
 	if va, err := variant.Lookup(*v); err == nil {
 		for _, o := range options {
 			name, value, _ := strings.Cut(o, "=")

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,8 @@ type serveOptions struct {
 	poll, fastPoll       time.Duration
 	maxSize              int64
 	trustedServer        string
+	organizer            string
+	leaveDays            int
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
@@ -99,6 +102,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.smtpT = mailer.SMTP{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.User, Password: c.SMTP.Password, TLS: tlsSMTP}
 		o.mailbox, o.processed, o.maxSize = c.IMAP.Mailbox, c.IMAP.Processed, c.IMAP.MaxSize
 		o.trustedServer = c.Auth.TrustedServer
+		o.organizer, o.leaveDays = c.Organizer, c.LeaveDays
 		if o.poll == 0 {
 			o.poll = c.IMAP.PollInterval.Duration
 		}
@@ -157,8 +161,10 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		}
 	}
 	defer db.Close()
-	if err := db.SetMeta("address", o.address); err != nil {
-		return err
+	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays)} {
+		if err := db.SetMeta(k, v); err != nil {
+			return err
+		}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -183,7 +189,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		o.imap.Addr, o.smtpT.Addr = local.IMAPListen(), local.SMTPListen() // port 0 picks free ones
 	}
 
-	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer}}
+	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {

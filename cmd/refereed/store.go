@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
@@ -95,5 +96,7 @@ func refereeOf(db *store.DB, addr string) *referee.Referee {
 	if addr == "" {
 		addr = "referee@localhost"
 	}
-	return &referee.Referee{DB: db, Address: addr}
+	r := &referee.Referee{DB: db, Address: addr, Organizer: db.Meta("organizer")}
+	r.LeaveDays, _ = strconv.Atoi(db.Meta("leave_days"))
+	return r
 }

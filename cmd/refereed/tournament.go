@@ -18,11 +18,14 @@ import (
 // runTournament dispatches "refereed tournament new|list|show|export|withdraw".
 func (m *Main) runTournament(ctx context.Context, args []string) int {
 	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,... [--double] [--organizer ADDR] [--withdraw-rule forfeit|half]\n"+
+		fmt.Fprintln(w, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,... [--double] [--time 30d+3d] [--organizer ADDR] [--withdraw-rule forfeit|half]\n"+
 			"       refereed tournament list\n"+
 			"       refereed tournament show ID\n"+
 			"       refereed tournament export ID\n"+
-			"       refereed tournament withdraw ID ADDR\n\n"+
+			"       refereed tournament withdraw ID ADDR\n"+
+			"       refereed tournament organize ID COMMAND...   (an organizer's command, as by mail:\n"+
+			"                   ADJUDICATE GAME RESULT [WHY], EXTEND GAME DAYS [white|black],\n"+
+			"                   REPLACE OLD NEW, PAUSE, RESUME, LEAVE ADDR FIRST [LAST], SHOW GAME)\n\n"+
 			"A tournament is a round-robin section (Berger tables, 3 to 20 players): all its games\n"+
 			"start at once. Run 'refereed tournament new -h' for its options.")
 	}
@@ -41,6 +44,14 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 		return m.tournamentExport(args[1:])
 	case "withdraw":
 		return m.tournamentWithdraw(args[1:])
+	case "organize":
+		return m.tournamentOrganize(args[1:])
+	case "adjudicate", "extend", "replace", "pause", "resume", "leave":
+		if len(args) < 2 {
+			fmt.Fprintf(m.Stderr, "Usage: refereed tournament %s ID ...\n", args[0])
+			return exitUsage
+		}
+		return m.tournamentOrganize(append([]string{args[1], strings.ToUpper(args[0])}, args[2:]...))
 	case "-h", "-help", "--help", "help":
 		usage(m.Stdout)
 		return exitOK
@@ -63,6 +74,8 @@ func (m *Main) tournamentNew(args []string) int {
 	rule := fs.String("withdraw-rule", tournament.WithdrawForfeit, "a withdrawn player's games: forfeit (those not finished are lost) or half (none counts if he finished fewer than half)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action in every game: a reminder after it, a forfeit one more deadline later")
+	timeControl := fs.String("time", "", "a correspondence time control for every game, in whole days, instead of --deadline: 30d+3d or 50d/10")
+	leaveDays := fs.Int("leave-days", referee.DefaultLeaveDays, "the leave a player may take in a calendar year")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
 		fs.PrintDefaults()
@@ -98,7 +111,7 @@ func (m *Main) tournamentNew(args []string) int {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
 	}
 	id, err := refereeOf(db, *address).NewTournament(referee.TournamentOptions{
-		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule,
+		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays,
 		Game: variant.Options{Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}},
 	})
 	if err != nil {
@@ -286,5 +299,37 @@ func (m *Main) tournamentWithdraw(args []string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(m.Stdout, "%s withdrawn from tournament #%d: his games still going are over, and the players are told\n", rest[1], id)
+	return exitOK
+}
+
+// tournamentOrganize runs an organizer's command, as he would send it by mail.
+func (m *Main) tournamentOrganize(args []string) int {
+	fs := flag.NewFlagSet("tournament organize", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	if err := parseInterspersed(fs, args); err != nil {
+		return usageCode(err)
+	}
+	if fs.NArg() < 2 {
+		fmt.Fprintln(m.Stderr, "Usage: refereed tournament organize ID COMMAND...  (HELP lists the commands)")
+		return exitUsage
+	}
+	id, err := parseTournamentID(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
+		return exitUsage
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
+		return exitUsage
+	}
+	defer closeDB()
+	out, err := refereeOf(db, "").Organize(id, strings.Join(fs.Args()[1:], " "))
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintln(m.Stdout, out)
 	return exitOK
 }

@@ -1,0 +1,335 @@
+package referee
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/tournament"
+	"github.com/refereed/refereed/variant"
+)
+
+// Correspondence clocks and leave (issue: tournaments, items 3 and 4). A game with a time
+// control (its flag "time", "30d+3d" or "50d/10") keeps ICCF clocks in whole days
+// (tournament.Clock) in place of the simple deadline of rules.md 0.4a: every mail of it shows
+// both clocks, a reminder goes out before the flag falls, and a player whose flag falls loses
+// on time. A player's leave stops the clocks (and the simple deadlines) of all his games on
+// those days, and a tournament's pause stops all of its games'. Both are read from the store
+// whenever a game is loaded, so a clock is always the pure result of the game's log, the
+// leave granted and the pauses. Leave can be asked for from today on, never for the past:
+// what a clock charged before it was granted stays charged.
+
+// DefaultLeaveDays is the leave a player may take in a calendar year, unless his tournament
+// says otherwise.
+const DefaultLeaveDays = 45
+
+// maxLeaveSpan bounds one leave: nobody asks for more than the allowance at once.
+const maxLeaveSpan = 366
+
+// timeControlOf is a game's time control, if it has one.
+func timeControlOf(sg *store.Game) (tournament.TimeControl, bool) {
+	if sg.Flags["time"] == "" {
+		return tournament.TimeControl{}, false
+	}
+	tc, err := tournament.ParseTimeControl(sg.Flags["time"])
+	return tc, err == nil
+}
+
+// stopsOf lists the spans in which sg's clocks stand still: the leave of both its players and
+// the pauses of its tournament (one still going stands for all time to come).
+func stopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
+	var stops []tournament.Stop
+	for _, p := range sg.Players {
+		rec, err := tx.PlayerRecord(p.Address)
+		if err != nil {
+			return nil, err
+		}
+		for _, lv := range rec.Leaves {
+			if s, ok := leaveStop(lv); ok {
+				stops = append(stops, s)
+			}
+		}
+	}
+	if sg.Tournament != 0 {
+		t, err := tx.Tournament(sg.Tournament)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range t.Pauses {
+			to := p.To
+			if to.IsZero() {
+				to = p.From.AddDate(1000, 0, 0)
+			}
+			stops = append(stops, tournament.Stop{From: p.From, To: to})
+		}
+	}
+	return stops, nil
+}
+
+const dateLayout = "2006-01-02"
+
+// leaveStop is the span of a leave: from the first day's start to the last day's end, UTC.
+func leaveStop(lv store.Leave) (tournament.Stop, bool) {
+	from, err1 := time.Parse(dateLayout, lv.From)
+	to, err2 := time.Parse(dateLayout, lv.To)
+	if err1 != nil || err2 != nil {
+		return tournament.Stop{}, false
+	}
+	return tournament.Stop{From: from, To: to.AddDate(0, 0, 1)}, true
+}
+
+// days writes a number of days: "1 day", "27 days"; an overdrawn clock shows 0.
+func days(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", max(n, 0))
+}
+
+// clockArgs are what the clock paragraph says of l at now: each side's days left, whose
+// clock runs since when and when his flag falls, and the stops still to come.
+func clockArgs(l *loaded, now time.Time) templates.Args {
+	c := l.clock
+	over := l.sg.Status == "over" || l.g.Outcome().Over()
+	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)), "Running": "", "Since": "", "Flag": ""}
+	if c.Running >= 0 && !over {
+		args["Running"] = chess.Color(c.Running).String()
+		args["Since"] = when(c.Since)
+		args["Flag"] = when(c.Flag())
+	}
+	var stops []string
+	for _, s := range l.stops {
+		if over {
+			break
+		}
+		if s.To.After(now) && s.To.Sub(now) < 100*365*tournament.Day {
+			stops = append(stops, s.From.UTC().Format(dateLayout)+" to "+s.To.Add(-time.Second).UTC().Format(dateLayout))
+		} else if s.To.After(now) {
+			stops = append(stops, "the organizer's pause ends")
+		}
+	}
+	slices.Sort(stops)
+	args["Stops"] = slices.Compact(stops)
+	return args
+}
+
+// clockText is the clock paragraph of a game with a time control.
+func clockText(l *loaded, now time.Time) string { return say("clock", clockArgs(l, now)) }
+
+// clockPara is the clock paragraph for a mail of game sg, "" for a game without a time
+// control. It replays the game: the mail is written after its commands were logged.
+func clockPara(tx *store.Tx, sg *store.Game) (string, error) {
+	if _, ok := timeControlOf(sg); !ok {
+		return "", nil
+	}
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return "", err
+	}
+	return clockText(l, tx.Now), nil
+}
+
+// leaveRequest is a leave asked for: LEAVE 2027-01-02 2027-01-10 (a single date: one day).
+type leaveRequest struct{ from, to time.Time }
+
+// parseLeave reads the dates of a LEAVE command.
+func parseLeave(args []string) (leaveRequest, error) {
+	var lr leaveRequest
+	if len(args) < 1 || len(args) > 2 {
+		return lr, variant.Reject("%s", say("leave-usage", nil))
+	}
+	var err error
+	if lr.from, err = time.Parse(dateLayout, args[0]); err != nil {
+		return lr, variant.Reject("%s", say("leave-usage", nil))
+	}
+	lr.to = lr.from
+	if len(args) == 2 {
+		if lr.to, err = time.Parse(dateLayout, args[1]); err != nil {
+			return lr, variant.Reject("%s", say("leave-usage", nil))
+		}
+	}
+	if lr.to.Before(lr.from) {
+		return lr, variant.Reject("%s", say("leave-backwards", nil))
+	}
+	if n := lr.days(); n > maxLeaveSpan {
+		return lr, variant.Reject("%s", say("leave-too-long", templates.Args{"Days": n}))
+	}
+	return lr, nil
+}
+
+func (lr leaveRequest) days() int { return int(lr.to.Sub(lr.from)/tournament.Day) + 1 }
+
+func (lr leaveRequest) String() string {
+	return lr.from.Format(dateLayout) + " " + lr.to.Format(dateLayout)
+}
+
+// daysIn counts the days of [from, to] (inclusive dates) in calendar year y.
+func daysIn(from, to time.Time, y int) int {
+	lo := later(from, time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC))
+	hi := to
+	if end := time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC); end.Before(hi) {
+		hi = end
+	}
+	if hi.Before(lo) {
+		return 0
+	}
+	return int(hi.Sub(lo)/tournament.Day) + 1
+}
+
+// leaveAllowance is the leave addr may take in a year: the least of his tournaments'
+// allowances still being played, else the referee's.
+func (r *Referee) leaveAllowance(tx *store.Tx, addr string) (int, error) {
+	allow := r.LeaveDays
+	if allow <= 0 {
+		allow = DefaultLeaveDays
+	}
+	ts, err := tx.Tournaments()
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range ts {
+		if t.LeaveDays > 0 && slices.Contains(t.Players, addr) && t.LeaveDays < allow {
+			allow = t.LeaveDays
+		}
+	}
+	return allow, nil
+}
+
+// grantLeave records leave for addr after checking it: from today on, not overlapping leave
+// he has, and (unless the organizer of tournament organizer grants it) within his allowance in every
+// calendar year it touches. Then every opponent in his games still going is told the dates,
+// and nothing more, except the opponent in game except, who hears of it in the caller's mail.
+// It returns what the requester is told.
+func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by string, organizer *store.Tournament, except uint64) (string, error) {
+	byOrganizer := organizer != nil
+	today := tx.Now.UTC().Truncate(tournament.Day)
+	if lr.from.Before(today) {
+		return "", variant.Reject("%s", say("leave-past", templates.Args{"Today": today.Format(dateLayout)}))
+	}
+	rec, err := tx.PlayerRecord(addr)
+	if err != nil {
+		return "", err
+	}
+	allow, err := r.leaveAllowance(tx, addr)
+	if err != nil {
+		return "", err
+	}
+	for _, lv := range rec.Leaves {
+		s, ok := leaveStop(lv)
+		if ok && s.From.Before(lr.to.AddDate(0, 0, 1)) && lr.from.Before(s.To) {
+			return "", variant.Reject("%s", say("leave-overlaps", templates.Args{"From": lv.From, "To": lv.To}))
+		}
+	}
+	var notes []string
+	for y := lr.from.Year(); y <= lr.to.Year(); y++ {
+		taken := 0
+		for _, lv := range rec.Leaves {
+			if s, ok := leaveStop(lv); ok {
+				taken += daysIn(s.From, s.To.AddDate(0, 0, -1), y)
+			}
+		}
+		asked := daysIn(lr.from, lr.to, y)
+		if taken+asked > allow {
+			if !byOrganizer {
+				return "", variant.Reject("%s", say("leave-over-allowance", templates.Args{"Year": y, "Allowance": allow, "Taken": taken, "Asked": asked}))
+			}
+			notes = append(notes, say("leave-beyond-allowance", templates.Args{"Year": y, "Allowance": allow, "Days": taken + asked}))
+		}
+	}
+	rec.Leaves = append(rec.Leaves, store.Leave{From: lr.from.Format(dateLayout), To: lr.to.Format(dateLayout), Granted: tx.Now, By: by})
+	if err := tx.PutPlayerRecord(rec); err != nil {
+		return "", err
+	}
+	if err := clocksChanged(tx); err != nil {
+		return "", err
+	}
+	// Each of his tournaments logs it (the organizer's own, which the caller holds, in place).
+	ts, err := tx.Tournaments()
+	if err != nil {
+		return "", err
+	}
+	for i := range ts {
+		t := &ts[i]
+		if organizer != nil && t.ID == organizer.ID {
+			t = organizer
+		}
+		if !slices.Contains(t.Players, addr) {
+			continue
+		}
+		t.Log = append(t.Log, store.TournamentEvent{At: tx.Now, By: by, Text: "leave " + addr + " " + lr.String()})
+		if err := tx.PutTournament(t); err != nil {
+			return "", err
+		}
+	}
+	games, err := tx.Games()
+	if err != nil {
+		return "", err
+	}
+	args := templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days()}
+	n := 0
+	for i := range games {
+		sg := &games[i]
+		if sg.Status != "active" {
+			continue
+		}
+		for side, p := range sg.Players {
+			if p.Address != addr {
+				continue
+			}
+			n++
+			v, err := variant.Lookup(sg.Variant)
+			if err != nil {
+				return "", err
+			}
+			if sg.ID == except {
+				continue // this game's opponent hears of it in the caller's mail
+			}
+			// The opponent is told the dates and nothing more; the player himself is told once,
+			// in the answer.
+			s := chess.Color(side).Other()
+			a := templates.Args{"From": args["From"], "To": args["To"], "Days": args["Days"], "Side": chess.Color(side)}
+			if err := r.enqueue(tx, sg, v, letter{side: s, kind: "update", what: say("subject/leave", a), paras: []string{say("leave-told", a)}}); err != nil {
+				return "", err
+			}
+		}
+	}
+	args["Games"] = n
+	args["For"] = ""
+	if byOrganizer {
+		args["For"] = addr
+	}
+	args["Left"] = allow - daysTakenIn(rec, lr.from.Year())
+	args["Year"] = lr.from.Year()
+	return strings.Join(append([]string{say("leave-granted", args)}, notes...), "\n"), nil
+}
+
+// daysTakenIn is the leave rec holds in year y.
+func daysTakenIn(rec *store.PlayerRecord, y int) int {
+	n := 0
+	for _, lv := range rec.Leaves {
+		if s, ok := leaveStop(lv); ok {
+			n += daysIn(s.From, s.To.AddDate(0, 0, -1), y)
+		}
+	}
+	return n
+}
+
+// leaveCommand is a player's LEAVE in game sg: granted for all his games, his opponent here
+// told in this mail's news, the others by mail of their own.
+func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
+	lr, err := parseLeave(args)
+	if err != nil {
+		return nil, err
+	}
+	addr := sg.Players[side].Address
+	granted, err := r.grantLeave(tx, addr, lr, addr, nil, sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	told := say("leave-told", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days(), "Side": side})
+	return []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}, {To: variant.To(side.Other()), Kind: "leave-told", Text: told}}, nil
+}

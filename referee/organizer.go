@@ -1,0 +1,500 @@
+package referee
+
+import (
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// The organizer of a tournament (issue: tournaments, item 5). Each tournament's organizer has
+// a reply address of his own (referee+t3-o-<token>@host, on every mail he is sent), and from
+// it, or through the command line (Organize), may send one command a line:
+//
+//	STANDINGS                          the crosstable
+//	ADJUDICATE <game> <result> [why]   end a game in progress: 1-0, 0-1 or 1/2-1/2
+//	EXTEND <game> <days> [white|black] more time for a player (default: the one to move)
+//	REPLACE <old> <new>                a new player takes over the games still going
+//	WITHDRAW <player>                  the player leaves: see the tournament's rule
+//	PAUSE, RESUME                      stop and start again every clock of the tournament
+//	LEAVE <player> <first> [<last>]    leave for a player, beyond his allowance if need be
+//	SHOW <game>                        the whole of a finished game
+//	HELP                               this list
+//
+// Each is logged (the tournament's log, and an adjudication or an extension in the game's
+// own log, where replay finds it) and told to whoever it touches. The organizer is also told
+// of every forfeit and every mail that could not be delivered. He sees a game whole only
+// once it is over, never while it goes on: he may be a player elsewhere.
+
+// organizerAddr is the form of an organizer's reply address.
+var organizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
+
+// organizerAddress is the reply address of tournament t's organizer.
+func (r *Referee) organizerAddress(t *store.Tournament) string {
+	local, domain := r.local()
+	return fmt.Sprintf("%s+t%d-o-%s@%s", local, t.ID, t.OrganizerToken, domain)
+}
+
+// organizerOf is who organizes game sg: its tournament's organizer, else the referee's.
+func (r *Referee) organizerOf(tx *store.Tx, sg *store.Game) (string, *store.Tournament, error) {
+	if sg.Tournament != 0 {
+		t, err := tx.Tournament(sg.Tournament)
+		if err != nil {
+			return "", nil, err
+		}
+		if t.Organizer != "" {
+			return t.Organizer, t, nil
+		}
+	}
+	return r.Organizer, nil, nil
+}
+
+// tellOrganizer sends game sg's organizer (if it has one) a notice; it returns the mails
+// queued.
+func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int, error) {
+	to, t, err := r.organizerOf(tx, sg)
+	if err != nil || to == "" {
+		return 0, err
+	}
+	subject := say("subject/organizer-game", templates.Args{"Game": sg.ID})
+	if t != nil {
+		return 1, r.enqueueOrganizer(tx, t, subject, []string{text}, nil, nil)
+	}
+	return 1, r.enqueueNotice(tx, to, subject, []string{text}, say("footer-organizer", nil), nil)
+}
+
+// enqueueOrganizer sends tournament t's organizer a mail with his reply address.
+func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject string, paras, quoted []string, answers *parser.Message) error {
+	paras, quoted = capText(paras, quoted)
+	return r.notice(tx, noticeMail{to: t.Organizer, subject: subject, paras: paras, quoted: quoted, replyTo: r.organizerAddress(t),
+		footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), answers: answers})
+}
+
+// organizerMail reads a mail to an organizer's address: from the organizer, each line a
+// command; from anyone else, refused (to the organizer, never to the sender).
+func (r *Referee) organizerMail(tx *store.Tx, key store.InboxKey, raw []byte, msg *parser.Message, ref store.GameRef, token string, log *slog.Logger) error {
+	t, err := tx.Tournament(ref.Tournament)
+	if err != nil || t.OrganizerToken != token || t.Organizer == "" {
+		log.Info("mail to an organizer address that is not valid: ignored")
+		return nil
+	}
+	if !strings.EqualFold(msg.From, t.Organizer) {
+		log.Warn("sender is not the organizer: refused", "tournament", t.ID)
+		if ok, err := r.allowRefusal(tx, t.Organizer, limitForged); !ok || err != nil {
+			return err
+		}
+		return r.enqueueOrganizer(tx, t, say("subject/refused-sender", nil), []string{say("organizer-forged", templates.Args{"Name": t.Name, "From": msg.From})}, nil, nil)
+	}
+	if len(t.Rounds) > 0 && len(t.Rounds[0].Games) > 0 {
+		if sg, err := tx.Game(t.Rounds[0].Games[0].Game); err == nil {
+			if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
+				log.Warn("organizer's mail not confirmed by the mail system: refused", "tournament", t.ID, "why", why)
+				if ok, err := r.allowRefusal(tx, t.Organizer, limitForged); !ok || err != nil {
+					return err
+				}
+				return r.enqueueOrganizer(tx, t, say("subject/refused-sender", nil), []string{say("organizer-unconfirmed", templates.Args{"Why": why})}, nil, nil)
+			}
+		}
+	}
+	if seen, err := tx.SeenMessageID(t.ID, -1, msg.MessageID); err != nil || seen {
+		return err
+	}
+	lines := parser.CommandLines(msg.Body)
+	var paras, quoted []string
+	if len(lines) == 0 {
+		paras = append(paras, say("organizer-help", nil))
+	}
+	for i, line := range lines {
+		if i == MaxCommands {
+			paras = append(paras, say("too-many-lines", templates.Args{"Max": MaxCommands}))
+			for _, rest := range lines[i:] {
+				quoted = append(quoted, rest.Text)
+			}
+			break
+		}
+		answer, err := r.organize(tx, t, msg.From, line.Text)
+		if err != nil {
+			if !variant.IsRejection(err) {
+				return fmt.Errorf("referee: tournament %d: organizer's line %d: %w", t.ID, line.N, err)
+			}
+			paras = append(paras, say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": true}))
+			for _, rest := range lines[i:] {
+				quoted = append(quoted, rest.Text)
+			}
+			break
+		}
+		paras = append(paras, answer...)
+	}
+	return r.enqueueOrganizer(tx, t, say("subject/organizer-answer", templates.Args{"Name": t.Name}), paras, quoted, msg)
+}
+
+// Organize runs one organizer's command on tournament id, as from the command line.
+func (r *Referee) Organize(id uint64, line string) (string, error) {
+	var out []string
+	err := r.DB.Update(func(tx *store.Tx) error {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return err
+		}
+		out, err = r.organize(tx, t, "admin", line)
+		return err
+	})
+	return strings.Join(out, "\n\n"), err
+}
+
+// organize runs one organizer's command on t; a refusal is a variant rejection (it says
+// what was wrong), and changes nothing.
+func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) ([]string, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return nil, variant.Reject("%s", say("organizer-unknown", nil))
+	}
+	verb, args := strings.ToUpper(f[0]), f[1:]
+	logIt := func(text string) error {
+		t.Log = append(t.Log, store.TournamentEvent{At: tx.Now, By: by, Text: text})
+		return tx.PutTournament(t)
+	}
+	switch verb {
+	case "HELP", "?":
+		return []string{say("organizer-help", nil)}, nil
+	case "STANDINGS":
+		return standingsParas(tx, t)
+	case "ADJUDICATE":
+		if len(args) < 2 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 [reason]"}))
+		}
+		sg, err := r.gameOf(tx, t, args[0])
+		if err != nil {
+			return nil, err
+		}
+		result := args[1]
+		if result == "½-½" || result == "1/2" || result == "=" {
+			result = variant.Draw
+		}
+		if result != "1-0" && result != "0-1" && result != variant.Draw {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 [reason]"}))
+		}
+		reason := clip(strings.Join(args[2:], " "))
+		if err := r.adjudicate(tx, sg, result, reason); err != nil {
+			return nil, err
+		}
+		if err := logIt(fmt.Sprintf("adjudicate #%d %s %s", sg.ID, result, reason)); err != nil {
+			return nil, err
+		}
+		return []string{say("organizer-adjudicated", templates.Args{"Game": sg.ID, "Result": result})}, nil
+	case "EXTEND":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+		}
+		sg, err := r.gameOf(tx, t, args[0])
+		if err != nil {
+			return nil, err
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(args[1]), "d"))
+		if err != nil || n < 1 || n > 365 {
+			return nil, variant.Reject("%s", say("organizer-days", nil))
+		}
+		var sides []chess.Color
+		if len(args) == 3 {
+			switch strings.ToLower(args[2]) {
+			case "white", "w":
+				sides = []chess.Color{chess.White}
+			case "black", "b":
+				sides = []chess.Color{chess.Black}
+			default:
+				return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+			}
+		}
+		if err := r.extend(tx, sg, n, sides); err != nil {
+			return nil, err
+		}
+		if err := logIt(fmt.Sprintf("extend #%d %d %s", sg.ID, n, strings.Join(args[2:], " "))); err != nil {
+			return nil, err
+		}
+		return []string{say("organizer-extended", templates.Args{"Game": sg.ID, "Days": n})}, nil
+	case "REPLACE":
+		if len(args) != 2 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "REPLACE <old address> <new address>"}))
+		}
+		n, err := r.replace(tx, t, args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		if err := logIt("replace " + args[0] + " " + args[1]); err != nil {
+			return nil, err
+		}
+		return []string{say("organizer-replaced", templates.Args{"Old": args[0], "New": args[1], "Games": n})}, nil
+	case "WITHDRAW":
+		if len(args) != 1 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "WITHDRAW <player address>"}))
+		}
+		if err := r.withdraw(tx, t, args[0]); err != nil {
+			return nil, variant.Reject("%v", err)
+		}
+		if err := logIt("withdraw " + args[0]); err != nil {
+			return nil, err
+		}
+		return []string{say("organizer-withdrawn", templates.Args{"Player": args[0]})}, nil
+	case "PAUSE", "RESUME":
+		if len(args) != 0 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": verb}))
+		}
+		if (verb == "PAUSE") == t.Paused() {
+			return nil, variant.Reject("%s", say("organizer-pause-already", templates.Args{"Paused": t.Paused()}))
+		}
+		if verb == "PAUSE" {
+			t.Pauses = append(t.Pauses, store.Pause{From: tx.Now})
+		} else {
+			t.Pauses[len(t.Pauses)-1].To = tx.Now
+		}
+		if err := logIt(strings.ToLower(verb)); err != nil {
+			return nil, err
+		}
+		if err := clocksChanged(tx); err != nil {
+			return nil, err
+		}
+		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE"})
+		for _, p := range t.Players {
+			if err := r.enqueueTournamentNote(tx, t, p, text); err != nil {
+				return nil, err
+			}
+		}
+		return []string{text}, nil
+	case "LEAVE":
+		if len(args) < 2 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> [<last day>]"}))
+		}
+		addr := strings.ToLower(args[0])
+		if !slices.Contains(t.Players, addr) {
+			return nil, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": t.Name}))
+		}
+		lr, err := parseLeave(args[1:])
+		if err != nil {
+			return nil, err
+		}
+		granted, err := r.grantLeave(tx, addr, lr, by, t, 0)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout)})); err != nil {
+			return nil, err
+		}
+		return []string{granted}, nil
+	case "SHOW":
+		if len(args) != 1 {
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "SHOW <game>"}))
+		}
+		sg, err := r.gameIn(tx, t, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if sg.Status != "over" {
+			return nil, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
+		}
+		_, v, g, err := Load(tx, sg.ID)
+		if err != nil {
+			return nil, err
+		}
+		paras, err := reveal(tx, sg, v, g)
+		if err != nil {
+			return nil, err
+		}
+		head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
+		return append(append([]string{head}, paras...), diagram(g, chess.White, variant.ShowReveal)), nil
+	}
+	return nil, variant.Reject("%s", say("organizer-unknown", nil))
+}
+
+// gameOf finds a game of t named by the organizer ("12" or "#12") that is still going.
+func (r *Referee) gameOf(tx *store.Tx, t *store.Tournament, s string) (*store.Game, error) {
+	sg, err := r.gameIn(tx, t, s)
+	if err == nil && sg.Status == "over" {
+		return nil, variant.Reject("%s", say("organizer-game-over", templates.Args{"Game": sg.ID, "Result": sg.Result}))
+	}
+	return sg, err
+}
+
+// gameIn finds a game of t named by the organizer, going or over.
+func (r *Referee) gameIn(tx *store.Tx, t *store.Tournament, s string) (*store.Game, error) {
+	id, err := ParseGameID(s)
+	if err != nil {
+		return nil, variant.Reject("%v", err)
+	}
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			if tg.Game != id {
+				continue
+			}
+			return tx.Game(id)
+		}
+	}
+	return nil, variant.Reject("%s", say("organizer-no-game", templates.Args{"Game": id, "Name": t.Name}))
+}
+
+// adjudicate ends game sg with result, logged as the game's command (so that replay ends it
+// the same way), and tells both players, with the organizer's reason.
+func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return err
+	}
+	g := l.g
+	before := len(g.Log())
+	notices, err := g.Submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)})
+	if err != nil {
+		return err
+	}
+	for _, cmd := range g.Log()[before:] {
+		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "organizer"}); err != nil {
+			return err
+		}
+	}
+	res := g.Outcome()
+	sg = l.sg
+	sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+	if err := tx.PutGame(sg); err != nil {
+		return err
+	}
+	var out outcome
+	for _, n := range notices {
+		out.add(n)
+	}
+	if reason != "" {
+		for s := range out.paras {
+			out.paras[s] = append(out.paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
+		}
+	}
+	if err := r.send(tx, sg, l.v, g, &out, nil, true, "update"); err != nil {
+		return err
+	}
+	return r.tournamentGameOver(tx, sg)
+}
+
+// extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
+// clocks, or, with the simple deadline, for the action they are on. Both players are told.
+func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return err
+	}
+	if len(sides) == 0 {
+		sides = l.g.ToAct()
+		if len(sides) == 0 {
+			sides = []chess.Color{chess.White, chess.Black}
+		}
+	}
+	for _, s := range sides {
+		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n), Source: "organizer"}); err != nil {
+			return err
+		}
+	}
+	if err := clocksChanged(tx); err != nil {
+		return err
+	}
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.String())
+	}
+	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.clock != nil})
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		if err := r.enqueue(tx, l.sg, l.v, letter{side: s, kind: "update", what: say("subject/extended", nil), paras: []string{text}, diagram: diagram(l.g, s, variant.ShowView)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replace puts address neu in old's place in t: in the table, and in each of old's games
+// still going, with a reply token of his own (old's stops working). The new player is sent
+// each game as it stands, his opponents are told, and so is the old player. Finished games
+// keep the address that played them. It returns the games taken over.
+func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int, error) {
+	old = strings.ToLower(strings.TrimSpace(old))
+	p, err := mail.ParseAddress(strings.TrimSpace(neu))
+	if err != nil {
+		return 0, variant.Reject("%s", say("organizer-bad-address", templates.Args{"Address": clip(neu)}))
+	}
+	neu = strings.ToLower(p.Address)
+	i := slices.Index(t.Players, old)
+	switch {
+	case i < 0:
+		return 0, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": old, "Name": t.Name}))
+	case slices.Contains(t.Players, neu):
+		return 0, variant.Reject("%s", say("organizer-already-player", templates.Args{"Player": neu, "Name": t.Name}))
+	case slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }):
+		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
+	}
+	if err := r.notReferee(neu); err != nil {
+		return 0, variant.Reject("%v", err)
+	}
+	t.Players[i] = neu
+	if err := tx.PutTournament(t); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			if tg.White != i && tg.Black != i {
+				continue
+			}
+			l, err := load(tx, tg.Game)
+			if err != nil {
+				return 0, err
+			}
+			sg := l.sg
+			if sg.Status == "over" {
+				continue
+			}
+			side := chess.White
+			if tg.Black == i {
+				side = chess.Black
+			}
+			tok, err := r.newToken()
+			if err != nil {
+				return 0, err
+			}
+			if err := tx.DropToken(sg.Players[side].Token); err != nil {
+				return 0, err
+			}
+			if err := tx.PutTokenRef(tok, store.GameRef{Game: sg.ID, Side: int(side)}); err != nil {
+				return 0, err
+			}
+			sg.Players[side] = store.Player{Address: neu, Token: tok}
+			if err := tx.PutGame(sg); err != nil {
+				return 0, err
+			}
+			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.v.Name, "Opponent": sg.Players[side.Other()].Address}
+			if err := r.enqueue(tx, sg, l.v, letter{side: side, kind: "opening", what: say("subject/taken-over", args),
+				paras: []string{say("replacement-welcome", args), helpText(l.v, l.g, true)}, diagram: diagram(l.g, side, variant.ShowView)}); err != nil {
+				return 0, err
+			}
+			if err := r.enqueue(tx, sg, l.v, letter{side: side.Other(), kind: "update", what: say("subject/new-opponent", args),
+				paras: []string{say("replacement-told", args)}}); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	}
+	if err := clocksChanged(tx); err != nil {
+		return 0, err
+	}
+	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// enqueueTournamentNote sends one player of t a short notice of the tournament.
+func (r *Referee) enqueueTournamentNote(tx *store.Tx, t *store.Tournament, to, text string) error {
+	return r.enqueueNotice(tx, to, say("subject/tournament-note", templates.Args{"Name": t.Name}), []string{text},
+		say("tournament-footer", templates.Args{"Name": t.Name}), nil)
+}
