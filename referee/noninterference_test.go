@@ -2,7 +2,9 @@ package referee
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 )
@@ -64,5 +66,86 @@ func TestMailNoninterference(t *testing.T) {
 	}
 	if !blackDiffered {
 		t.Fatal("Black's own mails were the same in both worlds: the test varied nothing")
+	}
+}
+
+// TestClockNoninterference: in a game with a time control, the clocks White is shown do not
+// depend on what Black does in private or when: pending moves, rollbacks, questions and
+// refused lines sent on other days than in the other world, with the same commits at the
+// same moments, give White byte-identical mail (issue 16: a clock never reveals when the
+// opponent made a private query or a hidden move).
+func TestClockNoninterference(t *testing.T) {
+	type step struct {
+		side         chess.Color
+		after        time.Duration // the store's clock moves this much first, in both worlds
+		worldA       []string
+		worldB       []string
+		deadlineRuns bool
+	}
+	steps := []step{
+		{W, day + time.Hour, []string{"e4"}, []string{"e4"}, true},
+		{B, 5 * time.Hour, []string{"VIEW"}, []string{"Qxe4\nZz9"}, true},
+		{B, day, []string{"Nc6 (R)"}, []string{"Nf6 (R)"}, true},
+		{W, 2 * day, []string{"d4 (C)"}, []string{"d4 (C)"}, true},
+		{B, 20 * time.Hour, []string{"BOARD"}, []string{"HISTORY", "EP? d4"}, true},
+		{B, day, []string{"a6 (R)"}, []string{"h6 (R)"}, true},
+		{W, 3 * day, []string{"Nf3"}, []string{"Nf3"}, true},
+		{B, 2 * day, []string{"HISTORY"}, nil, true},
+		{B, 2 * day, []string{"e5 (C)"}, []string{"e5 (C)"}, true},
+		{W, 2*day + 13*time.Hour, nil, nil, true}, // White's reminder: 4 days left, the flag 5 days on, the reminder 2.5 days before
+	}
+	a, b := newHarness(t), newHarness(t)
+	ida, idb := a.timedGame("transactional", "7d+1d"), b.timedGame("transactional", "7d+1d")
+	blackDiffered, reminded := false, false
+	for i, s := range steps {
+		a.now, b.now = a.now.Add(s.after), b.now.Add(s.after)
+		for _, body := range s.worldA {
+			a.deliver(a.reply(ida, s.side, body))
+		}
+		for _, body := range s.worldB {
+			b.deliver(b.reply(idb, s.side, body))
+		}
+		if s.deadlineRuns {
+			a.deadlines()
+			b.deadlines()
+		}
+		ma, mb := a.outbox(), b.outbox()
+		var toA, toB [][]byte
+		var blackA, blackB []string
+		for _, m := range ma {
+			if m.To[0] == ann {
+				toA = append(toA, m.Raw)
+			} else {
+				blackA = append(blackA, string(m.Raw))
+			}
+		}
+		for _, m := range mb {
+			if m.To[0] == ann {
+				toB = append(toB, m.Raw)
+			} else {
+				blackB = append(blackB, string(m.Raw))
+			}
+		}
+		if strings.Join(blackA, "") != strings.Join(blackB, "") || len(ma) != len(mb) {
+			blackDiffered = true
+		}
+		if len(toA) != len(toB) {
+			t.Fatalf("step %d: White got %d mails in world a, %d in world b", i, len(toA), len(toB))
+		}
+		for j := range toA {
+			if !bytes.Equal(toA[j], toB[j]) {
+				t.Fatalf("step %d: White's mail differs\n--- a\n%s\n--- b\n%s", i, toA[j], toB[j])
+			}
+			reminded = reminded || strings.Contains(string(toA[j]), "Reminder: it is your move")
+			if !strings.Contains(string(toA[j]), "Clocks (7d+1d") {
+				t.Fatalf("step %d: White's mail shows no clocks:\n%s", i, toA[j])
+			}
+		}
+	}
+	if !blackDiffered {
+		t.Fatal("Black's own mails were the same in both worlds: the test varied nothing")
+	}
+	if !reminded {
+		t.Fatal("White was never reminded: the clocks were not put to the test")
 	}
 }

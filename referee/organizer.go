@@ -35,6 +35,9 @@ import (
 // of every forfeit and every mail that could not be delivered. He sees a game whole only
 // once it is over, never while it goes on: he may be a player elsewhere.
 
+// organizerHelp is the answer to HELP from the organizer.
+func organizerHelp() string { return templates.Columns(say("organizer-help", nil)) }
+
 // organizerAddr is the form of an organizer's reply address.
 var organizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
 
@@ -111,7 +114,7 @@ func (r *Referee) organizerMail(tx *store.Tx, key store.InboxKey, raw []byte, ms
 	lines := parser.CommandLines(msg.Body)
 	var paras, quoted []string
 	if len(lines) == 0 {
-		paras = append(paras, say("organizer-help", nil))
+		paras = append(paras, organizerHelp())
 	}
 	for i, line := range lines {
 		if i == MaxCommands {
@@ -165,7 +168,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 	}
 	switch verb {
 	case "HELP", "?":
-		return []string{say("organizer-help", nil)}, nil
+		return []string{organizerHelp()}, nil
 	case "STANDINGS":
 		return standingsParas(tx, t)
 	case "ADJUDICATE":
@@ -217,7 +220,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err := r.extend(tx, sg, n, sides); err != nil {
 			return nil, err
 		}
-		if err := logIt(fmt.Sprintf("extend #%d %d %s", sg.ID, n, strings.Join(args[2:], " "))); err != nil {
+		if err := logIt(strings.TrimSpace(fmt.Sprintf("extend #%d %d %s", sg.ID, n, strings.Join(args[2:], " ")))); err != nil {
 			return nil, err
 		}
 		return []string{say("organizer-extended", templates.Args{"Game": sg.ID, "Days": n})}, nil

@@ -429,7 +429,12 @@ func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l let
 	if cp, err := clockPara(tx, g); err != nil {
 		return err
 	} else if cp != "" {
-		l.paras = append(slices.Clone(l.paras), cp)
+		// Last, but before the words that lead into the final position.
+		at := len(l.paras)
+		if at > 0 && l.paras[at-1] == say("final-position", nil) {
+			at--
+		}
+		l.paras = slices.Insert(slices.Clone(l.paras), at, cp)
 	}
 	l.paras, l.quoted = capText(l.paras, l.quoted)
 	g.Players[side].Mails++
@@ -614,26 +619,29 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 				at = events[i].At
 			}
 			act := g.ToAct()
-			for s := range was {
-				now := waitsFor(g, chess.Color(s))
-				switch {
-				case now && !was[s]:
-					l.since[s] = at
-					if l.clock != nil {
-						l.clock.Start(s, at)
-					}
-				case !now:
+			var now [2]bool
+			for s := range was { // the clock that stops is charged before the other starts
+				now[s] = waitsFor(g, chess.Color(s))
+				if !now[s] {
 					if was[s] && l.clock != nil {
 						l.clock.Stop(s, at)
 					}
 					l.since[s] = time.Time{}
 				}
-				was[s] = now
 				in := slices.Contains(act, chess.Color(s))
 				if acting[s] && !in && !g.Outcome().Over() && l.clock != nil {
 					l.clock.Moved(s)
 				}
 				acting[s] = in
+			}
+			for s := range was {
+				if now[s] && !was[s] {
+					l.since[s] = at
+					if l.clock != nil {
+						l.clock.Start(s, at)
+					}
+				}
+				was[s] = now[s]
 			}
 			return nil
 		}})

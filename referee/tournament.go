@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -145,7 +146,7 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 			games += len(rd.Games)
 		}
 		return r.enqueueOrganizer(tx, t, say("subject/organizer-welcome", templates.Args{"Name": t.Name}),
-			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), say("organizer-help", nil)}, nil, nil)
+			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), organizerHelp()}, nil, nil)
 	})
 	if err != nil {
 		return 0, err
@@ -242,7 +243,10 @@ func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
 			return err
 		}
 	}
-	return nil
+	if t.Organizer == "" || slices.Contains(t.Players, t.Organizer) {
+		return nil // an organizer who plays has had the standings as a player
+	}
+	return r.enqueueOrganizer(tx, t, say("subject/standings", templates.Args{"Name": t.Name}), paras, nil, nil)
 }
 
 // enqueueTournament sends a tournament's mail (the standings) to one address.

@@ -1,0 +1,191 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+const day = 24 * time.Hour
+
+func (h *harness) timedGame(v, control string) uint64 {
+	h.t.Helper()
+	id, err := h.ref.NewGame(v, ann, bob, variant.Options{Flags: map[string]string{"time": control}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+func (h *harness) deadlines() int {
+	h.t.Helper()
+	n, err := h.ref.CheckDeadlines()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// TestTimeControl: ICCF clocks by mail. Whole days are charged (2 days 3 hours cost 2), the
+// increment comes after each move, both clocks are in every mail, a reminder goes out three
+// days before the flag, and the flag's fall loses the game on time; replay gives the same.
+func TestTimeControl(t *testing.T) {
+	h := newHarness(t)
+	id := h.timedGame("orthodox", "5d+1d")
+	open := h.outbox()
+	mustSay(t, "White's opening", bodyTo(t, open, ann), "Clocks (5d+1d, whole days): White 5 days left, Black 5 days left.",
+		"White's clock runs since Sun 2026-11-22 12:00 UTC; without a move his flag falls Sat 2026-11-28 12:00 UTC.")
+
+	h.now = h.now.Add(2*day + 3*time.Hour)
+	h.deliver(h.reply(id, W, "e4"))
+	m := h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustSay(t, "after 1. e4", bodyTo(t, m, who), "White 4 days left, Black 5 days left.", "Black's clock runs since Tue 2026-11-24 15:00 UTC")
+	}
+
+	// A private question does not move a clock.
+	h.now = h.now.Add(time.Hour)
+	h.deliver(h.reply(id, B, "BOARD"))
+	mustSay(t, "Black's BOARD", bodyTo(t, h.outbox(), bob), "White 4 days left, Black 5 days left.", "Black's clock runs since Tue 2026-11-24 15:00 UTC")
+
+	// Black's flag falls 6 days after his clock started; the reminder comes 3 days before.
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("%d mails a day into Black's move", n)
+	}
+	h.now = h.now.Add(2*day - time.Hour) // 2 days into the move
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("%d mails 2 days into Black's move", n)
+	}
+	h.now = h.now.Add(day)
+	if n := h.deadlines(); n != 1 {
+		t.Fatalf("%d mails 3 days into Black's move, want the reminder", n)
+	}
+	mustSay(t, "the reminder", bodyTo(t, h.outbox(), bob), "2 days left", "your flag falls Mon 2026-11-30 15:00 UTC", "White 4 days left, Black 2 days left.")
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("a second reminder: %d mails", n)
+	}
+	h.now = h.now.Add(3*day - time.Minute)
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("%d mails a minute before the flag", n)
+	}
+	h.now = h.now.Add(time.Minute)
+	if n := h.deadlines(); n != 2 {
+		t.Fatalf("%d mails at the flag, want the loss on time to both", n)
+	}
+	end := h.outbox()
+	for _, who := range []string{ann, bob} {
+		mustSay(t, "the loss on time", bodyTo(t, end, who), "Black's time ran out: Black loses on time. White wins.", "game over, 1-0")
+	}
+	if out := h.outcome(id); out.Result != "1-0" || out.Termination != "time forfeit" {
+		t.Fatalf("outcome %+v", out)
+	}
+	// A fresh referee on the same store (a restart) finds the same game.
+	again := &Referee{DB: h.db, Address: h.ref.Address}
+	if err := h.db.View(func(tx *store.Tx) error {
+		l, err := load(tx, id)
+		if err != nil {
+			return err
+		}
+		if l.g.Outcome().Termination != "time forfeit" || l.clock.Moves != [2]int{1, 0} || l.clock.Used != [2]int{2, 6} {
+			t.Errorf("replayed: %+v, clock %+v", l.g.Outcome(), l.clock)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := again.CheckDeadlines(); err != nil || n != 0 {
+		t.Fatalf("after the end: %d mails, %v", n, err)
+	}
+}
+
+// TestClockPerMoves: 3 days per 2 moves; a simultaneous game's clock runs only for the one
+// who has not chosen once the other has.
+func TestClockSimultaneous(t *testing.T) {
+	h := newHarness(t)
+	id := h.timedGame("korolev", "3d/2")
+	h.outbox()
+	h.now = h.now.Add(5 * day) // no clock runs while both must choose
+	h.deliver(h.reply(id, W, "e4"))
+	m := h.outbox()
+	mustSay(t, "Black after White chose", bodyTo(t, m, bob), "White 3 days left, Black 3 days left.", "Black's clock runs since Fri 2026-11-27 12:00 UTC")
+	h.now = h.now.Add(day + time.Hour)
+	h.deliver(h.reply(id, B, "e5"))
+	m = h.outbox()
+	mustSay(t, "after the turn", bodyTo(t, m, ann), "White 3 days left, Black 2 days left.")
+	if strings.Contains(bodyTo(t, m, ann), "clock runs") {
+		t.Fatalf("a clock runs while both must choose:\n%s", bodyTo(t, m, ann))
+	}
+}
+
+// TestLeave: LEAVE by mail stops the clocks of all the player's games on those days; his
+// opponents are told the dates, and nothing else; the allowance and the calendar are kept.
+func TestLeave(t *testing.T) {
+	h := newHarness(t)
+	id := h.timedGame("orthodox", "3d")
+	other, err := h.ref.NewGame("orthodox", "cleo@example.org", ann, variant.Options{Flags: map[string]string{"time": "3d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	for _, c := range []struct{ line, want string }{
+		{"LEAVE 2026-11-20 2026-11-25", "starts today (2026-11-22) at the earliest"},
+		{"LEAVE 2026-12-10 2026-12-01", "comes before the first"},
+		{"LEAVE 2027-01-01 2027-02-20", "more leave than you may take in 2027: 45 days a year, 0 taken, 51 asked for"},
+		{"LEAVE tomorrow", "write LEAVE and the first and last day"},
+	} {
+		h.deliver(h.reply(id, W, c.line))
+		m := h.outbox()
+		mustSay(t, c.line, bodyTo(t, m, ann), c.want)
+		if len(m) != 1 {
+			t.Fatalf("%s: %d mails", c.line, len(m))
+		}
+	}
+	h.deliver(h.reply(id, W, "LEAVE 2026-11-23 2026-11-27"))
+	m := h.outbox()
+	mustSay(t, "the answer", bodyTo(t, m, ann), "Leave granted from 2026-11-23 to 2026-11-27 (5 days): the clocks of your 2 games", "Leave left for 2026: 40 days.",
+		"Clocks stand still: 2026-11-23 to 2026-11-27.")
+	mustSay(t, "the opponent here", bodyTo(t, m, bob), "White takes leave from 2026-11-23 to 2026-11-27 (5 days)")
+	mustSay(t, "the opponent in the other game", bodyTo(t, m, "cleo@example.org"), "Black takes leave from 2026-11-23 to 2026-11-27 (5 days)")
+	if len(m) != 3 {
+		t.Fatalf("%d mails for a leave, want 3", len(m))
+	}
+	// White's flag: 4 days of clock (3 left, plus the day that charges the 4th) around 5 of leave.
+	h.deliver(h.reply(id, W, "LEAVE 2026-11-26"))
+	mustSay(t, "an overlap", bodyTo(t, h.outbox(), ann), "you already have leave from 2026-11-23 to 2026-11-27")
+	// Both games' clocks stood still on ann's leave, cleo's too: both flags fall together.
+	h.now = time.Date(2026, 12, 1, 11, 59, 0, 0, time.UTC)
+	if n := h.deadlines(); n != 2 { // the reminders to ann and to cleo
+		t.Fatalf("%d mails before the flag, want 2 reminders", n)
+	}
+	h.outbox()
+	h.now = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	if n := h.deadlines(); n != 4 {
+		t.Fatalf("%d mails at the flags (Nov 22 12:00 + 4 days + 5 days of leave), want 4", n)
+	}
+	if out := h.outcome(id); out.Termination != "time forfeit" || out.Result != "0-1" {
+		t.Fatalf("game %d: %+v", id, out)
+	}
+	if out := h.outcome(other); out.Termination != "time forfeit" || out.Result != "0-1" {
+		t.Fatalf("game %d: %+v", other, out)
+	}
+}
+
+// TestLeaveDeadline: leave stops the simple deadline too.
+func TestLeaveDeadline(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, W, "LEAVE 2026-11-23 2026-11-24"))
+	h.outbox()
+	h.now = h.now.Add(72*time.Hour + 47*time.Hour)
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("reminded during leave: %d", n)
+	}
+	h.now = h.now.Add(time.Hour)
+	if n := h.deadlines(); n != 1 {
+		t.Fatalf("%d mails after 72 h outside leave, want the reminder", n)
+	}
+}

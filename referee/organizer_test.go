@@ -1,0 +1,198 @@
+package referee
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/tournament"
+)
+
+const td = "td@example.org"
+
+// organizerReplyTo finds the reply address in the organizer's welcome mail.
+func organizerReplyTo(t *testing.T, mails []store.OutMail) string {
+	t.Helper()
+	for _, m := range mails {
+		if m.To[0] != td {
+			continue
+		}
+		for _, line := range strings.Split(string(m.Raw), "\r\n") {
+			if rest, ok := strings.CutPrefix(line, "Reply-To: "); ok {
+				a := rest[strings.Index(rest, "<")+1 : strings.Index(rest, ">")]
+				if !organizerAddr.MatchString(a) {
+					t.Fatalf("the organizer's reply address %q", a)
+				}
+				return a
+			}
+		}
+	}
+	t.Fatal("no mail to the organizer with a reply address")
+	return ""
+}
+
+// The organizer by mail: his own reply address, a mail from anyone else refused (to him),
+// SHOW refused for a game in progress, ADJUDICATE, EXTEND, PAUSE/RESUME, REPLACE (the old
+// token stops working), WITHDRAW, and each logged in the tournament.
+func TestOrganizerByMail(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := h.outbox()
+	welcome := bodyTo(t, open, td)
+	mustSay(t, "the welcome", welcome, "You organize Winter Cup: Orthodox chess, 3 players, 3 games", "time control 10d", "ADJUDICATE 12 1-0 why end game 12")
+	addr := organizerReplyTo(t, open)
+	tr := h.tournament(id)
+	g := func(round int) uint64 { return tr.Rounds[round-1].Games[0].Game }
+	org := func(from, body string) []store.OutMail {
+		h.uid++
+		raw := mailText(from, addr, "Re: Winter Cup", body, "")
+		raw = []byte(strings.Replace(string(raw), "Message-ID: <", "Message-ID: <o"+strconv.Itoa(int(h.uid))+".", 1))
+		if err := h.ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, raw); err != nil {
+			t.Fatal(err)
+		}
+		return h.outbox()
+	}
+
+	// Someone else at the organizer's address: nothing done, the organizer told.
+	m := org("mallory@example.net", "ADJUDICATE 1 0-1")
+	if len(m) != 1 || m[0].To[0] != td {
+		t.Fatalf("a forged organizer's mail: %d mails, first to %v", len(m), m[0].To)
+	}
+	mustSay(t, "the forgery report", bodyTo(t, m, td), "came from mallory@example.net, not from you: nothing in it was done")
+	if out := h.outcome(1); out.Over() {
+		t.Fatal("a forged adjudication was applied")
+	}
+
+	m = org(td, "STANDINGS\nSHOW "+itoa(g(1)))
+	reply := bodyTo(t, m, td)
+	mustSay(t, "STANDINGS, SHOW", reply, "The standings of Winter Cup", "Line 2 (SHOW", "is in progress: an organizer sees a game whole once it is over")
+
+	// ADJUDICATE: both players told, with the reason; every player gets the standings.
+	m = org(td, "ADJUDICATE "+itoa(g(1))+" 1-0 Black left the game in a lost position")
+	mustSay(t, "the answer and the standings", strings.Join(mailsTo(t, m, td), "\n"), "adjudicated 1-0", "The standings of Winter Cup (Orthodox chess), 1 of 3 games decided")
+	white, black := h.player(g(1), chess.White).Address, h.player(g(1), chess.Black).Address
+	for _, who := range []string{white, black} {
+		var game string
+		for _, b := range mailsTo(t, m, who) {
+			if strings.Contains(b, "adjudicated") {
+				game = b
+			}
+		}
+		mustSay(t, "a player of the adjudicated game", game, "The organizer adjudicated the game: White wins (1-0).", "The organizer's reason: Black left the game in a lost position")
+	}
+	if out := h.outcome(g(1)); out.Result != "1-0" || out.Termination != "adjudication" {
+		t.Fatalf("adjudicated game: %+v", out)
+	}
+	m = org(td, "SHOW "+itoa(g(1)))
+	mustSay(t, "SHOW of a finished game", bodyTo(t, m, td), "ended: 1-0", "adjudicate 1-0")
+
+	// EXTEND: the player to move gets the days, both are told, his clock shows them.
+	m = org(td, "EXTEND "+itoa(g(2))+" 5")
+	w2 := h.player(g(2), chess.White).Address
+	mustSay(t, "the extension", bodyTo(t, m, w2), "The organizer gives White 5 days more on the clock.", "White 15 days left, Black 10 days left.")
+
+	// PAUSE and RESUME: every player told; no time runs in between.
+	m = org(td, "PAUSE")
+	for _, p := range quartet[:3] {
+		mustSay(t, "the pause", bodyTo(t, m, p), "has stopped every clock of Winter Cup")
+	}
+	h.now = h.now.Add(30 * day)
+	if n := h.deadlines(); n != 0 {
+		t.Fatalf("%d mails while paused", n)
+	}
+	mustSay(t, "a second PAUSE", bodyTo(t, org(td, "PAUSE"), td), "already stopped: RESUME starts them")
+	m = org(td, "RESUME\nRESUME")
+	mustSay(t, "a second RESUME", bodyTo(t, m, td), "started the clocks of Winter Cup again", "Line 2 (RESUME) was refused: the tournament's clocks are running")
+
+	// REPLACE: the new player gets each game as it stands; the old token no longer works.
+	old := quartet[2]
+	var oldGame uint64
+	var oldSide chess.Color
+	for _, rd := range tr.Rounds {
+		for _, tg := range rd.Games {
+			sg := h.player(tg.Game, chess.White)
+			if h.outcome(tg.Game).Over() {
+				continue
+			}
+			if sg.Address == old {
+				oldGame, oldSide = tg.Game, chess.White
+			} else if h.player(tg.Game, chess.Black).Address == old {
+				oldGame, oldSide = tg.Game, chess.Black
+			}
+		}
+	}
+	if oldGame == 0 {
+		t.Fatal("no game in progress for the player to be replaced")
+	}
+	stale := h.reply(oldGame, oldSide, "HELP")
+	m = org(td, "REPLACE "+old+" erin@example.net")
+	mustSay(t, "the answer", bodyTo(t, m, td), "erin@example.net takes over from "+old)
+	mustSay(t, "the new player", strings.Join(mailsTo(t, m, "erin@example.net"), "\n"), "You take over", "from "+old)
+	mustSay(t, "the old player", bodyTo(t, m, old), "has given your games still in progress to erin@example.net")
+	h.uid++
+	if err := h.ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, stale); err != nil {
+		t.Fatal(err)
+	}
+	if m := h.outbox(); len(m) != 0 {
+		t.Fatalf("the old player's token still works: %d mails", len(m))
+	}
+	if got := h.tournament(id).Players[2]; got != "erin@example.net" {
+		t.Fatalf("the table's player 3 is %s", got)
+	}
+
+	m = org(td, "WITHDRAW "+quartet[0])
+	mustSay(t, "the withdrawal", strings.Join(mailsTo(t, m, td), "\n"), quartet[0]+" is withdrawn")
+	tr = h.tournament(id)
+	var log []string
+	for _, e := range tr.Log {
+		log = append(log, e.Text)
+	}
+	want := "adjudicate #" + itoa(g(1)) + " 1-0 Black left the game in a lost position|extend #" + itoa(g(2)) + " 5|pause|resume|replace " + old + " erin@example.net|withdraw " + quartet[0]
+	if strings.Join(log, "|") != want {
+		t.Fatalf("tournament log:\n%s\nwant\n%s", strings.Join(log, "|"), want)
+	}
+	s, err := h.section(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Over() {
+		t.Fatalf("after the withdrawal every game is decided: %+v", s.Games)
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+func (h *harness) section(tr *store.Tournament) (s tournament.Section, err error) {
+	err = h.db.View(func(tx *store.Tx) error { s, err = Section(tx, tr); return err })
+	return s, err
+}
+
+// The organizer is told of forfeits and of mail that could not be delivered; a game without a
+// tournament tells the referee's organizer (the config's), if there is one.
+func TestOrganizerTold(t *testing.T) {
+	h := newHarness(t)
+	h.ref.Organizer = td
+	id := h.newGame("orthodox")
+	h.outbox()
+	var mail store.OutMail
+	mail.Game, mail.Side = id, 1
+	if err := h.ref.RecordDeliveryFailure(mail, errors.New("550 5.1.1 no such user")); err != nil {
+		t.Fatal(err)
+	}
+	mustSay(t, "the failed delivery", bodyTo(t, h.outbox(), td), "Mail to bob@example.net (Black in game #1) could not be delivered: 550 5.1.1 no such user")
+	h.now = h.now.Add(72 * time.Hour)
+	h.deadlines()
+	h.outbox()
+	h.now = h.now.Add(72 * time.Hour)
+	if n := h.deadlines(); n != 3 {
+		t.Fatalf("%d mails for a forfeit, want both players and the organizer", n)
+	}
+	mustSay(t, "the forfeit", bodyTo(t, h.outbox(), td), "Game #1 is over: ann@example.com forfeits (White let the deadline pass twice and forfeits), 0-1.")
+}
