@@ -88,9 +88,9 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
 		for _, e := range events {
-			who := "organizer"
-			if e.IsCommand() {
-				who = []string{"White", "Black"}[e.Side&1]
+			who := []string{"White", "Black"}[e.Side&1]
+			if e.Kind == store.EventExtend {
+				who = "organizer"
 			}
 			fmt.Fprintf(&sb, "\n%s %s: %s", e.At.UTC().Format("2006-01-02T15:04:05Z"), who, strings.ReplaceAll(e.Text, "}", ")"))
 		}

@@ -249,7 +249,21 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			}
 		}
 		before := len(g.Log())
-		notices, warns, err := r.command(tx, sg, v, g, side, line.Text)
+		var notices []variant.Notice
+		var warns []chess.Warning
+		var err error
+		if verb := takebackVerb(line.Text); verb != "" {
+			// A takeback logs itself; an accepted one takes commands out of the game,
+			// which is then what its log now replays to.
+			var changed bool
+			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
+				if _, _, g, err = Load(tx, sg.ID); err == nil {
+					before = len(g.Log())
+				}
+			}
+		} else {
+			notices, warns, err = r.command(tx, sg, v, g, side, line.Text)
+		}
 		if err != nil {
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)

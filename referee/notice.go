@@ -44,7 +44,7 @@ func diagram(g variant.Game, s chess.Color, show variant.Show) string {
 func logLines(events []store.Event, layout string) []string {
 	out := make([]string, 0, len(events))
 	for _, e := range events {
-		if !e.IsCommand() {
+		if e.Kind == store.EventExtend {
 			out = append(out, fmt.Sprintf("%s organizer: %s", e.At.UTC().Format(layout), e.Text))
 			continue
 		}
@@ -81,6 +81,10 @@ const commonHelp = "BOARD            your current view\n" +
 	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
 	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
 
+// takebackHelp is what a game with takebacks adds to commonHelp.
+const takebackHelp = "TAKEBACK         ask to take back your last turn, before your opponent\n" +
+	"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"
+
 // tournamentHelp is what a game of a tournament adds to commonHelp.
 const tournamentHelp = "STANDINGS        the tournament's crosstable"
 
@@ -90,6 +94,9 @@ func helpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
 	help := v.Help + "\n" + commonHelp
+	if v.Takebacks {
+		help += "\n" + takebackHelp
+	}
 	if inTournament {
 		help += "\n" + tournamentHelp
 	}
@@ -112,6 +119,12 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	onlyAsked := len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
+	}
+	if slices.Contains(out.kinds[s], "takeback-offer") {
+		if sender {
+			return say("subject/takeback-sent", nil)
+		}
+		return say("subject/takeback-offered", templates.Args{"Turn": turnLabel(g, s)})
 	}
 	offered := slices.Contains(out.kinds[s], "draw-offer")
 	// A simultaneous turn (Synchronous chess): the move sealed, or the opponent's sealed.

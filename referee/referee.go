@@ -559,6 +559,10 @@ type loaded struct {
 	stops    []tournament.Stop
 	extended []store.Event
 	clock    *tournament.Clock // nil: no time control, the simple deadline (rules.md 0.4a)
+	// takeback is the side whose takeback offer stands, -1 for none; turnFrom is, for each
+	// side, the index in the game's log of the first command of his last turn.
+	takeback int
+	turnFrom [2]int
 }
 
 // waitsFor reports whether g waits for s alone. While a simultaneous game waits for both
@@ -591,11 +595,16 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &loaded{sg: sg, v: v, events: uint64(len(all))}
-	events := store.Commands(all)
+	l := &loaded{sg: sg, v: v, events: uint64(len(all)), takeback: -1}
+	events := store.Effective(all)
 	for _, e := range all {
-		if e.Kind == store.EventExtend {
+		switch {
+		case e.Kind == store.EventExtend:
 			l.extended = append(l.extended, e)
+		case e.Kind == store.EventTakeback && e.Text == takebackOffer:
+			l.takeback = e.Side
+		case e.Kind == store.EventTakeback || e.IsCommand():
+			l.takeback = -1 // answered, withdrawn, or lapsed with the game going on
 		}
 	}
 	if l.stops, err = stopsOf(tx, sg); err != nil {
@@ -636,6 +645,7 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 			}
 			for s := range was {
 				if now[s] && !was[s] {
+					l.turnFrom[s] = i + 1
 					l.since[s] = at
 					if l.clock != nil {
 						l.clock.Start(s, at)

@@ -60,24 +60,36 @@ type Event struct {
 	Kind   string    `json:"kind,omitempty"`
 	// Days is what an EventExtend gives Side.
 	Days int `json:"days,omitempty"`
+	// Undo is how many commands before it an accepted takeback took back.
+	Undo int `json:"undo,omitempty"`
 }
 
-// EventExtend is an organizer's extension of a player's time in a game.
-const EventExtend = "extend"
+// The kinds of a game's events that are not commands of its rules.
+const (
+	// EventExtend is an organizer's extension of a player's time in a game.
+	EventExtend = "extend"
+	// EventTakeback is a step of a takeback (Text "takeback offer", "takeback accept" ...):
+	// an accepted one takes its Undo commands out of the game.
+	EventTakeback = "takeback"
+)
 
-// IsCommand reports whether e is a command of the game (what its rules replay).
-func (e Event) IsCommand() bool { return e.Kind == "" }
-
-// Commands keeps the commands of a log, in order.
-func Commands(events []Event) []Event {
-	out := make([]Event, 0, len(events))
-	for _, e := range events {
-		if e.IsCommand() {
+// Effective is the game's commands as they stand: those of log, less those taken back.
+func Effective(log []Event) []Event {
+	out := make([]Event, 0, len(log))
+	for _, e := range log {
+		switch {
+		case e.IsCommand():
 			out = append(out, e)
+		case e.Kind == EventTakeback && e.Undo > 0:
+			out = out[:len(out)-min(e.Undo, len(out))]
 		}
 	}
 	return out
 }
+
+// IsCommand reports whether e is a command of the game (what its rules replay).
+func (e Event) IsCommand() bool { return e.Kind == "" }
+
 
 // CreateGame stores a new game, assigning its ID, and indexes its players' tokens.
 func (t *Tx) CreateGame(g *Game) error {

@@ -237,6 +237,10 @@ type Variant struct {
 	// ("strict-forfeit": "an early check forfeits the game instead of being refused").
 	// `refereed new --option NAME=VALUE` accepts exactly these.
 	Options map[string]string
+	// Takebacks: a game that hides nothing lets a player take back his last turn, if his
+	// opponent agrees before he has replied (the referee's TAKEBACK). A game with hidden
+	// moves has none: a takeback would show what the taken-back move was.
+	Takebacks bool
 }
 
 // Step is one command read from a record: who, what as written, and where (for errors).

@@ -477,7 +477,7 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 	if err != nil {
 		return err
 	}
-	events = store.Commands(events)
+	events = store.Effective(events)
 	log := make([]variant.Command, len(events))
 	for i, e := range events {
 		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}

@@ -1,0 +1,128 @@
+package referee
+
+import (
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// Takebacks (issue: tournaments, item 6), as correspondence servers have them: a player who
+// has just moved may ask to take his turn back; the offer stands across mails until his
+// opponent accepts or declines it, he withdraws it, or anything more is played. Accepted, his
+// last turn comes out of the game (an event of the game's log says how many commands, so
+// that replay takes out the same) and it is his turn again, on his own clock. Only the games
+// that hide nothing have them (variant.Variant.Takebacks): in the others the taken-back move
+// would be shown, or its absence felt.
+
+// The takeback events' texts, as the game's log keeps them.
+const (
+	takebackOffer    = "takeback offer"
+	takebackAccept   = "takeback accept"
+	takebackDecline  = "takeback decline"
+	takebackWithdraw = "takeback withdraw"
+)
+
+// takebackVerb reads a takeback command: "TAKEBACK" (or "TAKEBACK OFFER", "UNDO"), "TAKEBACK
+// ACCEPT", "TAKEBACK DECLINE", "TAKEBACK WITHDRAW"; "" for any other line.
+func takebackVerb(line string) string {
+	f := strings.Fields(strings.ToLower(line))
+	if len(f) == 0 || len(f) > 2 || (f[0] != "takeback" && f[0] != "undo") {
+		return ""
+	}
+	if len(f) == 1 {
+		return takebackOffer
+	}
+	switch f[1] {
+	case "offer", "?":
+		return takebackOffer
+	case "accept", "yes":
+		return takebackAccept
+	case "decline", "no":
+		return takebackDecline
+	case "withdraw":
+		return takebackWithdraw
+	}
+	return ""
+}
+
+// takeback runs a takeback command of side in game sg. It logs it and returns the notices;
+// an accepted takeback changes the game, which the caller loads again (changed).
+func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb string) (notices []variant.Notice, changed bool, err error) {
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	g, other := l.g, side.Other()
+	if !l.v.Takebacks {
+		return nil, false, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.v.Name}))
+	}
+	if out := g.Outcome(); out.Over() {
+		return nil, false, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
+	}
+	event := store.Event{Side: int(side), Kind: store.EventTakeback, Text: verb, Source: "takeback"}
+	args := templates.Args{"By": side, "Other": other}
+	switch verb {
+	case takebackOffer:
+		switch {
+		case l.takeback == int(side):
+			return nil, false, variant.Reject("%s", say("takeback-already", nil))
+		case !waitsFor(g, other) || l.turnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.turnFrom[side]:], side):
+			return nil, false, variant.Reject("%s", say("takeback-not-now", nil))
+		}
+		args["Turn"] = turnText(l, side)
+		notices = []variant.Notice{
+			{To: variant.To(side), Kind: "takeback-offer", Text: say("takeback-offered", templates.Args{"Me": true, "By": side, "Other": other, "Turn": args["Turn"]})},
+			{To: variant.To(other), Kind: "takeback-offer", Text: say("takeback-offered", templates.Args{"Me": false, "By": side, "Other": other, "Turn": args["Turn"]})},
+		}
+	case takebackAccept, takebackDecline:
+		if l.takeback != int(other) {
+			return nil, false, variant.Reject("%s", say("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept}))
+		}
+		if verb == takebackAccept {
+			event.Undo = len(g.Log()) - l.turnFrom[other]
+			args["Turn"] = turnText(l, other)
+		}
+		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
+		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
+	case takebackWithdraw:
+		if l.takeback != int(side) {
+			return nil, false, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
+		}
+		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args)}}
+	}
+	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
+		return nil, false, err
+	}
+	return notices, event.Undo > 0, nil
+}
+
+// onlyBy reports whether every command of log is side's.
+func onlyBy(log []variant.Command, side chess.Color) bool {
+	for _, c := range log {
+		if c.By != side {
+			return false
+		}
+	}
+	return true
+}
+
+// turnText is side's last turn as the game's record writes it: what the record says after
+// the turn that it does not say before it ("2. d5 Qd6"), or the commands themselves.
+func turnText(l *loaded, side chess.Color) string {
+	log := l.g.Log()
+	before, fail, err := variant.ReplayWith(l.v, variant.Options{FEN: l.sg.FEN, Flags: l.sg.Flags}, log[:l.turnFrom[side]], variant.Watch{})
+	if err == nil && fail == nil {
+		all, head := strings.TrimSpace(l.v.WriteMovetext(l.g)), strings.TrimSpace(l.v.WriteMovetext(before))
+		if rest, ok := strings.CutPrefix(all, head); ok && strings.TrimSpace(rest) != "" {
+			return strings.TrimSpace(rest)
+		}
+	}
+	var texts []string
+	for _, c := range log[l.turnFrom[side]:] {
+		texts = append(texts, c.Text)
+	}
+	return strings.Join(texts, ", ")
+}
