@@ -86,3 +86,46 @@ func TestTournamentCommands(t *testing.T) {
 		t.Errorf("tournament list through the daemon: %d %s %s", code, out, errs)
 	}
 }
+
+// The organizer's commands from the command line, on a tournament with a time control: the
+// same commands as by mail, each answered on standard output, refusals on standard error.
+func TestTournamentOrganize(t *testing.T) {
+	dir := t.TempDir()
+	data := []string{"--data", dir}
+	code, out, errs := run(t, append([]string{"tournament", "new", "--name", "Winter Cup", "--variant", "orthodox", "--players", "a@example.com,b@example.com,c@example.com", "--time", "30d+3d", "--organizer", "td@example.org"}, data...)...)
+	if code != exitOK || !strings.Contains(out, "tournament #1 created") {
+		t.Fatalf("tournament new --time: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := run(t, append([]string{"tournament", "new", "--name", "x", "--players", "a@x,b@x,c@x", "--time", "30h"}, data...)...); code != exitInvalid || !strings.Contains(errs, "write days and an increment like 30d+3d") {
+		t.Errorf("--time 30h: %d %s", code, errs)
+	}
+	if code, _, errs := run(t, append([]string{"new", "--white", "a@x", "--black", "b@x", "--time", "soon"}, data...)...); code != exitUsage || !strings.Contains(errs, "--time") {
+		t.Errorf("new --time soon: %d %s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tournament", "organize", "1", "HELP"}, exitOK, "ADJUDICATE 12 1-0 why"},
+		{[]string{"tournament", "pause", "1"}, exitOK, "has stopped every clock of Winter Cup"},
+		{[]string{"tournament", "pause", "1"}, exitInvalid, "already stopped"},
+		{[]string{"tournament", "resume", "1"}, exitOK, "started the clocks of Winter Cup again"},
+		{[]string{"tournament", "extend", "1", "2", "5"}, exitOK, "Game #2: 5 days more given"},
+		{[]string{"tournament", "extend", "1", "9", "5"}, exitInvalid, "game #9 is not a game of Winter Cup"},
+		{[]string{"tournament", "organize", "1", "SHOW", "1"}, exitInvalid, "is in progress"},
+		{[]string{"tournament", "adjudicate", "1", "1", "1/2-1/2", "agreed", "by", "phone"}, exitOK, "Game #1 adjudicated 1/2-1/2"},
+		{[]string{"tournament", "organize", "1", "SHOW", "1"}, exitOK, "adjudicate 1/2-1/2"},
+		{[]string{"tournament", "leave", "1", "b@example.com", "2030-01-01", "2030-03-01"}, exitOK, "Leave granted to b@example.com from 2030-01-01 to 2030-03-01 (60 days)"},
+		{[]string{"tournament", "organize", "1", "FROBNICATE"}, exitInvalid, "not an organizer's command"},
+	} {
+		code, out, errs := run(t, append(c.args, data...)...)
+		if code != c.code || !strings.Contains(strings.Join(strings.Fields(out+errs), " "), c.want) {
+			t.Errorf("%v: %d\n%s%s\nwant %d and %q", c.args, code, out, errs, c.code, c.want)
+		}
+	}
+	code, out, _ = run(t, append([]string{"show", "2"}, data...)...)
+	if code != exitOK || !strings.Contains(out, "Clocks (30d+3d, whole days): White 35 days left, Black 30 days left.") {
+		t.Errorf("show of a game with a clock:\n%s", out)
+	}
+}
