@@ -180,23 +180,26 @@ func daysIn(from, to time.Time, y int) int {
 	return int(hi.Sub(lo)/tournament.Day) + 1
 }
 
-// leaveAllowance is the leave addr may take in a year: the least of his tournaments'
-// allowances still being played, else the referee's.
+// leaveAllowance is the leave addr may take in a year: the least of the allowances of the
+// tournaments he plays in (a leave stops all his games), else the referee's.
 func (r *Referee) leaveAllowance(tx *store.Tx, addr string) (int, error) {
-	allow := r.LeaveDays
-	if allow <= 0 {
-		allow = DefaultLeaveDays
-	}
 	ts, err := tx.Tournaments()
 	if err != nil {
 		return 0, err
 	}
+	allow := -1
 	for _, t := range ts {
-		if t.LeaveDays > 0 && slices.Contains(t.Players, addr) && t.LeaveDays < allow {
+		if t.LeaveDays > 0 && slices.Contains(t.Players, addr) && (allow < 0 || t.LeaveDays < allow) {
 			allow = t.LeaveDays
 		}
 	}
-	return allow, nil
+	switch {
+	case allow >= 0:
+		return allow, nil
+	case r.LeaveDays > 0:
+		return r.LeaveDays, nil
+	}
+	return DefaultLeaveDays, nil
 }
 
 // grantLeave records leave for addr after checking it: from today on, not overlapping leave

@@ -189,3 +189,23 @@ func TestLeaveDeadline(t *testing.T) {
 		t.Fatalf("%d mails after 72 h outside leave, want the reminder", n)
 	}
 }
+
+// TestLeaveAllowance: a tournament's allowance is its players'; the organizer may grant more.
+func TestLeaveAllowance(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Short Leave Cup", Variant: "orthodox", Players: quartet[:3], Time: "10d", LeaveDays: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	g := h.tournament(id).Rounds[0].Games[0].Game
+	w := h.player(g, W).Address
+	h.deliver(h.reply(g, W, "LEAVE 2027-03-01 2027-03-11"))
+	mustSay(t, "11 days of 10", bodyTo(t, h.outbox(), w), "more leave than you may take in 2027: 10 days a year, 0 taken, 11 asked for")
+	h.deliver(h.reply(g, W, "LEAVE 2027-03-01 2027-03-10"))
+	mustSay(t, "10 days of 10", bodyTo(t, h.outbox(), w), "Leave granted from 2027-03-01 to 2027-03-10 (10 days)", "Leave left for 2027: 0 days.")
+	out, err := h.ref.Organize(id, "LEAVE "+w+" 2027-04-01")
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "goes beyond the 10 days a player may take in 2027 (11 in all): the organizer granted it") {
+		t.Fatalf("the organizer's leave beyond the allowance: %v\n%s", err, out)
+	}
+}

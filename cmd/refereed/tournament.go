@@ -75,7 +75,7 @@ func (m *Main) tournamentNew(args []string) int {
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action in every game: a reminder after it, a forfeit one more deadline later")
 	timeControl := fs.String("time", "", "a correspondence time control for every game, in whole days, instead of --deadline: 30d+3d or 50d/10")
-	leaveDays := fs.Int("leave-days", referee.DefaultLeaveDays, "the leave a player may take in a calendar year")
+	leaveDays := fs.Int("leave-days", 0, "the leave a player may take in a calendar year (0: the config's leave_days, else 45)")
 	fs.Usage = func() {
 		fmt.Fprintln(m.Stderr, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
 		fs.PrintDefaults()
