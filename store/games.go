@@ -90,7 +90,6 @@ func Effective(log []Event) []Event {
 // IsCommand reports whether e is a command of the game (what its rules replay).
 func (e Event) IsCommand() bool { return e.Kind == "" }
 
-
 // CreateGame stores a new game, assigning its ID, and indexes its players' tokens.
 func (t *Tx) CreateGame(g *Game) error {
 	b := t.tx.Bucket(bGames)
