@@ -130,3 +130,24 @@ func TestClockStops(t *testing.T) {
 		t.Errorf("flag at %v, want day 11", c.Flag())
 	}
 }
+
+// FuzzTimeControl: any text is a time control or an error; one read writes back to itself,
+// and its allowances never fall.
+func FuzzTimeControl(f *testing.F) {
+	for _, s := range []string{"30d+3d", "50d/10", "30d", "30 + 3", "0d", "9999999999999999999d", "5d/0", "+", "/", "d+d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tc, err := ParseTimeControl(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseTimeControl(tc.String())
+		if err != nil || again != tc {
+			t.Fatalf("%q reads as %v, which writes %q and reads back as %v (%v)", s, tc, tc.String(), again, err)
+		}
+		if tc.Base < 1 || tc.Allowance(1) < tc.Allowance(0) || tc.Allowance(400) < tc.Allowance(399) {
+			t.Fatalf("%q: %+v", s, tc)
+		}
+	})
+}
