@@ -213,6 +213,9 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	if lr.from.Before(today) {
 		return "", variant.Reject("%s", say("leave-past", templates.Args{"Today": today.Format(dateLayout)}))
 	}
+	if horizon := today.AddDate(1, 0, 0); lr.from.After(horizon) {
+		return "", variant.Reject("%s", say("leave-too-early", templates.Args{"Latest": horizon.Format(dateLayout)}))
+	}
 	rec, err := tx.PlayerRecord(addr)
 	if err != nil {
 		return "", err

@@ -135,6 +135,7 @@ func TestLeave(t *testing.T) {
 		{"LEAVE 2026-12-10 2026-12-01", "comes before the first"},
 		{"LEAVE 2027-01-01 2027-02-20", "more leave than you may take in 2027: 45 days a year, 0 taken, 51 asked for"},
 		{"LEAVE tomorrow", "write LEAVE and the first and last day"},
+		{"LEAVE 2027-11-23", "at most a year ahead: it may start on 2027-11-22 at the latest"},
 	} {
 		h.deliver(h.reply(id, W, c.line))
 		m := h.outbox()

@@ -214,14 +214,14 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err
 		}
-		if err := r.tournamentGameOver(tx, sg); err != nil {
-			return 0, err
-		}
 		var out outcome
 		for _, n := range notices {
 			out.add(n)
 		}
 		if err := r.send(tx, sg, v, g, &out, nil, true, "deadline"); err != nil {
+			return 0, err
+		}
+		if err := r.tournamentGameOver(tx, sg); err != nil {
 			return 0, err
 		}
 		queued := 2

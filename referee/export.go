@@ -66,11 +66,15 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		tags = append(tags, record.Tag{Name: "Round", Value: fmt.Sprint(in.round)})
 	}
 	out := g.Outcome()
+	if out.Over() && sg.Reason == withdrawnReason {
+		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
+	}
 	if in != nil && !out.Over() {
 		if sg.Status != "over" {
 			return record.Write(w, tags, "", "*")
 		}
-		// Ended by a withdrawal from the tournament: over, so nothing is secret any more.
+		// Ended by a withdrawal from the tournament before withdrawals were logged in the
+		// game: over, so nothing is secret any more.
 		out.Result, out.Termination = sg.Result, "abandoned"
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}

@@ -319,9 +319,6 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		if err := tx.PutGame(sg); err != nil {
 			return err
 		}
-		if err := r.tournamentGameOver(tx, sg); err != nil {
-			return err
-		}
 	}
 	if err := r.fault("render"); err != nil {
 		return err
@@ -336,6 +333,11 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 	}
 	if err := r.send(tx, sg, v, g, &out, msg, endedNow, "update"); err != nil {
 		return err
+	}
+	if endedNow { // the standings come after the mail that says the game ended
+		if err := r.tournamentGameOver(tx, sg); err != nil {
+			return err
+		}
 	}
 	return r.fault("enqueue")
 }

@@ -563,6 +563,10 @@ type loaded struct {
 	// side, the index in the game's log of the first command of his last turn.
 	takeback int
 	turnFrom [2]int
+	// asked is, for each side, 1 + the number of commands logged before his last takeback
+	// request (0: none): one request a turn.
+	asked    [2]int
+	commands int // commands logged, taken back or not
 }
 
 // waitsFor reports whether g waits for s alone. While a simultaneous game waits for both
@@ -597,16 +601,22 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 	}
 	l := &loaded{sg: sg, v: v, events: uint64(len(all)), takeback: -1}
 	events := store.Effective(all)
+	commands := 0
 	for _, e := range all {
 		switch {
 		case e.Kind == store.EventExtend:
 			l.extended = append(l.extended, e)
 		case e.Kind == store.EventTakeback && e.Text == takebackOffer:
 			l.takeback = e.Side
+			l.asked[e.Side&1] = commands + 1
 		case e.Kind == store.EventTakeback || e.IsCommand():
 			l.takeback = -1 // answered, withdrawn, or lapsed with the game going on
 		}
+		if e.IsCommand() {
+			commands++
+		}
 	}
+	l.commands = commands
 	if l.stops, err = stopsOf(tx, sg); err != nil {
 		return nil, err
 	}

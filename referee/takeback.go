@@ -69,6 +69,8 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 		switch {
 		case l.takeback == int(side):
 			return nil, false, variant.Reject("%s", say("takeback-already", nil))
+		case l.asked[side] == l.commands+1:
+			return nil, false, variant.Reject("%s", say("takeback-once", nil)) // one request a turn: no ping-pong
 		case !waitsFor(g, other) || l.turnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.turnFrom[side]:], side):
 			return nil, false, variant.Reject("%s", say("takeback-not-now", nil))
 		}

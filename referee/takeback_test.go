@@ -28,14 +28,20 @@ func TestTakeback(t *testing.T) {
 		{W, "TAKEBACK", []string{"you have already asked"}, nil, ""},
 		{B, "TAKEBACK DECLINE", []string{"Black declines the takeback request."}, []string{"Black declines the takeback request."}, ""},
 		{B, "TAKEBACK ACCEPT", []string{"no takeback request from your opponent to accept"}, nil, ""},
-		{W, "TAKEBACK", []string{"You ask to take back"}, []string{"White asks"}, ""},
+		{W, "TAKEBACK", []string{"one request a turn"}, nil, ""},
+		{B, "e5", nil, nil, ""},
+		{W, "Nf3", nil, nil, ""},
+		{W, "TAKEBACK", []string{"You ask to take back your last turn (2. Nf3)"}, []string{"White asks"}, ""},
 		{W, "TAKEBACK WITHDRAW", []string{"White withdraws the takeback request."}, []string{"White withdraws the takeback request."}, ""},
-		{W, "TAKEBACK", []string{"You ask to take back"}, []string{"White asks"}, ""},
-		{B, "TAKEBACK ACCEPT\nBOARD", []string{"Black agreed: White's last turn (1. e4) is taken back, and it is White's turn again."},
-			[]string{"Black agreed: White's last turn (1. e4) is taken back"}, "your move"},
+		{W, "TAKEBACK", []string{"one request a turn"}, nil, ""},
+		{B, "Nc6", nil, nil, ""},
 		{W, "d4", nil, nil, ""},
-		{W, "TAKEBACK", []string{"You ask"}, nil, ""},
-		{B, "d5", nil, []string{"Black played 1... d5"}, ""}, // a move lapses the request
+		{W, "TAKEBACK", []string{"You ask to take back your last turn (3. d4)"}, []string{"White asks"}, ""},
+		{B, "TAKEBACK ACCEPT\nBOARD", []string{"Black agreed: White's last turn (3. d4) is taken back, and it is White's turn again."},
+			[]string{"Black agreed: White's last turn (3. d4) is taken back"}, "your move"},
+		{W, "Bc4", nil, nil, ""},
+		{W, "TAKEBACK", []string{"You ask to take back your last turn (3. Bc4)"}, nil, ""},
+		{B, "Nf6", nil, []string{"Black played 3... Nf6"}, ""}, // a move lapses the request
 		{B, "TAKEBACK ACCEPT", []string{"no takeback request"}, nil, ""},
 	} {
 		h.deliver(h.reply(id, c.side, c.line))
@@ -54,7 +60,7 @@ func TestTakeback(t *testing.T) {
 			t.Errorf("%s: the other's subject is not %q:\n%s", c.line, c.subjectTo, bodyTo(t, m, other))
 		}
 	}
-	// The log keeps every step; the game is what stands: 1. d4 d5.
+	// The log keeps every step; the game is what stands.
 	rec := ""
 	h.db.View(func(tx *store.Tx) error {
 		_, v, g, err := Load(tx, id)
@@ -63,7 +69,7 @@ func TestTakeback(t *testing.T) {
 		}
 		return err
 	})
-	if strings.TrimSpace(rec) != "1. d4 d5" {
+	if strings.TrimSpace(rec) != "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6" {
 		t.Fatalf("the game after the takeback: %q", rec)
 	}
 

@@ -331,12 +331,26 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			sg, v, _, err := Load(tx, tg.Game)
+			sg, v, g, err := Load(tx, tg.Game)
 			if err != nil {
 				return err
 			}
 			if sg.Status == "over" {
 				continue
+			}
+			// The game's log says it ended, so that it takes no more moves, in replay too.
+			side := chess.White
+			if tg.Black == p {
+				side = chess.Black
+			}
+			before := len(g.Log())
+			if _, err := g.Submit(variant.Command{By: side, Text: variant.CmdAbandon}); err != nil {
+				return err
+			}
+			for _, cmd := range g.Log()[before:] {
+				if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "organizer"}); err != nil {
+					return err
+				}
 			}
 			sg.Status, sg.Reason = "over", withdrawnReason
 			sg.Result = tournament.WhiteWins

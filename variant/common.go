@@ -75,6 +75,10 @@ const (
 	// CmdTimeForfeit is logged by the referee when a player's clock ran out (a game with a
 	// time control). Players never send it.
 	CmdTimeForfeit = "time forfeit"
+	// CmdAbandon is logged by the referee when a player withdraws from the tournament the
+	// game is part of: he loses the game (the tournament's rule decides how it counts).
+	// Players never send it.
+	CmdAbandon = "abandon"
 	// CmdAdjudicate, followed by a result ("adjudicate 1-0"), is logged when the organizer
 	// of a game's tournament decides it. Players never send it.
 	CmdAdjudicate = "adjudicate"
@@ -117,7 +121,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 			return nil, true, Reject("an adjudication is 1-0, 0-1 or 1/2-1/2, not %q", adjudged)
 		}
 	case cmd.Text == CmdResign, cmd.Text == CmdDrawOffer, cmd.Text == CmdDrawAccept, cmd.Text == CmdDrawDecline,
-		cmd.Text == CmdDrawWithdraw, cmd.Text == CmdDrawAgreed, cmd.Text == CmdForfeit, cmd.Text == CmdTimeForfeit:
+		cmd.Text == CmdDrawWithdraw, cmd.Text == CmdDrawAgreed, cmd.Text == CmdForfeit, cmd.Text == CmdTimeForfeit, cmd.Text == CmdAbandon:
 	default:
 		return nil, false, nil
 	}
@@ -170,6 +174,8 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	case CmdTimeForfeit:
 		c.End(WinFor(by.Other()), "time forfeit", by.String()+" lost on time")
 		notices = append(notices, gameOver("common/time-forfeit", map[string]any{"By": by, "Other": by.Other()}))
+	case CmdAbandon:
+		c.End(WinFor(by.Other()), "abandoned", by.String()+" withdrew from the tournament")
 	default: // an adjudication
 		c.End(adjudged, "adjudication", "adjudicated "+adjudged+" by the organizer")
 		notices = append(notices, gameOver("common/adjudicated", map[string]any{"Result": adjudged}))

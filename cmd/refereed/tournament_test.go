@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/store"
 )
@@ -102,6 +103,9 @@ func TestTournamentOrganize(t *testing.T) {
 	if code, _, errs := run(t, append([]string{"new", "--white", "a@x", "--black", "b@x", "--time", "soon"}, data...)...); code != exitUsage || !strings.Contains(errs, "--time") {
 		t.Errorf("new --time soon: %d %s", code, errs)
 	}
+	// Leave starts today at the earliest: the dates are a month from now (the real clock).
+	first := time.Now().UTC().AddDate(0, 1, 0)
+	from, to := first.Format("2006-01-02"), first.AddDate(0, 0, 59).Format("2006-01-02")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -116,7 +120,7 @@ func TestTournamentOrganize(t *testing.T) {
 		{[]string{"tournament", "organize", "1", "SHOW", "1"}, exitInvalid, "is in progress"},
 		{[]string{"tournament", "adjudicate", "1", "1", "1/2-1/2", "agreed", "by", "phone"}, exitOK, "Game #1 adjudicated 1/2-1/2"},
 		{[]string{"tournament", "organize", "1", "SHOW", "1"}, exitOK, "adjudicate 1/2-1/2"},
-		{[]string{"tournament", "leave", "1", "b@example.com", "2030-01-01", "2030-03-01"}, exitOK, "Leave granted to b@example.com from 2030-01-01 to 2030-03-01 (60 days)"},
+		{[]string{"tournament", "leave", "1", "b@example.com", from, to}, exitOK, "Leave granted to b@example.com from " + from + " to " + to + " (60 days)"},
 		{[]string{"tournament", "organize", "1", "FROBNICATE"}, exitInvalid, "not an organizer's command"},
 	} {
 		code, out, errs := run(t, append(c.args, data...)...)
