@@ -252,7 +252,11 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		var notices []variant.Notice
 		var warns []chess.Warning
 		var err error
-		if verb := takebackVerb(line.Text); verb != "" {
+		if sg.Status == "over" && !g.Outcome().Over() && !isQuery(line.Text) {
+			// Ended outside its rules before withdrawals were logged in the game: its log
+			// does not say so, the store does.
+			err = variant.Reject("the game is over (%s)", sg.Result)
+		} else if verb := takebackVerb(line.Text); verb != "" {
 			// A takeback logs itself; an accepted one takes commands out of the game,
 			// which is then what its log now replays to.
 			var changed bool

@@ -301,3 +301,33 @@ func TestTournamentEveryVariant(t *testing.T) {
 		t.Error("21 players: no error")
 	}
 }
+
+// A game ended by a withdrawal before withdrawals were logged in the game (its log does not
+// say it ended; the store does) takes no more moves either.
+func TestOverInStoreOnly(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	if err := h.db.Update(func(tx *store.Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		sg.Status, sg.Result, sg.Reason = "over", "0-1", withdrawnReason
+		return tx.PutGame(sg)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.deliver(h.reply(id, chess.White, "e4"))
+	m := h.outbox()
+	if len(m) != 1 {
+		t.Fatalf("%d mails", len(m))
+	}
+	mustSay(t, "a move in a game over", bodyTo(t, m, ann), "Line 1 (e4) was refused: the game is over (0-1).")
+	h.db.View(func(tx *store.Tx) error {
+		if n := tx.EventCount(id); n != 0 {
+			t.Errorf("%d events logged in a game over", n)
+		}
+		return nil
+	})
+}
