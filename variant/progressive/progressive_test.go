@@ -36,32 +36,23 @@ func refuse(t *testing.T, g *Game, by chess.Color, text, want string) {
 	varianttest.Refuse(t, g, by, text, want)
 }
 
-// Fixtures §4.1: the opening line E:L926-929, both branches.
-func TestFixture4_1(t *testing.T) {
-	for _, c := range []struct {
-		black4, fen string
-		inCheck     bool
-	}{
-		{"Bf5, Bxc2, Bxd1, Kxd8", "r2k1bnr/pp2pppp/2n5/3p4/3P4/8/PP2PPPP/RN1bKBNR w KQ -", false},
-		{"Kxd8, e5, a5, Bb4+", "r1bk2nr/1p3ppp/2n5/p2pp3/1b1P4/8/PPP1PPPP/RN1QKBNR w KQ -", true},
-	} {
-		for _, italian := range []bool{false, true} {
-			g := newGame(t, italian, "", nil)
-			play(t, g, W, "1 d4")
-			play(t, g, B, "2 d5, Nc6")
-			play(t, g, W, "3 Bf4, Bxc7, Bxd8")
-			play(t, g, B, "4 "+c.black4)
-			if got := strings.Join(strings.Fields(g.pos.FEN())[:4], " "); got != c.fen {
-				t.Errorf("italian=%v after %s: %s, want %s", italian, c.black4, got, c.fen)
-			}
-			if g.series != 5 || g.pos.InCheck() != c.inCheck {
-				t.Errorf("next series %d, in check %v", g.series, g.pos.InCheck())
-			}
-			if c.inCheck {
-				if first := g.moves(&g.pos, 1); len(first) != 4 {
-					t.Errorf("italian=%v: %d first moves in check, want 4 (all escaping)", italian, len(first))
-				}
-			}
+// Fixtures §4.1, the opening line E:L926-929, both branches in both games, as data.
+func TestFixtures(t *testing.T) { varianttest.RunScripts(t, "testdata/fixtures.txt") }
+
+// Fixtures §4.1, second branch: after Bb4+ the next series starts in check, and only the
+// four moves that escape it may begin it.
+func TestFixture4_1InCheck(t *testing.T) {
+	for _, italian := range []bool{false, true} {
+		g := newGame(t, italian, "", nil)
+		play(t, g, W, "1 d4")
+		play(t, g, B, "2 d5, Nc6")
+		play(t, g, W, "3 Bf4, Bxc7, Bxd8")
+		play(t, g, B, "4 Kxd8, e5, a5, Bb4+")
+		if g.series != 5 || !g.pos.InCheck() {
+			t.Fatalf("next series %d, in check %v", g.series, g.pos.InCheck())
+		}
+		if first := g.moves(&g.pos, 1); len(first) != 4 {
+			t.Errorf("italian=%v: %d first moves in check, want 4 (all escaping)", italian, len(first))
 		}
 	}
 }

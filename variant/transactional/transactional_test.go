@@ -120,20 +120,8 @@ func TestFixture1_1Record(t *testing.T) {
 	}
 }
 
-// Fixtures §1.3: constructed lock tests; the opponent receives nothing for any attempt.
-func TestFixture1_3Locks(t *testing.T) {
-	g := newGame(t, "")
-	move(t, g, W, "T1: e4")
-	move(t, g, B, "T2: d5")
-	move(t, g, W, "T1: Bb5")
-	move(t, g, B, "T2: Nf6")
-	refuse(t, g, W, "exd5", "illegal in your view")
-	refuse(t, g, W, "Bxd7+", "locked")
-	move(t, g, W, "Ba4")
-	refuse(t, g, B, "Nxe4", "illegal in your view") // DECISION 0.3b: x checked before locks
-	refuse(t, g, B, "Ne4", "locked")
-	refuse(t, g, B, "Nd7", "ambiguous")
-}
+// Fixtures §1.3 (constructed lock tests) and the other fixtures that are data.
+func TestFixtures(t *testing.T) { varianttest.RunScripts(t, "testdata/fixtures.txt") }
 
 // TX-D1: a commit or rollback goes with a move.
 func TestTXD1CommitNeedsMove(t *testing.T) {
