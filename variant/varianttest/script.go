@@ -119,10 +119,7 @@ func RunScripts(t *testing.T, path string) {
 					}
 					if mark == "!" {
 						before := Snapshot(g)
-						cmd, _, err := g.Resolve(by, text)
-						if err == nil {
-							_, err = g.Submit(cmd)
-						}
+						_, err := Try(g, by, text)
 						switch {
 						case err == nil:
 							t.Fatalf("%s: %v %q accepted, want a refusal with %q", where(), by, text, want)

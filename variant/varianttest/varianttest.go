@@ -31,6 +31,15 @@ func Send(t testing.TB, g variant.Game, by chess.Color, text string) []variant.N
 	return ns
 }
 
+// Try resolves and submits text for by: its notices, or the error of either step.
+func Try(g variant.Game, by chess.Color, text string) ([]variant.Notice, error) {
+	cmd, _, err := g.Resolve(by, text)
+	if err != nil {
+		return nil, err
+	}
+	return g.Submit(cmd)
+}
+
 // Refuse checks that text from by is rejected with a reason containing want, and that the
 // game did not change.
 func Refuse(t testing.TB, g variant.Game, by chess.Color, text, want string) {
@@ -110,10 +119,7 @@ func Walk(t testing.TB, v *variant.Variant, opts variant.Options, steps int, see
 		}
 		text := lines(g, by, rng)
 		before := Snapshot(g)
-		cmd, _, err := g.Resolve(by, text)
-		if err == nil {
-			_, err = g.Submit(cmd)
-		}
+		_, err := Try(g, by, text)
 		switch {
 		case err == nil:
 			accepted++
