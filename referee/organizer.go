@@ -173,7 +173,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		return standingsParas(tx, t)
 	case "ADJUDICATE":
 		if len(args) < 2 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 [reason]"}))
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
 		}
 		sg, err := r.gameOf(tx, t, args[0])
 		if err != nil {
@@ -184,7 +184,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 			result = variant.Draw
 		}
 		if result != "1-0" && result != "0-1" && result != variant.Draw {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 [reason]"}))
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
 		}
 		reason := clip(strings.Join(args[2:], " "))
 		if err := r.adjudicate(tx, sg, result, reason); err != nil {
@@ -274,7 +274,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		return []string{text}, nil
 	case "LEAVE":
 		if len(args) < 2 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> [<last day>]"}))
+			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
 		}
 		addr := strings.ToLower(args[0])
 		if !slices.Contains(t.Players, addr) {
