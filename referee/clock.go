@@ -230,6 +230,14 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 			return "", variant.Reject("%s", say("leave-overlaps", templates.Args{"From": lv.From, "To": lv.To}))
 		}
 	}
+	if periods := leavesStartingIn(rec, lr.from.Year()); periods >= maxLeavePeriods && !byOrganizer {
+		return "", variant.Reject("%s", say("leave-too-many", templates.Args{"Year": lr.from.Year(), "Max": maxLeavePeriods}))
+	}
+	if going, err := gamesGoing(tx, addr); err != nil {
+		return "", err
+	} else if going == 0 {
+		return "", variant.Reject("%s", say("leave-no-games", nil))
+	}
 	var notes []string
 	for y := lr.from.Year(); y <= lr.to.Year(); y++ {
 		taken := 0
@@ -298,7 +306,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 			// in the answer.
 			s := chess.Color(side).Other()
 			a := templates.Args{"From": args["From"], "To": args["To"], "Days": args["Days"], "Side": chess.Color(side)}
-			if err := r.enqueue(tx, sg, v, letter{side: s, kind: "update", what: say("subject/leave", a), paras: []string{say("leave-told", a)}}); err != nil {
+			if err := r.enqueue(tx, sg, v, letter{side: s, kind: "update", what: say("subject/leave-news", nil), paras: []string{say("leave-told", a)}}); err != nil {
 				return "", err
 			}
 		}
@@ -311,6 +319,33 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	args["Left"] = allow - daysTakenIn(rec, lr.from.Year())
 	args["Year"] = lr.from.Year()
 	return strings.Join(append([]string{say("leave-granted", args)}, notes...), "\n"), nil
+}
+
+// maxLeavePeriods bounds the separate leaves a player asks for in a year: each is told to
+// every opponent, so a player cannot flood them with one-day leaves.
+const maxLeavePeriods = 12
+
+// leavesStartingIn counts the leaves of rec that start in year y.
+func leavesStartingIn(rec *store.PlayerRecord, y int) int {
+	n := 0
+	for _, lv := range rec.Leaves {
+		if s, ok := leaveStop(lv); ok && s.From.Year() == y {
+			n++
+		}
+	}
+	return n
+}
+
+// gamesGoing counts the games addr plays that are still going.
+func gamesGoing(tx *store.Tx, addr string) (int, error) {
+	games, err := tx.Games()
+	n := 0
+	for _, g := range games {
+		if g.Status == "active" && (g.Players[0].Address == addr || g.Players[1].Address == addr) {
+			n++
+		}
+	}
+	return n, err
 }
 
 // daysTakenIn is the leave rec holds in year y.
@@ -336,6 +371,10 @@ func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, a
 	if err != nil {
 		return nil, err
 	}
-	told := say("leave-told", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days(), "Side": side})
-	return []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}, {To: variant.To(side.Other()), Kind: "leave-told", Text: told}}, nil
+	notices := []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}}
+	if sg.Status == "active" {
+		told := say("leave-told", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days(), "Side": side})
+		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Text: told})
+	}
+	return notices, nil
 }

@@ -66,7 +66,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		tags = append(tags, record.Tag{Name: "Round", Value: fmt.Sprint(in.round)})
 	}
 	out := g.Outcome()
-	if out.Over() && sg.Reason == withdrawnReason {
+	if out.Over() && (sg.Reason == withdrawnReason || out.Termination == "adjudication") {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
 	if in != nil && !out.Over() {
@@ -92,10 +92,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
 		for _, e := range events {
-			who := []string{"White", "Black"}[e.Side&1]
-			if e.Kind == store.EventExtend {
-				who = "organizer"
-			}
+			who := eventBy(e)
 			fmt.Fprintf(&sb, "\n%s %s: %s", e.At.UTC().Format("2006-01-02T15:04:05Z"), who, strings.ReplaceAll(e.Text, "}", ")"))
 		}
 		sb.WriteString("}\n")

@@ -202,6 +202,14 @@ func (r *Referee) queryLimit() int {
 	return QueryLimit
 }
 
+// firstWord is the first word of a line, "" for none.
+func firstWord(line string) string {
+	if f := strings.Fields(line); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
 func isQuery(line string) bool {
 	f := strings.Fields(strings.ToUpper(line))
 	return len(f) > 0 && queries[f[0]]
@@ -232,6 +240,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			out.quoted = append(out.quoted, rest.Text)
 		}
 	}
+	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
 	for i, line := range lines {
 		if i == MaxCommands {
 			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
@@ -252,7 +261,10 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		var notices []variant.Notice
 		var warns []chess.Warning
 		var err error
-		if sg.Status == "over" && !g.Outcome().Over() && !isQuery(line.Text) {
+		isLeave := strings.EqualFold(firstWord(line.Text), "LEAVE")
+		if isLeave && leaves > 0 {
+			err = variant.Reject("%s", say("leave-one-a-mail", nil))
+		} else if sg.Status == "over" && !g.Outcome().Over() && !isQuery(line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
 			err = variant.Reject("the game is over (%s)", sg.Result)
@@ -267,6 +279,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			}
 		} else {
 			notices, warns, err = r.command(tx, sg, v, g, side, line.Text)
+			if isLeave {
+				leaves++
+			}
 		}
 		if err != nil {
 			if !variant.IsRejection(err) {

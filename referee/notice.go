@@ -40,17 +40,22 @@ func diagram(g variant.Game, s chess.Color, show variant.Show) string {
 	return ""
 }
 
-// logLines writes a game's log, one accepted command a line with its time and player.
+// logLines writes a game's log, one accepted command a line with its time and who did it.
 func logLines(events []store.Event, layout string) []string {
 	out := make([]string, 0, len(events))
 	for _, e := range events {
-		if e.Kind == store.EventExtend {
-			out = append(out, fmt.Sprintf("%s organizer: %s", e.At.UTC().Format(layout), e.Text))
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), chess.Color(e.Side), e.Text))
+		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), eventBy(e), e.Text))
 	}
 	return out
+}
+
+// eventBy names who an event of a game's log is from: a player, or the organizer (an
+// extension, an adjudication; a withdrawal is the withdrawn player's).
+func eventBy(e store.Event) string {
+	if e.Kind == store.EventExtend || strings.HasPrefix(e.Text, variant.CmdAdjudicate+" ") {
+		return "organizer"
+	}
+	return chess.Color(e.Side & 1).String()
 }
 
 // reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in
@@ -66,7 +71,7 @@ func reveal(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game) ([
 		return nil, err
 	}
 	if len(events) > 0 {
-		paras = append(paras, say("whole-log", nil)+"\n"+strings.Join(logLines(events, "2006-01-02 15:04"), "\n"))
+		paras = append(paras, say("whole-log", templates.Args{"Hidden": !v.Open})+"\n"+strings.Join(logLines(events, "2006-01-02 15:04"), "\n"))
 	}
 	return append(paras, say("final-position", nil)), nil
 }
@@ -94,7 +99,7 @@ func helpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
 	help := v.Help + "\n" + commonHelp
-	if v.Takebacks {
+	if v.Open {
 		help += "\n" + takebackHelp
 	}
 	if inTournament {
@@ -119,6 +124,14 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	onlyAsked := len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
+	}
+	for _, k := range []string{"draw-withdrawn", "takeback-withdrawn", "takeback-declined"} {
+		if slices.Contains(out.kinds[s], k) && !slices.Contains(out.kinds[s], "move") {
+			return say("subject/"+k, templates.Args{"Turn": turnLabel(g, s), "YourMove": slices.Contains(g.ToAct(), s)})
+		}
+	}
+	if slices.Contains(out.kinds[s], "leave-told") && !sender {
+		return say("subject/leave-news", nil)
 	}
 	if slices.Contains(out.kinds[s], "takeback-offer") {
 		if sender {

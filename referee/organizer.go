@@ -41,8 +41,9 @@ func organizerHelp() string { return templates.Columns(say("organizer-help", nil
 // organizerAddr is the form of an organizer's reply address.
 var organizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
 
-// organizerAddress is the reply address of tournament t's organizer.
-func (r *Referee) organizerAddress(t *store.Tournament) string {
+// OrganizerAddress is the reply address of tournament t's organizer (it holds his token: it
+// is his to use, nobody else's).
+func (r *Referee) OrganizerAddress(t *store.Tournament) string {
 	local, domain := r.local()
 	return fmt.Sprintf("%s+t%d-o-%s@%s", local, t.ID, t.OrganizerToken, domain)
 }
@@ -76,10 +77,23 @@ func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int,
 }
 
 // enqueueOrganizer sends tournament t's organizer a mail with his reply address.
+// His mails are numbered, and thread under the first (the welcome).
 func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject string, paras, quoted []string, answers *parser.Message) error {
 	paras, quoted = capText(paras, quoted)
-	return r.notice(tx, noticeMail{to: t.Organizer, subject: subject, paras: paras, quoted: quoted, replyTo: r.organizerAddress(t),
-		footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), answers: answers})
+	n, err := tx.Next(fmt.Sprintf("organizer-mails/%d", t.ID))
+	if err != nil {
+		return err
+	}
+	return r.notice(tx, noticeMail{to: t.Organizer, subject: subject, paras: paras, quoted: quoted, replyTo: r.OrganizerAddress(t),
+		footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), answers: answers,
+		messageID: r.organizerMessageID(t, n), root: r.organizerMessageID(t, 1)})
+}
+
+// organizerMessageID is the Message-ID of the n-th mail to t's organizer: stable, and
+// carrying his thread id, never his token.
+func (r *Referee) organizerMessageID(t *store.Tournament, n uint64) string {
+	_, domain := r.local()
+	return fmt.Sprintf("refereed.t%d.o.%s.%d@%s", t.ID, threadID(t.OrganizerToken), n, domain)
 }
 
 // organizerMail reads a mail to an organizer's address: from the organizer, each line a
@@ -171,6 +185,9 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		return []string{organizerHelp()}, nil
 	case "STANDINGS":
 		return standingsParas(tx, t)
+	case "GAMES":
+		games, err := gamesList(tx, t)
+		return []string{games}, err
 	case "ADJUDICATE":
 		if len(args) < 2 {
 			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
@@ -186,7 +203,10 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if result != "1-0" && result != "0-1" && result != variant.Draw {
 			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
 		}
-		reason := clip(strings.Join(args[2:], " "))
+		reason := strings.Join(args[2:], " ")
+		if r := []rune(reason); len(r) > maxReason {
+			reason = string(r[:maxReason]) + "..."
+		}
 		if err := r.adjudicate(tx, sg, result, reason); err != nil {
 			return nil, err
 		}
@@ -288,7 +308,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err != nil {
 			return nil, err
 		}
-		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout)})); err != nil {
+		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days()})); err != nil {
 			return nil, err
 		}
 		return []string{granted}, nil
@@ -316,6 +336,29 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 	}
 	return nil, variant.Reject("%s", say("organizer-unknown", nil))
 }
+
+// gamesList is the tournament's games by round, with their numbers and how they stand (a
+// game in progress says no more than that).
+func gamesList(tx *store.Tx, t *store.Tournament) (string, error) {
+	lines := []string{say("organizer-games", templates.Args{"Name": t.Name})}
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			sg, err := tx.Game(tg.Game)
+			if err != nil {
+				return "", err
+			}
+			args := templates.Args{"Round": rd.Number, "Game": sg.ID, "White": t.Players[tg.White], "Black": t.Players[tg.Black], "Result": "", "Reason": ""}
+			if sg.Status == "over" {
+				args["Result"], args["Reason"] = sg.Result, sg.Reason
+			}
+			lines = append(lines, say("organizer-game-line", args))
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// maxReason bounds an adjudication's reason, which every mail of the game's end repeats.
+const maxReason = 300
 
 // gameOf finds a game of t named by the organizer ("12" or "#12") that is still going.
 func (r *Referee) gameOf(tx *store.Tx, t *store.Tournament, s string) (*store.Game, error) {
@@ -364,6 +407,9 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 	res := g.Outcome()
 	sg = l.sg
 	sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+	if reason != "" {
+		sg.Reason += ": " + reason // the archive keeps why (export's Annotator, SHOW)
+	}
 	if err := tx.PutGame(sg); err != nil {
 		return err
 	}

@@ -502,6 +502,9 @@ type noticeMail struct {
 	to, subject, footer, replyTo string
 	paras, quoted                []string
 	answers                      *parser.Message
+	// messageID and root, when set, are the mail's Message-ID and the first mail of its
+	// thread (an organizer's mails thread under his welcome).
+	messageID, root string
 }
 
 // notice renders n and puts it in the outbox.
@@ -512,10 +515,16 @@ func (r *Referee) notice(tx *store.Tx, n noticeMail) error {
 	}
 	_, domain := r.local()
 	mid := fmt.Sprintf("refereed.notice.%s@%s", suffix, domain)
+	if n.messageID != "" {
+		mid = n.messageID
+	}
 	m := templates.Mail{
 		From: r.from(), To: n.to, ReplyTo: n.replyTo, Subject: templates.Subject(0, "", n.subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: n.paras,
 		Quoted: n.quoted, Footer: n.footer,
+	}
+	if n.root != "" && n.root != mid {
+		m.InReplyTo, m.References = n.root, []string{n.root}
 	}
 	if answers := n.answers; answers != nil && answers.MessageID != "" {
 		m.InReplyTo, m.AutoSubmitted = answers.MessageID, "auto-replied"
@@ -523,7 +532,11 @@ func (r *Referee) notice(tx *store.Tx, n noticeMail) error {
 		if len(refs) > maxReferences {
 			refs = refs[len(refs)-maxReferences:]
 		}
-		m.References = append(slices.Clone(refs), answers.MessageID)
+		for _, id := range append(slices.Clone(refs), answers.MessageID) {
+			if !slices.Contains(m.References, id) {
+				m.References = append(m.References, id)
+			}
+		}
 	}
 	raw, err := templates.Render(m)
 	if err != nil {

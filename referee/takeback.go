@@ -14,7 +14,7 @@ import (
 // opponent accepts or declines it, he withdraws it, or anything more is played. Accepted, his
 // last turn comes out of the game (an event of the game's log says how many commands, so
 // that replay takes out the same) and it is his turn again, on his own clock. Only the games
-// that hide nothing have them (variant.Variant.Takebacks): in the others the taken-back move
+// that hide nothing have them (variant.Variant.Open): in the others the taken-back move
 // would be shown, or its absence felt.
 
 // The takeback events' texts, as the game's log keeps them.
@@ -56,7 +56,7 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 		return nil, false, err
 	}
 	g, other := l.g, side.Other()
-	if !l.v.Takebacks {
+	if !l.v.Open {
 		return nil, false, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.v.Name}))
 	}
 	if out := g.Outcome(); out.Over() {
@@ -93,7 +93,7 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 		if l.takeback != int(side) {
 			return nil, false, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
 		}
-		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args)}}
+		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args), Supersedes: "takeback-offer"}}
 	}
 	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
 		return nil, false, err

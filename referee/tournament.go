@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -145,8 +146,12 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		for _, rd := range t.Rounds {
 			games += len(rd.Games)
 		}
+		list, err := gamesList(tx, t)
+		if err != nil {
+			return err
+		}
 		return r.enqueueOrganizer(tx, t, say("subject/organizer-welcome", templates.Args{"Name": t.Name}),
-			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), organizerHelp()}, nil, nil)
+			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), list, organizerHelp()}, nil, nil)
 	})
 	if err != nil {
 		return 0, err
@@ -225,11 +230,15 @@ func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
 	if err != nil {
 		return err
 	}
+	return r.sendStandings(tx, t, say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result}))
+}
+
+// sendStandings mails the standings of t, under head, to its players and its organizer.
+func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head string) error {
 	paras, err := standingsParas(tx, t)
 	if err != nil {
 		return err
 	}
-	head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
 	paras = append([]string{head}, paras...)
 	s, err := Section(tx, t)
 	if err != nil {
@@ -303,11 +312,11 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 		}
 	}
 	if p < 0 {
-		return fmt.Errorf("%s does not play in tournament %d", addr, id)
+		return fmt.Errorf("%s does not play in %s (tournament #%d)", addr, t.Name, id)
 	}
 	for _, w := range t.Withdrawn {
 		if w.Player == p {
-			return fmt.Errorf("%s has already withdrawn from tournament %d", addr, id)
+			return fmt.Errorf("%s has already withdrawn from %s (tournament #%d)", addr, t.Name, id)
 		}
 	}
 	t.Withdrawn = append(t.Withdrawn, store.Withdrawal{Player: p, At: tx.Now})
@@ -325,7 +334,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			annulled = true
 		}
 	}
-	var last *store.Game
+	var ended []string
 	for _, rd := range t.Rounds {
 		for _, tg := range rd.Games {
 			if tg.White != p && tg.Black != p {
@@ -360,19 +369,20 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if err := tx.PutGame(sg); err != nil {
 				return err
 			}
-			for _, side := range []chess.Color{chess.White, chess.Black} {
-				l := letter{side: side, kind: "update",
-					what:  say("subject/tournament-withdrawn", templates.Args{"Player": addr}),
-					paras: []string{say("tournament-withdrew", templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled})}}
+			revealed, err := reveal(tx, sg, v, g) // the game is over: the whole of it (rules.md 0.4b)
+			if err != nil {
+				return err
+			}
+			for _, s := range []chess.Color{chess.White, chess.Black} {
+				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
+				l := letter{side: s, kind: "update", what: say("subject/tournament-withdrawn", args),
+					paras: append([]string{say("tournament-withdrew", args)}, revealed...), diagram: diagram(g, s, variant.ShowReveal)}
 				if err := r.enqueue(tx, sg, v, l); err != nil {
 					return err
 				}
 			}
-			last = sg
+			ended = append(ended, "#"+strconv.FormatUint(sg.ID, 10))
 		}
 	}
-	if last == nil {
-		return nil
-	}
-	return r.tournamentGameOver(tx, last)
+	return r.sendStandings(tx, t, say("tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended}))
 }

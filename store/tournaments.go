@@ -180,3 +180,19 @@ func (t *Tx) BumpClockGen() error {
 	}
 	return nil
 }
+
+// Next counts one more of what key names (say, the mails sent to a tournament's organizer)
+// and returns the new count: 1, 2, 3 ... Counters live apart from the records they count,
+// so that a record written back from an older copy cannot set one back.
+func (t *Tx) Next(key string) (uint64, error) {
+	k := []byte("count/" + key)
+	n := uint64(0)
+	if v := t.tx.Bucket(bMeta).Get(k); len(v) == 8 {
+		n = binary.BigEndian.Uint64(v)
+	}
+	n++
+	if err := t.tx.Bucket(bMeta).Put(k, u64(n)); err != nil {
+		return 0, fmt.Errorf("store: count %s: %w", key, err)
+	}
+	return n, nil
+}

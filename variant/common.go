@@ -14,6 +14,11 @@ type Common struct {
 	outcome   Outcome
 	drawOffer int8 // -1 none, else the Side that offered
 	quiet     bool
+	// plays counts the commands that are not about a draw; offered is, for each side, 1 +
+	// plays when he last offered one: one offer a turn, so that offering and withdrawing
+	// cannot flood the opponent's mailbox.
+	plays   int
+	offered [2]int
 }
 
 // SetQuiet turns notice texts off (replay). Final.
@@ -41,7 +46,14 @@ func (c *Common) Reserve(n int) {
 }
 
 // Accept appends an applied command to the log.
-func (c *Common) Accept(cmd Command) { c.log = append(c.log, cmd) }
+func (c *Common) Accept(cmd Command) {
+	c.log = append(c.log, cmd)
+	switch cmd.Text {
+	case CmdDrawOffer, CmdDrawAccept, CmdDrawDecline, CmdDrawWithdraw:
+	default:
+		c.plays++
+	}
+}
 
 // End ends the game. Result is "1-0", "0-1" or "1/2-1/2" (Draw).
 func (c *Common) End(result, termination, reason string) {
@@ -137,6 +149,9 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		if c.drawOffer == int8(by) {
 			return nil, true, Reject("you have already offered a draw; wait for the answer")
 		}
+		if c.offered[by&1] == c.plays+1 && c.drawOffer != int8(by.Other()) {
+			return nil, true, Reject("you have offered a draw once already since the last move; one offer a turn")
+		}
 		if c.drawOffer == int8(by.Other()) {
 			// Both offered: that is agreement.
 			c.End(Draw, "draw", "draw agreed")
@@ -144,6 +159,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 			break
 		}
 		c.drawOffer = int8(by)
+		c.offered[by&1] = c.plays + 1
 		// Only the opponent is asked to answer: the offerer cannot accept his own offer.
 		notices = append(notices,
 			Notice{To: To(by), Kind: "draw-offer", Words: "common/draw-offer", Args: map[string]any{"Me": true, "By": by, "Other": by.Other()}},
@@ -165,7 +181,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 			return nil, true, Reject("you have no draw offer standing to withdraw")
 		}
 		c.drawOffer = -1
-		notices = append(notices, Notice{To: ToBoth, Kind: "draw-withdrawn", Words: "common/draw-withdrawn", Args: map[string]any{"By": by}})
+		notices = append(notices, Notice{To: ToBoth, Kind: "draw-withdrawn", Words: "common/draw-withdrawn", Args: map[string]any{"By": by}, Supersedes: "draw-offer"})
 	case CmdDrawAgreed:
 		c.End(Draw, "draw", "draw agreed")
 	case CmdForfeit:
@@ -177,7 +193,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	case CmdAbandon:
 		c.End(WinFor(by.Other()), "abandoned", by.String()+" withdrew from the tournament")
 	default: // an adjudication
-		c.End(adjudged, "adjudication", "adjudicated "+adjudged+" by the organizer")
+		c.End(adjudged, "adjudication", "adjudicated by the organizer")
 		notices = append(notices, gameOver("common/adjudicated", map[string]any{"Result": adjudged}))
 	}
 	c.Accept(cmd)

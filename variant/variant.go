@@ -237,10 +237,10 @@ type Variant struct {
 	// ("strict-forfeit": "an early check forfeits the game instead of being refused").
 	// `refereed new --option NAME=VALUE` accepts exactly these.
 	Options map[string]string
-	// Takebacks: a game that hides nothing lets a player take back his last turn, if his
-	// opponent agrees before he has replied (the referee's TAKEBACK). A game with hidden
-	// moves has none: a takeback would show what the taken-back move was.
-	Takebacks bool
+	// Open: the game hides nothing from the players. Its players may take back their last
+	// turn if the opponent agrees before replying (the referee's TAKEBACK); in a game with
+	// hidden moves a takeback would show what the taken-back move was, or its absence.
+	Open bool
 }
 
 // Step is one command read from a record: who, what as written, and where (for errors).

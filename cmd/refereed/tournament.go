@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -128,7 +129,12 @@ func (m *Main) tournamentNew(args []string) int {
 		games += len(rd.Games)
 	}
 	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), t.Name, len(t.Players), len(t.Rounds), games)
-	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), t.Players...)
+	mailers := t.Players
+	if t.Organizer != "" {
+		mailers = append(slices.Clone(mailers), t.Organizer)
+		fmt.Fprintf(m.Stdout, "the organizer, %s, was sent a welcome; he sends his commands to %s\n", t.Organizer, refereeOf(db, *address).OrganizerAddress(t))
+	}
+	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), mailers...)
 	if m.db == nil {
 		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
 	}
@@ -230,8 +236,17 @@ func (m *Main) tournamentShow(args []string) int {
 			return err
 		}
 		head = fmt.Sprintf("Tournament #%d: %s, %s, withdrawals: %s", t.ID, t.Name, t.Variant, t.WithdrawRule)
+		if t.Time != "" {
+			head += ", time " + t.Time
+		}
+		if t.Paused() {
+			head += ", clocks stopped since " + t.Pauses[len(t.Pauses)-1].From.UTC().Format("2006-01-02 15:04 UTC")
+		}
 		if t.Organizer != "" {
-			head += ", organizer " + t.Organizer
+			head += fmt.Sprintf(",\norganizer %s (replies to %s)", t.Organizer, refereeOf(db, "").OrganizerAddress(t))
+		}
+		for _, e := range t.Log {
+			head += fmt.Sprintf("\n  %s %s: %s", e.At.UTC().Format("2006-01-02 15:04"), e.By, printable(e.Text))
 		}
 		return nil
 	})

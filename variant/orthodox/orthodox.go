@@ -28,7 +28,7 @@ import (
 const Key = "orthodox"
 
 func init() {
-	variant.Register(&variant.Variant{Takebacks: true,
+	variant.Register(&variant.Variant{Open: true,
 		Key:     Key,
 		Name:    "Orthodox chess",
 		Aliases: []string{"standard", "chess", "normal", "from position", "orthodox chess"},

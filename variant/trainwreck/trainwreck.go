@@ -87,13 +87,13 @@ var options = map[string]string{
 }
 
 func init() {
-	variant.Register(&variant.Variant{Takebacks: true, Key: Key, Name: "Train Wreck Chess",
+	variant.Register(&variant.Variant{Open: true, Key: Key, Name: "Train Wreck Chess",
 		Aliases: []string{"train wreck", "train wreck chess", "trainwreck chess"},
 		Help:    help(false),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
-	variant.Register(&variant.Variant{Takebacks: true, Key: KeyThree, Name: "Three-Move Train Wreck",
+	variant.Register(&variant.Variant{Open: true, Key: KeyThree, Name: "Three-Move Train Wreck",
 		Aliases: []string{"three-move train wreck", "three-move train wreck chess", "three-move trainwreck", "three-move trainwreck chess"},
 		Help:    help(true),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
