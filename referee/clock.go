@@ -91,29 +91,36 @@ func days(n int) string {
 }
 
 // clockArgs are what the clock paragraph says of l at now: each side's days left, whose
-// clock runs since when and when his flag falls, and the stops still to come.
+// clock runs since when and when his flag falls, and the stops still to come. While the
+// organizer's pause lasts no clock runs and no flag can fall: it says that instead.
 func clockArgs(l *loaded, now time.Time) templates.Args {
 	c := l.clock
 	over := l.sg.Status == "over" || l.g.Outcome().Over()
-	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)), "Running": "", "Since": "", "Flag": ""}
-	if c.Running >= 0 && !over {
+	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)),
+		"Running": "", "Since": "", "Flag": "", "Paused": ""}
+	var stops []string
+	for _, s := range tournament.Merge(l.stops) {
+		switch {
+		case over || !s.To.After(now):
+		case s.To.Sub(now) > 100*365*tournament.Day: // a pause still going
+			if !s.From.After(now) {
+				args["Paused"] = when(s.From)
+			}
+		default:
+			last := s.To.Add(-time.Second).UTC().Format(dateLayout)
+			if first := s.From.UTC().Format(dateLayout); first == last {
+				stops = append(stops, first)
+			} else {
+				stops = append(stops, first+" to "+last)
+			}
+		}
+	}
+	if c.Running >= 0 && !over && args["Paused"] == "" {
 		args["Running"] = chess.Color(c.Running).String()
 		args["Since"] = when(c.Since)
 		args["Flag"] = when(c.Flag())
 	}
-	var stops []string
-	for _, s := range l.stops {
-		if over {
-			break
-		}
-		if s.To.After(now) && s.To.Sub(now) < 100*365*tournament.Day {
-			stops = append(stops, s.From.UTC().Format(dateLayout)+" to "+s.To.Add(-time.Second).UTC().Format(dateLayout))
-		} else if s.To.After(now) {
-			stops = append(stops, "the organizer's pause ends")
-		}
-	}
-	slices.Sort(stops)
-	args["Stops"] = slices.Compact(stops)
+	args["Stops"] = stops
 	return args
 }
 

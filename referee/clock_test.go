@@ -147,7 +147,7 @@ func TestLeave(t *testing.T) {
 	h.deliver(h.reply(id, W, "LEAVE 2026-11-23 2026-11-27"))
 	m := h.outbox()
 	mustSay(t, "the answer", bodyTo(t, m, ann), "Leave granted from 2026-11-23 to 2026-11-27 (5 days): the clocks of your 2 games", "Leave left for 2026: 40 days.",
-		"Clocks stand still: 2026-11-23 to 2026-11-27.")
+		"Clocks stand still on leave: 2026-11-23 to 2026-11-27.")
 	mustSay(t, "the opponent here", bodyTo(t, m, bob), "White takes leave from 2026-11-23 to 2026-11-27 (5 days)")
 	mustSay(t, "the opponent in the other game", bodyTo(t, m, "cleo@example.org"), "Black takes leave from 2026-11-23 to 2026-11-27 (5 days)")
 	if len(m) != 3 {

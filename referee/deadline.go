@@ -302,7 +302,7 @@ func Waiting(tx *store.Tx, id uint64) (string, error) {
 		start := l.since[waiting]
 		dl := dueOf(l, waiting)
 		if dl.onTime {
-			s = fmt.Sprintf("Waiting for %s since %s (%s ago); his flag falls %s", waiting, when(start), span(tx.Now.Sub(start)), when(dl.lose))
+			s = fmt.Sprintf("Waiting for %s since %s (%s ago)", waiting, when(start), span(tx.Now.Sub(start)))
 		} else {
 			s = fmt.Sprintf("Waiting for %s since %s (%s ago); deadline %s", waiting, when(start), span(tx.Now.Sub(start)), span(deadlineOf(sg)))
 			if reminded(sg, start) {

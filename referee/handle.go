@@ -97,6 +97,10 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		log.Info("mail for no game ignored (a reply token that is not valid)")
 		return nil
 	}
+	if !r.addressedTo(msg, token, ref) {
+		log.Info("mail for no game ignored (a reply address whose game or side is not its token's)")
+		return nil
+	}
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
@@ -241,6 +245,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		}
 	}
 	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
+	wasOver := g.Outcome().Over()
 	for i, line := range lines {
 		if i == MaxCommands {
 			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
@@ -316,7 +321,8 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 				return err
 			}
 		}
-		if g.Outcome().Over() {
+		if g.Outcome().Over() && !wasOver {
+			// This line ended the game: nothing after it can be played.
 			if rest := lines[i+1:]; len(rest) > 0 {
 				out.paras[side] = append(out.paras[side], say("over-rest-unread", nil))
 			}

@@ -285,13 +285,13 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err := clocksChanged(tx); err != nil {
 			return nil, err
 		}
-		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE"})
+		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": false})
 		for _, p := range t.Players {
 			if err := r.enqueueTournamentNote(tx, t, p, text); err != nil {
 				return nil, err
 			}
 		}
-		return []string{text}, nil
+		return []string{say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": true})}, nil
 	case "LEAVE":
 		if len(args) < 2 {
 			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
@@ -483,6 +483,9 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
 	}
 	if err := r.notReferee(neu); err != nil {
+		return 0, variant.Reject("%v", err)
+	}
+	if err := plainAddress(neu); err != nil {
 		return 0, variant.Reject("%v", err)
 	}
 	t.Players[i] = neu

@@ -10,6 +10,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
+	"github.com/refereed/refereed/variant"
 )
 
 const td = "td@example.org"
@@ -103,6 +104,12 @@ func TestOrganizerByMail(t *testing.T) {
 	for _, p := range quartet[:3] {
 		mustSay(t, "the pause", bodyTo(t, m, p), "has stopped every clock of Winter Cup")
 	}
+	h.deliver(h.reply(g(2), chess.White, "BOARD"))
+	board := bodyTo(t, h.outbox(), w2)
+	mustSay(t, "a clock while paused", board, "White 15 days left, Black 10 days left. The organizer stopped every clock of the tournament on Sun 2026-11-22 12:00 UTC: no time runs, and no flag falls, until he starts them again.")
+	if strings.Contains(board, "flag falls") && !strings.Contains(strings.Join(strings.Fields(board), " "), "no flag falls") || strings.Contains(board, "clock runs") {
+		t.Fatalf("a paused clock shows a flag:\n%s", board)
+	}
 	h.now = h.now.Add(30 * day)
 	if n := h.deadlines(); n != 0 {
 		t.Fatalf("%d mails while paused", n)
@@ -195,4 +202,19 @@ func TestOrganizerTold(t *testing.T) {
 		t.Fatalf("%d mails for a forfeit, want both players and the organizer", n)
 	}
 	mustSay(t, "the forfeit", bodyTo(t, h.outbox(), td), "Game #1 is over: ann@example.com forfeits (White let the deadline pass twice and forfeits), 0-1.")
+}
+
+// REPLACE refuses an address its mail might never reach (non-ASCII needs SMTPUTF8).
+func TestReplaceASCII(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" Ünï@example.org"); err == nil || !strings.Contains(err.Error(), "ASCII characters only") {
+		t.Fatalf("a non-ASCII replacement: %v", err)
+	}
+	if _, err := h.ref.NewGame("orthodox", "zoë@example.org", bob, variant.Options{}); err == nil {
+		t.Fatal("a non-ASCII player's address was taken")
+	}
 }

@@ -165,6 +165,29 @@ func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
 	return "", false
 }
 
+// addressedTo reports whether the address m came to that carries token names what the
+// token stands for: the game and side of a player's token, the tournament of an
+// organizer's. A reply address with another game's number or side is not taken.
+func (r *Referee) addressedTo(m *parser.Message, token string, ref store.GameRef) bool {
+	_, domain := r.local()
+	for _, a := range m.To {
+		if !strings.HasSuffix(a, "@"+domain) {
+			continue
+		}
+		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && sub[1] == "" && sub[4] == token {
+			side := "w"
+			if ref.Side == 1 {
+				side = "b"
+			}
+			return ref.Tournament == 0 && sub[2] == strconv.FormatUint(ref.Game, 10) && sub[3] == side
+		}
+		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && sub[2] == token {
+			return ref.Tournament != 0 && sub[1] == strconv.FormatUint(ref.Tournament, 10)
+		}
+	}
+	return false
+}
+
 // bounced finds the game and side of the bounce address m came to, checking its thread id.
 func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.Color, bool) {
 	_, domain := r.local()
@@ -231,6 +254,9 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 		if err := r.notReferee(a); err != nil {
 			return 0, err
 		}
+		if err := plainAddress(a); err != nil {
+			return 0, err
+		}
 	}
 	if _, err := v.New(opts); err != nil {
 		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
@@ -247,6 +273,17 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 		return 0, err
 	}
 	return id, nil
+}
+
+// plainAddress refuses an address with other than ASCII characters: mail to it needs
+// SMTPUTF8, which the referee's mail servers need not offer, so it might never arrive.
+func plainAddress(a string) error {
+	for _, c := range a {
+		if c >= 0x80 || c < 0x20 {
+			return fmt.Errorf("%q: an address of ASCII characters only, please (mail to others may not be delivered)", a)
+		}
+	}
+	return nil
 }
 
 // notReferee refuses the referee's own address (or one of its +tagged forms) as a player's.

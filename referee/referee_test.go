@@ -316,7 +316,7 @@ func TestProgressiveByMail(t *testing.T) {
 	h.deliver(h.reply(id, W, "SERIES 1: e4"))
 	m := h.outbox()
 	for _, who := range []string{ann, bob} {
-		mustContain(t, "after series 1", bodyTo(t, m, who), "White played series 1: e4", "Next: series 2, 2 move(s), for Black.", "Capturable en passant with the first move: the pawn on e4.", "+------------------------+")
+		mustContain(t, "after series 1", bodyTo(t, m, who), "White played series 1: e4", "Next: series 2, 2 moves, for Black.", "+------------------------+")
 	}
 	h.deliver(h.reply(id, B, "e5, Qh4"))
 	h.outbox()
@@ -327,7 +327,7 @@ func TestProgressiveByMail(t *testing.T) {
 		t.Error("Bob was told of Ann's refused series")
 	}
 	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
-	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 move(s), for Black.",
+	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 moves, for Black.",
 		"Subject: [refereed #1] Italian Progressive Chess: your move (series 4)")
 }
 

@@ -519,9 +519,9 @@ func TestSeasonByMail(t *testing.T) {
 		"Leave left for 2026: 40 days.")
 	toldAlice, toldDora := got.of(t, alice, g6, "takes leave"), got.of(t, dora, g3, "takes leave")
 	mustSay(t, "alice told of the leave", toldAlice.text, "White takes leave from 2026-11-25 to 2026-11-29 (5 days): the clocks of this game stand still on those days.",
-		"Clocks stand still: 2026-11-25 to 2026-11-29.")
+		"Clocks stand still on leave: 2026-11-25 to 2026-11-29.")
 	mustSay(t, "dora told of the leave", toldDora.text, "Black takes leave from 2026-11-25 to 2026-11-29 (5 days): the clocks of this game stand still on those days.",
-		"Clocks stand still: 2026-11-25 to 2026-11-29.")
+		"Clocks stand still on leave: 2026-11-25 to 2026-11-29.")
 	for _, m := range []*seasonMail{toldAlice, toldDora} {
 		for _, secret := range []string{"Leave granted", "Leave left", "allowance", "40 days", "45 days", "2 games", "games in progress", "#" + itoa(g3+g6-m.game)} {
 			if m.says(secret) {

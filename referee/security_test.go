@@ -188,3 +188,33 @@ func TestSenderJudgedOutsideTheTransaction(t *testing.T) {
 		t.Errorf("the signed move: %d mails, want the answer and the news", got)
 	}
 }
+
+// A reply address is taken whole: its token with another game's number, another side, or
+// the organizer's form is not a way into the token's game.
+func TestReplyAddressWhole(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.newGame("orthodox")
+	h.outbox()
+	tok := h.player(id, W).Token
+	for _, to := range []string{
+		"referee+g2-w-" + tok + "@example.org",
+		"referee+g1-b-" + tok + "@example.org",
+		"referee+t1-o-" + tok + "@example.org",
+	} {
+		h.deliver(mailText(ann, to, "Re: game", "e4", ""))
+		if m := h.outbox(); len(m) != 0 {
+			t.Errorf("mail to %s was answered: %d mails", to, len(m))
+		}
+	}
+	h.db.View(func(tx *store.Tx) error {
+		if n := tx.EventCount(id); n != 0 {
+			t.Errorf("%d events in game %d", n, id)
+		}
+		return nil
+	})
+	h.deliver(mailText(ann, "referee+g1-w-"+tok+"@example.org", "Re: game", "e4", ""))
+	if m := h.outbox(); len(m) != 2 {
+		t.Errorf("the whole address: %d mails, want 2", len(m))
+	}
+}

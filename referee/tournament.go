@@ -68,6 +68,9 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		if err := r.notReferee(addr); err != nil {
 			return 0, err
 		}
+		if err := plainAddress(addr); err != nil {
+			return 0, err
+		}
 		seen[addr] = true
 		players = append(players, addr)
 	}
@@ -81,6 +84,9 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 			return 0, fmt.Errorf("organizer address %q is not an email address", o.Organizer)
 		}
 		organizer = strings.ToLower(p.Address)
+		if err := plainAddress(organizer); err != nil {
+			return 0, err
+		}
 	}
 	if o.Time != "" {
 		tc, err := tournament.ParseTimeControl(o.Time)

@@ -135,7 +135,9 @@ func After(from time.Time, d time.Duration, stops []Stop) time.Time {
 	return at.Add(d)
 }
 
-// merge sorts stops and joins those that overlap.
+// Merge sorts stops and joins those that overlap or touch.
+func Merge(stops []Stop) []Stop { return merge(stops) }
+
 func merge(stops []Stop) []Stop {
 	if len(stops) < 2 {
 		return stops

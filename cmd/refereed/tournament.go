@@ -24,9 +24,12 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 			"       refereed tournament show ID\n"+
 			"       refereed tournament export ID\n"+
 			"       refereed tournament withdraw ID ADDR\n"+
-			"       refereed tournament organize ID COMMAND...   (an organizer's command, as by mail:\n"+
-			"                   ADJUDICATE GAME RESULT [WHY], EXTEND GAME DAYS [white|black],\n"+
-			"                   REPLACE OLD NEW, PAUSE, RESUME, LEAVE ADDR FIRST [LAST], SHOW GAME)\n\n"+
+			"       refereed tournament organize ID COMMAND...   an organizer's command, as by mail:\n"+
+			"                   STANDINGS, GAMES, ADJUDICATE GAME RESULT [WHY],\n"+
+			"                   EXTEND GAME DAYS [white|black], REPLACE OLD NEW, WITHDRAW ADDR,\n"+
+			"                   PAUSE, RESUME, LEAVE ADDR FIRST [LAST], SHOW GAME, HELP\n"+
+			"       refereed tournament games|pause|resume|adjudicate|extend|replace|leave ID ...\n"+
+			"                   the same, shorter: 'refereed tournament pause 1'\n\n"+
 			"A tournament is a round-robin section (Berger tables, 3 to 20 players): all its games\n"+
 			"start at once. Run 'refereed tournament new -h' for its options.")
 	}
@@ -46,13 +49,9 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 	case "withdraw":
 		return m.tournamentWithdraw(args[1:])
 	case "organize":
-		return m.tournamentOrganize(args[1:])
-	case "adjudicate", "extend", "replace", "pause", "resume", "leave":
-		if len(args) < 2 {
-			fmt.Fprintf(m.Stderr, "Usage: refereed tournament %s ID ...\n", args[0])
-			return exitUsage
-		}
-		return m.tournamentOrganize(append([]string{args[1], strings.ToUpper(args[0])}, args[2:]...))
+		return m.tournamentOrganize("", args[1:])
+	case "adjudicate", "extend", "replace", "pause", "resume", "leave", "games":
+		return m.tournamentOrganize(strings.ToUpper(args[0]), args[1:])
 	case "-h", "-help", "--help", "help":
 		usage(m.Stdout)
 		return exitOK
@@ -317,21 +316,34 @@ func (m *Main) tournamentWithdraw(args []string) int {
 	return exitOK
 }
 
-// tournamentOrganize runs an organizer's command, as he would send it by mail.
-func (m *Main) tournamentOrganize(args []string) int {
-	fs := flag.NewFlagSet("tournament organize", flag.ContinueOnError)
+// tournamentOrganize runs an organizer's command, as he would send it by mail: "organize ID
+// COMMAND ...", or, with verb, "pause ID", "extend ID GAME DAYS" ...
+func (m *Main) tournamentOrganize(verb string, args []string) int {
+	name := "organize"
+	if verb != "" {
+		name = strings.ToLower(verb)
+	}
+	fs := flag.NewFlagSet("tournament "+name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	d := addDataFlags(fs)
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}
-	if fs.NArg() < 2 {
-		fmt.Fprintln(m.Stderr, "Usage: refereed tournament organize ID COMMAND...  (HELP lists the commands)")
+	rest := fs.Args()
+	if verb != "" && len(rest) > 0 {
+		rest = append([]string{rest[0], verb}, rest[1:]...)
+	}
+	if len(rest) < 2 {
+		if verb != "" {
+			fmt.Fprintf(m.Stderr, "Usage: refereed tournament %s ID ...  (refereed tournament organize ID HELP lists the commands)\n", name)
+		} else {
+			fmt.Fprintln(m.Stderr, "Usage: refereed tournament organize ID COMMAND...  (HELP lists the commands)")
+		}
 		return exitUsage
 	}
-	id, err := parseTournamentID(fs.Arg(0))
+	id, err := parseTournamentID(rest[0])
 	if err != nil {
-		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
+		fmt.Fprintf(m.Stderr, "refereed tournament %s: %v\n", name, err)
 		return exitUsage
 	}
 	db, closeDB, err := d.open(m)
@@ -340,9 +352,9 @@ func (m *Main) tournamentOrganize(args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
-	out, err := refereeOf(db, "").Organize(id, strings.Join(fs.Args()[1:], " "))
+	out, err := refereeOf(db, "").Organize(id, strings.Join(rest[1:], " "))
 	if err != nil {
-		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
+		fmt.Fprintf(m.Stderr, "refereed tournament %s: %v\n", name, err)
 		return exitInvalid
 	}
 	fmt.Fprintln(m.Stdout, out)

@@ -112,9 +112,10 @@ func TestTournamentOrganize(t *testing.T) {
 		want string
 	}{
 		{[]string{"tournament", "organize", "1", "HELP"}, exitOK, "ADJUDICATE 12 1-0 why"},
-		{[]string{"tournament", "pause", "1"}, exitOK, "has stopped every clock of Winter Cup"},
-		{[]string{"tournament", "pause", "1"}, exitInvalid, "already stopped"},
-		{[]string{"tournament", "resume", "1"}, exitOK, "started the clocks of Winter Cup again"},
+		{[]string{"tournament", "pause", "1"}, exitOK, "You have stopped every clock of Winter Cup"},
+		{[]string{"tournament", "pause", "--data", dir, "1"}, exitInvalid, "already stopped"},
+		{[]string{"tournament", "games", "1"}, exitOK, "round 1, game #1:"},
+		{[]string{"tournament", "resume", "1"}, exitOK, "You have started the clocks of Winter Cup again"},
 		{[]string{"tournament", "extend", "1", "2", "5"}, exitOK, "Game #2: 5 days more given"},
 		{[]string{"tournament", "extend", "1", "9", "5"}, exitInvalid, "game #9 is not a game of Winter Cup"},
 		{[]string{"tournament", "organize", "1", "SHOW", "1"}, exitInvalid, "is in progress"},

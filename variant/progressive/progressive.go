@@ -303,7 +303,7 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 	if len(words) < n {
 		// Short: allowed only if no move remains (PR-D7).
 		if len(g.moves(&p, len(words)+1)) > 0 {
-			return nil, nil, warns, variant.Reject("series %d has %d moves; you sent %d (a series ends early only with a check, or when no move is left)", n, n, len(words))
+			return nil, nil, warns, variant.Reject("series %d has %d moves; you sent %d (a series ends early only with a check, or when no move is left; write all its moves on one line, separated by commas)", n, n, len(words))
 		}
 	}
 	return seq, san, warns, nil
@@ -429,7 +429,11 @@ func (g *Game) earlyCheck(words []string) int {
 // View is the whole board (full information) and what comes next.
 func (g *Game) View(v variant.Viewer) variant.View {
 	return g.BoardView(v, &g.pos, func() []string {
-		s := fmt.Sprintf("Next: series %d, %d move(s), for %s.", g.series, g.series, g.pos.Turn)
+		moves := "1 move"
+		if g.series != 1 {
+			moves = fmt.Sprintf("%d moves", g.series)
+		}
+		s := fmt.Sprintf("Next: series %d, %s, for %s.", g.series, moves, g.pos.Turn)
 		if g.pos.InCheck() {
 			s += " " + g.pos.Turn.String() + " is in check: the first move must escape it."
 		}
@@ -441,15 +445,34 @@ func (g *Game) View(v variant.Viewer) variant.View {
 				if g.pos.Turn == chess.White {
 					pawn = sq - 8
 				}
-				pawns = append(pawns, pawn.String())
+				if g.canTakeEP(pawn) {
+					pawns = append(pawns, pawn.String())
+				}
 			}
-			lines = append(lines, "Capturable en passant with the first move: the pawn on "+strings.Join(pawns, ", ")+".")
+			if len(pawns) > 0 {
+				lines = append(lines, "Capturable en passant with the first move: the pawn on "+strings.Join(pawns, ", ")+".")
+			}
 		}
 		if g.italian {
 			lines = append(lines, "Italian rules: a check only with the last move of a full series.")
 		}
 		return lines
 	})
+}
+
+// canTakeEP reports whether a pawn of the side to move stands beside the pawn on sq, on its
+// rank: only then is "capturable en passant" news for anyone.
+func (g *Game) canTakeEP(sq chess.Square) bool {
+	for _, df := range []int{-1, 1} {
+		f := sq.File() + df
+		if f < 0 || f > 7 {
+			continue
+		}
+		if p := g.pos.Board.At(chess.Square(sq.Rank()*8 + f)); p.Role() == chess.Pawn && p.Color() == g.pos.Turn {
+			return true
+		}
+	}
+	return false
 }
 
 // Movetext writes the literature's notation: "1 d4 2 d5, Nc6 3 Bf4, Bxc7, Bxd8".

@@ -280,10 +280,14 @@ func TestNotices(t *testing.T) {
 		t.Errorf("notices %+v", ns)
 	}
 	v := g.View(variant.AsBlack).Diagram()
-	for _, want := range []string{"Next: series 2, 2 move(s), for Black.", "Capturable en passant with the first move: the pawn on e4."} {
-		if !strings.Contains(v, want) {
-			t.Errorf("view lacks %q:\n%s", want, v)
-		}
+	if !strings.Contains(v, "Next: series 2, 2 moves, for Black.") || strings.Contains(v, "en passant") {
+		t.Errorf("after 1 e4 (no black pawn beside it):\n%s", v)
+	}
+	// A double step beside an enemy pawn: its capture e.p. is named.
+	g = newGame(t, false, "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", nil)
+	play(t, g, W, "e4")
+	if v := g.View(variant.AsBlack).Diagram(); !strings.Contains(v, "Capturable en passant with the first move: the pawn on e4.") {
+		t.Errorf("after 1 e4 beside d4:\n%s", v)
 	}
 }
 
