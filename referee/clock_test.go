@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +209,33 @@ func TestLeaveAllowance(t *testing.T) {
 	out, err := h.ref.Organize(id, "LEAVE "+w+" 2027-04-01")
 	if err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "goes beyond the 10 days a player may take in 2027 (11 in all): the organizer granted it") {
 		t.Fatalf("the organizer's leave beyond the allowance: %v\n%s", err, out)
+	}
+}
+
+// TestLeaveBounds: what one player's leave can make the referee send is bounded: one LEAVE a
+// mail, twelve leaves a year, none without a game going; a finished game's opponent is not
+// told.
+func TestLeaveBounds(t *testing.T) {
+	h := newHarness(t)
+	id := h.timedGame("orthodox", "30d")
+	h.outbox()
+	h.deliver(h.reply(id, W, "LEAVE 2026-12-01\nLEAVE 2026-12-03"))
+	m := h.outbox()
+	mustSay(t, "two leaves in a mail", bodyTo(t, m, ann), "Leave granted on 2026-12-01", "Line 2 (LEAVE 2026-12-03) was refused: one LEAVE a mail")
+	mustSay(t, "the opponent", bodyTo(t, m, bob), "White takes leave on 2026-12-01: the clocks of this game stand still that day.")
+	for d := 5; d < 5+2*11; d += 2 {
+		h.deliver(h.reply(id, W, fmt.Sprintf("LEAVE 2026-12-%02d", d)))
+		h.outbox()
+	}
+	h.deliver(h.reply(id, W, "LEAVE 2026-12-30"))
+	mustSay(t, "a thirteenth leave", bodyTo(t, h.outbox(), ann), "more than 12 separate leaves starting in 2026")
+
+	h.deliver(h.reply(id, W, "RESIGN"))
+	h.outbox()
+	h.deliver(h.reply(id, W, "LEAVE 2027-01-10"))
+	m = h.outbox()
+	mustSay(t, "leave with no game going", bodyTo(t, m, ann), "you have no game in progress")
+	if bodyTo(t, m, bob) != "" {
+		t.Fatalf("the opponent of a finished game was written to:\n%s", bodyTo(t, m, bob))
 	}
 }

@@ -92,7 +92,9 @@ func TestOrganizerByMail(t *testing.T) {
 		t.Fatalf("adjudicated game: %+v", out)
 	}
 	m = org(td, "SHOW "+itoa(g(1)))
-	mustSay(t, "SHOW of a finished game", bodyTo(t, m, td), "ended: 1-0", "adjudicate 1-0")
+	mustSay(t, "SHOW of a finished game", bodyTo(t, m, td), "ended: 1-0. How: adjudicated by the organizer: Black left the game in a lost position.", "organizer: adjudicate 1-0")
+	m = org(td, "GAMES")
+	mustSay(t, "GAMES", bodyTo(t, m, td), "The games of Winter Cup:", "round 1, game #"+itoa(g(1))+": ", "1-0 (adjudicated by the organizer: Black left the game in a lost position)", "round 2, game #"+itoa(g(2))+": ", "in progress")
 
 	// EXTEND: the player to move gets the days, both are told, his clock shows them.
 	m = org(td, "EXTEND "+itoa(g(2))+" 5")

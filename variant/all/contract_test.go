@@ -183,5 +183,16 @@ func TestDrawOfferWithdrawn(t *testing.T) {
 		if err := play(chess.White, "DRAW WITHDRAW"); err == nil {
 			t.Errorf("%s: a second withdrawal was accepted", key)
 		}
+		// One offer a turn: offering and withdrawing cannot flood the opponent.
+		if err := play(chess.White, "DRAW OFFER"); err == nil || !strings.Contains(err.Error(), "one offer a turn") {
+			t.Errorf("%s: a second offer in the same turn: %v", key, err)
+		}
+		// Black may still offer (and White accept) in the same turn.
+		if err := play(chess.Black, "DRAW OFFER"); err != nil {
+			t.Errorf("%s: Black's offer: %v", key, err)
+		}
+		if err := play(chess.White, "DRAW ACCEPT"); err != nil || !g.Outcome().Over() {
+			t.Errorf("%s: White accepts Black's offer: %v", key, err)
+		}
 	}
 }
