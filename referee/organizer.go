@@ -21,6 +21,7 @@ import (
 // it, or through the command line (Organize), may send one command a line:
 //
 //	STANDINGS                          the crosstable
+//	GAMES                              the games by round, with their numbers
 //	ADJUDICATE <game> <result> [why]   end a game in progress: 1-0, 0-1 or 1/2-1/2
 //	EXTEND <game> <days> [white|black] more time for a player (default: the one to move)
 //	REPLACE <old> <new>                a new player takes over the games still going
