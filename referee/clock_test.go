@@ -239,3 +239,45 @@ func TestLeaveBounds(t *testing.T) {
 		t.Fatalf("the opponent of a finished game was written to:\n%s", bodyTo(t, m, bob))
 	}
 }
+
+// Every game keeps a clock: after White's first mail the game waits for Black alone (in a
+// simultaneous game, once White has chosen), every mail shows both clocks, Black is reminded,
+// and his flag falls four days later (3 left, then one more day): he loses on time.
+func TestTimeForfeitEveryVariant(t *testing.T) {
+	for _, key := range variant.Keys() {
+		first, ok := firstMove[key]
+		if !ok || key == stopperKey {
+			continue
+		}
+		t.Run(key, func(t *testing.T) {
+			h := newHarness(t)
+			id := h.timedGame(key, "3d")
+			for _, m := range h.outbox() {
+				checkMail(t, m)
+				mustSay(t, key+" opening", bodyTo(t, []store.OutMail{m}, m.To[0]), "Clocks (3d, whole days): White 3 days left, Black 3 days left.")
+			}
+			h.now = h.now.Add(time.Hour)
+			h.deliver(h.reply(id, W, first))
+			for _, m := range h.outbox() {
+				checkMail(t, m)
+				mustSay(t, key+" after White's first mail", bodyTo(t, []store.OutMail{m}, m.To[0]), "Black's clock runs since Sun 2026-11-22 13:00 UTC; without a move his flag falls Thu 2026-11-26 13:00 UTC.")
+			}
+			h.now = h.now.Add(2 * day)
+			if n := h.deadlines(); n != 1 {
+				t.Fatalf("%d mails two days into Black's move, want the reminder", n)
+			}
+			h.outbox()
+			h.now = h.now.Add(2 * day)
+			if n := h.deadlines(); n != 2 {
+				t.Fatalf("%d mails at the flag, want the loss on time to both", n)
+			}
+			for _, m := range h.outbox() {
+				checkMail(t, m)
+				mustSay(t, key+" loss on time", bodyTo(t, []store.OutMail{m}, m.To[0]), "Black's time ran out: Black loses on time. White wins.")
+			}
+			if out := h.outcome(id); out.Result != "1-0" || out.Termination != "time forfeit" {
+				t.Fatalf("outcome %+v", out)
+			}
+		})
+	}
+}
