@@ -1,0 +1,181 @@
+package referee
+
+import (
+	"fmt"
+	"net/mail"
+	"slices"
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// What the organizer's commands do to games and players (organizer.go reads them): an
+// adjudication, an extension, a replacement.
+
+// adjudicate ends game sg with result, logged as the game's command (so that replay ends it
+// the same way), and tells both players, with the organizer's reason.
+func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return err
+	}
+	g := l.g
+	before := len(g.Log())
+	notices, err := g.Submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)})
+	if err != nil {
+		return err
+	}
+	for _, cmd := range g.Log()[before:] {
+		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "organizer"}); err != nil {
+			return err
+		}
+	}
+	res := g.Outcome()
+	sg = l.sg
+	sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+	if reason != "" {
+		sg.Reason += ": " + reason // the archive keeps why (export's Annotator, SHOW)
+	}
+	if err := tx.PutGame(sg); err != nil {
+		return err
+	}
+	var out outcome
+	for _, n := range notices {
+		out.add(n)
+	}
+	if reason != "" {
+		for s := range out.paras {
+			out.paras[s] = append(out.paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
+		}
+	}
+	if err := r.send(tx, sg, l.v, g, &out, nil, true, "update"); err != nil {
+		return err
+	}
+	return r.tournamentGameOver(tx, sg)
+}
+
+// extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
+// clocks, or, with the simple deadline, for the action they are on. Both players are told.
+func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
+	l, err := load(tx, sg.ID)
+	if err != nil {
+		return err
+	}
+	if len(sides) == 0 {
+		sides = l.g.ToAct()
+		if len(sides) == 0 {
+			sides = []chess.Color{chess.White, chess.Black}
+		}
+	}
+	for _, s := range sides {
+		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n), Source: "organizer"}); err != nil {
+			return err
+		}
+	}
+	if err := clocksChanged(tx); err != nil {
+		return err
+	}
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.String())
+	}
+	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.clock != nil})
+	for _, s := range []chess.Color{chess.White, chess.Black} {
+		if err := r.enqueue(tx, l.sg, l.v, letter{side: s, kind: "update", what: say("subject/extended", nil), paras: []string{text}, diagram: diagram(l.g, s, variant.ShowView)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replace puts address neu in old's place in t: in the table, and in each of old's games
+// still going, with a reply token of his own (old's stops working). The new player is sent
+// each game as it stands, his opponents are told, and so is the old player. Finished games
+// keep the address that played them. It returns the games taken over.
+func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int, error) {
+	old = strings.ToLower(strings.TrimSpace(old))
+	p, err := mail.ParseAddress(strings.TrimSpace(neu))
+	if err != nil {
+		return 0, variant.Reject("%s", say("organizer-bad-address", templates.Args{"Address": clip(neu)}))
+	}
+	neu = strings.ToLower(p.Address)
+	i := slices.Index(t.Players, old)
+	switch {
+	case i < 0:
+		return 0, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": old, "Name": t.Name}))
+	case slices.Contains(t.Players, neu):
+		return 0, variant.Reject("%s", say("organizer-already-player", templates.Args{"Player": neu, "Name": t.Name}))
+	case slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }):
+		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
+	}
+	if err := r.notReferee(neu); err != nil {
+		return 0, variant.Reject("%v", err)
+	}
+	if err := plainAddress(neu); err != nil {
+		return 0, variant.Reject("%v", err)
+	}
+	t.Players[i] = neu
+	if err := tx.PutTournament(t); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			if tg.White != i && tg.Black != i {
+				continue
+			}
+			l, err := load(tx, tg.Game)
+			if err != nil {
+				return 0, err
+			}
+			sg := l.sg
+			if sg.Status == "over" {
+				continue
+			}
+			side := chess.White
+			if tg.Black == i {
+				side = chess.Black
+			}
+			tok, err := r.newToken()
+			if err != nil {
+				return 0, err
+			}
+			if err := tx.DropToken(sg.Players[side].Token); err != nil {
+				return 0, err
+			}
+			if err := tx.PutTokenRef(tok, store.GameRef{Game: sg.ID, Side: int(side)}); err != nil {
+				return 0, err
+			}
+			sg.Players[side] = store.Player{Address: neu, Token: tok}
+			if err := tx.PutGame(sg); err != nil {
+				return 0, err
+			}
+			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.v.Name, "Opponent": sg.Players[side.Other()].Address}
+			if err := r.enqueue(tx, sg, l.v, letter{side: side, kind: "opening", what: say("subject/taken-over", args),
+				paras: []string{say("replacement-welcome", args), helpText(l.v, l.g, true)}, diagram: diagram(l.g, side, variant.ShowView)}); err != nil {
+				return 0, err
+			}
+			if err := r.enqueue(tx, sg, l.v, letter{side: side.Other(), kind: "update", what: say("subject/new-opponent", args),
+				paras: []string{say("replacement-told", args)}}); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	}
+	if err := clocksChanged(tx); err != nil {
+		return 0, err
+	}
+	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// enqueueTournamentNote sends one player of t a short notice of the tournament.
+func (r *Referee) enqueueTournamentNote(tx *store.Tx, t *store.Tournament, to, text string) error {
+	return r.enqueueNotice(tx, to, say("subject/tournament-note", templates.Args{"Name": t.Name}), []string{text},
+		say("tournament-footer", templates.Args{"Name": t.Name}), nil)
+}
