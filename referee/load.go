@@ -156,4 +156,3 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 	l.g = g
 	return l, nil
 }
-

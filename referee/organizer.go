@@ -386,4 +386,3 @@ func (r *Referee) gameIn(tx *store.Tx, t *store.Tournament, s string) (*store.Ga
 	}
 	return nil, variant.Reject("%s", say("organizer-no-game", templates.Args{"Game": id, "Name": t.Name}))
 }
-
