@@ -23,11 +23,23 @@ func Say(key, kind string, args Args) string {
 	if key != "" && words.Lookup(key+"/"+kind) != nil {
 		name = key + "/" + kind
 	}
-	var sb strings.Builder
-	if err := words.ExecuteTemplate(&sb, name, args); err != nil {
+	text, ok := SayWords(name, args)
+	if !ok {
 		return fmt.Sprintf("[%s]", kind)
 	}
-	return strings.TrimSpace(sb.String())
+	return strings.TrimSpace(text)
+}
+
+// SayWords renders the sentence named name with args, exactly as its fields make it (Say
+// trims it); ok is false when there is no such sentence or a field it needs is missing. It
+// words a game's refusals: variant/all gives it to variant.SetWords (templates imports
+// nothing of ours).
+func SayWords(name string, args map[string]any) (text string, ok bool) {
+	var sb strings.Builder
+	if err := words.ExecuteTemplate(&sb, name, args); err != nil {
+		return "", false
+	}
+	return sb.String(), true
 }
 
 // NoticeText is the words of a notice: its own text when it has one, else the sentence named

@@ -130,7 +130,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 	switch {
 	case isAdjudication:
 		if adjudged != "1-0" && adjudged != "0-1" && adjudged != Draw {
-			return nil, true, Reject("an adjudication is 1-0, 0-1 or 1/2-1/2, not %q", adjudged)
+			return nil, true, Refuse("common/adjudication-result", map[string]any{"Result": adjudged})
 		}
 	case cmd.Text == CmdResign, cmd.Text == CmdDrawOffer, cmd.Text == CmdDrawAccept, cmd.Text == CmdDrawDecline,
 		cmd.Text == CmdDrawWithdraw, cmd.Text == CmdDrawAgreed, cmd.Text == CmdForfeit, cmd.Text == CmdTimeForfeit, cmd.Text == CmdAbandon:
@@ -138,7 +138,7 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		return nil, false, nil
 	}
 	if c.outcome.Over() {
-		return nil, true, Reject("the game is over (%s); there is nothing more to send", c.outcome.Result)
+		return nil, true, Refuse("common/over-nothing-more", map[string]any{"Result": c.outcome.Result})
 	}
 	by := cmd.By
 	switch cmd.Text {
@@ -147,10 +147,10 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 		notices = append(notices, gameOver("common/resigned", map[string]any{"By": by, "Other": by.Other()}))
 	case CmdDrawOffer:
 		if c.drawOffer == int8(by) {
-			return nil, true, Reject("you have already offered a draw; wait for the answer")
+			return nil, true, Refuse("common/draw-offered-already", nil)
 		}
 		if c.offered[by&1] == c.plays+1 && c.drawOffer != int8(by.Other()) {
-			return nil, true, Reject("you have offered a draw once already since the last move; one offer a turn")
+			return nil, true, Refuse("common/draw-offer-once", nil)
 		}
 		if c.drawOffer == int8(by.Other()) {
 			// Both offered: that is agreement.
@@ -166,19 +166,19 @@ func (c *Common) SubmitCommon(cmd Command) (notices []Notice, handled bool, err 
 			Notice{To: To(by.Other()), Kind: "draw-offer", Words: "common/draw-offer", Args: map[string]any{"Me": false, "By": by, "Other": by.Other()}})
 	case CmdDrawAccept:
 		if c.drawOffer != int8(by.Other()) {
-			return nil, true, Reject("there is no draw offer from your opponent to accept; send DRAW OFFER to offer one")
+			return nil, true, Refuse("common/no-draw-to-accept", nil)
 		}
 		c.End(Draw, "draw", "draw agreed")
 		notices = append(notices, gameOver("common/draw-agreed", nil))
 	case CmdDrawDecline:
 		if c.drawOffer != int8(by.Other()) {
-			return nil, true, Reject("there is no draw offer from your opponent to decline")
+			return nil, true, Refuse("common/no-draw-to-decline", nil)
 		}
 		c.drawOffer = -1
 		notices = append(notices, Notice{To: ToBoth, Kind: "draw-declined", Words: "common/draw-declined", Args: map[string]any{"By": by}})
 	case CmdDrawWithdraw:
 		if c.drawOffer != int8(by) {
-			return nil, true, Reject("you have no draw offer standing to withdraw")
+			return nil, true, Refuse("common/no-draw-to-withdraw", nil)
 		}
 		c.drawOffer = -1
 		notices = append(notices, Notice{To: ToBoth, Kind: "draw-withdrawn", Words: "common/draw-withdrawn", Args: map[string]any{"By": by}, Supersedes: "draw-offer"})

@@ -21,7 +21,7 @@ func (c *Common) ResolvePreamble(by Side, text string) (cmd Command, done bool, 
 		return cmd, true, nil
 	}
 	if c.outcome.Over() {
-		return Command{}, true, Reject("the game is over (%s)", c.outcome.Result)
+		return Command{}, true, Refuse("common/over", map[string]any{"Result": c.outcome.Result})
 	}
 	return Command{}, false, nil
 }
@@ -46,7 +46,7 @@ func ReadMove(p *chess.Position, text string, candidates []chess.Move) (chess.Mo
 	}
 	for _, w := range warns {
 		if w.Code == chess.WarnCaptureMark {
-			return chess.NullMove, warns, Reject("%s; write the move without x", w.Text)
+			return chess.NullMove, warns, Refuse("common/capture-mark", map[string]any{"Warning": w.Text})
 		}
 	}
 	check, mate := p.Checks(m)

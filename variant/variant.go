@@ -88,15 +88,49 @@ const (
 )
 
 // Rejection is a command refused: private to its sender, revealing nothing hidden, saying
-// what was wrong and what to send instead. Nothing changed.
+// what was wrong and what to send instead. Nothing changed. It says the sentence of
+// templates/words named Words, filled from Args as a Notice's is, or else Reason as it stands.
 type Rejection struct {
 	Reason string
+	Words  string
+	Args   map[string]any
 }
 
-func (r *Rejection) Error() string { return r.Reason }
+func (r *Rejection) Error() string {
+	text, _ := r.Text()
+	return text
+}
 
-// Reject builds a Rejection.
+// Text is the rejection in words; ok is false when its sentence is missing or cannot be
+// filled (a mistake of ours, which a test finds), and the text then names the sentence.
+func (r *Rejection) Text() (text string, ok bool) {
+	if r.Words == "" {
+		return r.Reason, true
+	}
+	if say != nil {
+		text, ok = say(r.Words, r.Args)
+	}
+	if !ok {
+		text = fmt.Sprintf("[%s %v]", r.Words, r.Args)
+	}
+	return text, ok
+}
+
+// Refuse builds a Rejection saying the sentence named words with args: a game's own are
+// named "<key>/<name>", the shared ones "common/<name>".
+func Refuse(words string, args map[string]any) error { return &Rejection{Words: words, Args: args} }
+
+// Reject builds a Rejection from a text as it stands. It only passes on another package's
+// error (chess.ParseNotation, chess.Resolve ...): Reject("%v", err). A game's own words are
+// sentences, said with Refuse.
 func Reject(format string, a ...any) error { return &Rejection{Reason: fmt.Sprintf(format, a...)} }
+
+var say func(words string, args map[string]any) (string, bool)
+
+// SetWords sets how a Rejection's sentence is rendered: fn renders the sentence named words
+// with args, or reports false when there is none or it cannot be filled. variant does not
+// import templates: variant/all and variant/varianttest set it to templates.SayWords.
+func SetWords(fn func(words string, args map[string]any) (string, bool)) { say = fn }
 
 // IsRejection reports whether err is a player's error rather than a fault.
 func IsRejection(err error) bool {
@@ -366,7 +400,7 @@ func (c *Common) SubmitPreamble(cmd Command) (notices []Notice, handled bool, er
 		return notices, true, err
 	}
 	if c.outcome.Over() {
-		return nil, true, Reject("the game is over (%s)", c.outcome.Result)
+		return nil, true, Refuse("common/over", map[string]any{"Result": c.outcome.Result})
 	}
 	return nil, false, nil
 }

@@ -1,13 +1,20 @@
 package all
 
 import (
-	"github.com/refereed/refereed/templates"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -180,5 +187,76 @@ func TestEveryGameNamesItsTurns(t *testing.T) {
 		if !g.Outcome().Over() {
 			t.Errorf("%s: the game did not end", key)
 		}
+	}
+}
+
+// Issue 12 item 3: every refusal of every game is a sentence of templates/words, named in
+// its code (variant.Refuse("kriegspiel/any-first", ...)); the sentence exists and names no
+// rule ID. The only texts Go still words pass on another package's error as it stands
+// (variant.Reject("%v", err)). Walk finds the sentences a refusal cannot fill.
+func TestRefusalsAreSentences(t *testing.T) {
+	files, _ := filepath.Glob("../../templates/words/*.tmpl")
+	var src strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	words := src.String()
+	fset := token.NewFileSet()
+	refusals := 0
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			fn := ""
+			switch e := call.Fun.(type) {
+			case *ast.Ident:
+				fn = e.Name
+			case *ast.SelectorExpr:
+				if x, ok := e.X.(*ast.Ident); ok && x.Name == "variant" {
+					fn = e.Sel.Name
+				}
+			}
+			arg := ""
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				arg, _ = strconv.Unquote(lit.Value)
+			}
+			at := fset.Position(call.Pos())
+			switch {
+			case fn == "Reject" && (arg != "%v" || len(call.Args) != 2):
+				t.Errorf("%v: Reject passes on another package's error as it stands, Reject(\"%%v\", err); a game's own words are a sentence, said with Refuse", at)
+			case fn != "Refuse":
+			case arg == "":
+				t.Errorf("%v: a refusal names its sentence as it stands, not computed", at)
+			case !templates.HasWords("", arg) || !strings.Contains(words, `{{define "`+arg+`"}}`):
+				t.Errorf("%v: no sentence %q in templates/words", at, arg)
+			default:
+				refusals++
+				_, def, _ := strings.Cut(words, `{{define "`+arg+`"}}`)
+				if end := strings.Index(def, "\n{{"); end > 0 {
+					def = def[:end]
+				}
+				if id := ruleID.FindString(def); id != "" {
+					t.Errorf("%v: sentence %q names a rule ID (%s)", at, arg, id)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil || refusals < 100 {
+		t.Fatalf("read %d refusals of the games: %v", refusals, err)
 	}
 }

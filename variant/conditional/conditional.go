@@ -250,7 +250,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 			bPart = strings.TrimSpace(text)
 		}
 		if g.state != 'B' || by == g.x {
-			return variant.Command{}, nil, variant.Reject("it is not your B-move now (next: %s)", g.next())
+			return variant.Command{}, nil, variant.Refuse("conditional/not-your-step", map[string]any{"Step": "B", "Next": g.next()})
 		}
 		m, w, err := g.resolveOrthodox(by, bPart, g.legalFor(by))
 		if err != nil {
@@ -262,14 +262,14 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 			aPart = strings.TrimSpace(text)
 		}
 		if g.state != 'A' || by != g.x {
-			return variant.Command{}, nil, variant.Reject("it is not your A-move now (next: %s)", g.next())
+			return variant.Command{}, nil, variant.Refuse("conditional/not-your-step", map[string]any{"Step": "A", "Next": g.next()})
 		}
 		m, w, err := g.resolveOrthodox(by, aPart, g.legalFor(by))
 		if err != nil {
 			return variant.Command{}, w, err
 		}
 		if check, mate := g.checks(by, m); check && !mate {
-			return variant.Command{}, w, variant.Reject("an A-move may give check only when it mates; %s gives check without mating", aPart)
+			return variant.Command{}, w, variant.Refuse("conditional/a-move-check", map[string]any{"Move": aPart})
 		}
 		warns = append(warns, w...)
 		canon := "A " + m.UCI()
@@ -288,7 +288,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return variant.Command{By: by, Text: canon}, warns, nil
 	default:
 		if by != g.x || g.state != 'B' {
-			return variant.Command{}, nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move is in (next: %s)", g.next())
+			return variant.Command{}, nil, variant.Refuse("conditional/c-move-when", map[string]any{"Next": g.next()})
 		}
 		c, w, err := g.resolveC(by, cPart)
 		return variant.Command{By: by, Text: c}, w, err
@@ -333,7 +333,7 @@ func (g *Game) resolveOrthodox(by chess.Color, text string, moves []chess.Move) 
 	p.Turn = by
 	m, warns, err := variant.ReadMove(&p, text, moves)
 	if err != nil && !strings.Contains(err.Error(), strings.TrimSpace(text)) {
-		err = variant.Reject("%s: %v", strings.TrimSpace(text), err)
+		err = variant.Refuse("common/move-why", map[string]any{"Move": strings.TrimSpace(text), "Why": err})
 	}
 	return m, warns, err
 }
@@ -356,13 +356,13 @@ func parseC(text string) (cond condition, then, els, expect string, err error) {
 		if strings.Count(t, "/") == 2 {
 			q = strings.IndexByte(t, '/')
 		} else {
-			return cond, "", "", "", fmt.Errorf("%q: a C-move is condition?then/else or !move", text)
+			return cond, "", "", "", variant.Refuse("conditional/c-form", map[string]any{"Text": text})
 		}
 	}
 	cs, rest := t[:q], strings.TrimPrefix(t[q+1:], "/")
 	slash := strings.IndexByte(rest, '/')
 	if slash < 0 {
-		return cond, "", "", "", fmt.Errorf("%q: the then-move and the else-move are separated by /", text)
+		return cond, "", "", "", variant.Refuse("conditional/c-slash", map[string]any{"Text": text})
 	}
 	then, els = rest[:slash], rest[slash+1:]
 	if strings.HasPrefix(then, "*") {
@@ -372,19 +372,19 @@ func parseC(text string) (cond condition, then, els, expect string, err error) {
 	}
 	then, els = strings.Trim(then, "*"), strings.Trim(els, "*")
 	if then == "" || els == "" {
-		return cond, "", "", "", fmt.Errorf("%q: both the then-move and the else-move are needed", text)
+		return cond, "", "", "", variant.Refuse("conditional/c-branches", map[string]any{"Text": text})
 	}
 	switch {
 	case len(cs) == 2:
 		sq, err := chess.ParseSquare(cs)
 		if err != nil {
-			return cond, "", "", "", fmt.Errorf("%q: condition %q is not a square", text, cs)
+			return cond, "", "", "", variant.Refuse("conditional/c-condition", map[string]any{"Text": text, "Cond": cs, "Square": ""})
 		}
 		cond = condition{kind: 'e', sq: sq}
 	case len(cs) == 3:
 		sq, err := chess.ParseSquare(cs[1:])
 		if err != nil {
-			return cond, "", "", "", fmt.Errorf("%q: condition %q: %q is not a square", text, cs, cs[1:])
+			return cond, "", "", "", variant.Refuse("conditional/c-condition", map[string]any{"Text": text, "Cond": cs, "Square": cs[1:]})
 		}
 		switch r := cs[0]; r {
 		case 'E':
@@ -393,10 +393,10 @@ func parseC(text string) (cond condition, then, els, expect string, err error) {
 			role := map[byte]chess.Role{'K': chess.King, 'Q': chess.Queen, 'R': chess.Rook, 'T': chess.Rook, 'B': chess.Bishop, 'N': chess.Knight, 'P': chess.Pawn}[r]
 			cond = condition{kind: 'R', role: role, sq: sq}
 		default:
-			return cond, "", "", "", fmt.Errorf("%q: condition %q: %q is not E or a piece letter (K Q R B N P)", text, cs, string(r))
+			return cond, "", "", "", variant.Refuse("conditional/c-condition-letter", map[string]any{"Text": text, "Cond": cs, "Letter": string(r)})
 		}
 	default:
-		return cond, "", "", "", fmt.Errorf("%q: condition %q: write a8?, Eg7? or Bg5?", text, cs)
+		return cond, "", "", "", variant.Refuse("conditional/c-condition-form", map[string]any{"Text": text, "Cond": cs})
 	}
 	return cond, then, els, expect, nil
 }
@@ -449,7 +449,7 @@ func (g *Game) bind(author chess.Color, text string) (branch, *chess.Warning, er
 	for _, c := range cands {
 		names = append(names, c.String()+"-"+n.To.String())
 	}
-	return b, nil, fmt.Errorf("%s could be %s: name the man's square, like %s", text, strings.Join(names, " or "), names[0])
+	return b, nil, variant.Refuse("conditional/c-ambiguous", map[string]any{"Move": text, "Moves": names})
 }
 
 // reaches reports whether a man on from could move to to on an empty board: castling, which
@@ -484,14 +484,14 @@ func reaches(pc chess.Piece, from, to chess.Square) bool {
 func (g *Game) resolveC(by chess.Color, text string) (string, []chess.Warning, error) {
 	cond, then, els, expect, err := parseC(text)
 	if err != nil {
-		return "", nil, variant.Reject("%v", err)
+		return "", nil, err
 	}
 	var warns []chess.Warning
 	var bs [2]branch
 	for i, t := range []string{then, els} {
 		b, w, err := g.bind(by, t)
 		if err != nil {
-			return "", warns, variant.Reject("C-move: %v", err)
+			return "", warns, variant.Refuse("conditional/c-move-why", map[string]any{"Why": err})
 		}
 		if w != nil && !(i == 1 && cond.kind == '!') {
 			warns = append(warns, *w)
@@ -535,7 +535,7 @@ func branchCode(b branch) string {
 // decodeC rebuilds a stated C-move from its canonical command.
 func decodeC(author chess.Color, f []string) (*cmove, error) {
 	if len(f) < 4 {
-		return nil, fmt.Errorf("malformed C command")
+		return nil, variant.Refuse("conditional/malformed-c", nil)
 	}
 	cond, then, els, _, err := parseC(f[1])
 	if err != nil {
@@ -551,7 +551,7 @@ func decodeC(author chess.Color, f []string) (*cmove, error) {
 		if code != "-" {
 			m, err := chess.ParseUCI(code)
 			if err != nil {
-				return nil, err
+				return nil, variant.Reject("%v", err)
 			}
 			b.from, b.to, b.promo = m.From, m.To, m.Promotion
 		}

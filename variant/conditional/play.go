@@ -34,10 +34,10 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		case len(f) >= 4 && f[0] == "C" && c == nil && (i == 0 || a != ""):
 			var err error
 			if c, err = decodeC(by, f); err != nil {
-				return nil, variant.Reject("%v", err)
+				return nil, err
 			}
 		default:
-			return nil, variant.Reject("malformed command %q", cmd.Text)
+			return nil, variant.Refuse("conditional/malformed", map[string]any{"Text": cmd.Text})
 		}
 	}
 	var m chess.Move
@@ -45,17 +45,17 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	switch {
 	case a != "":
 		if g.state != 'A' || by != g.x {
-			return nil, variant.Reject("it is not your A-move now (next: %s)", g.next())
+			return nil, variant.Refuse("conditional/not-your-step", map[string]any{"Step": "A", "Next": g.next()})
 		}
 		m, err = chess.FindUCI(g.aMoves(), a)
 	case b != "":
 		if g.state != 'B' || by == g.x {
-			return nil, variant.Reject("it is not your B-move now (next: %s)", g.next())
+			return nil, variant.Refuse("conditional/not-your-step", map[string]any{"Step": "B", "Next": g.next()})
 		}
 		m, err = chess.FindUCI(g.legalFor(by), b)
 	default:
 		if g.state != 'B' || by != g.x {
-			return nil, variant.Reject("a C-move is stated with your A-move, or after it until your opponent's B-move is in (next: %s)", g.next())
+			return nil, variant.Refuse("conditional/c-move-when", map[string]any{"Next": g.next()})
 		}
 	}
 	if err != nil {

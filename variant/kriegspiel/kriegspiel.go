@@ -295,23 +295,23 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	l, err := parseList(text)
 	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%v", err)
+		return variant.Command{}, nil, err
 	}
 	if by != g.pos.Turn {
 		if g.prog {
-			return variant.Command{}, nil, variant.Reject("series %d is %s's; wait for your turn", g.series, g.pos.Turn)
+			return variant.Command{}, nil, variant.Refuse("kriegspiel/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn})
 		}
-		return variant.Command{}, nil, variant.Reject("it is %s's move, not yours; wait for it", g.pos.Turn)
+		return variant.Command{}, nil, variant.Refuse("common/wait-for-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	if l.nostop && !g.prog {
-		return variant.Command{}, nil, variant.Reject("NOSTOP is for Progressive Kriegspiel; a Kriegspiel list goes on until a move is played")
+		return variant.Command{}, nil, variant.Refuse("kriegspiel/nostop-progressive", nil)
 	}
 	for i, it := range l.items {
 		switch {
 		case it.any && g.prog:
-			return variant.Command{}, nil, variant.Reject("there is no Any? in Progressive Kriegspiel: after every move I announce whether the next mover has pawn tries")
+			return variant.Command{}, nil, variant.Refuse("kriegspiel/no-any", map[string]any{"Explain": true})
 		case it.any && i > 0:
-			return variant.Command{}, nil, variant.Reject("Any? may come only first in a list of attempts")
+			return variant.Command{}, nil, variant.Refuse("kriegspiel/any-first", nil)
 		}
 	}
 	// Every attempt of a Kriegspiel list is judged from the same men (the list ends when
@@ -325,7 +325,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		}
 		m, ok, w, err := g.resolveAttempt(by, it)
 		if err != nil {
-			return variant.Command{}, warns, variant.Reject("%s: %v", it.text, err)
+			return variant.Command{}, warns, variant.Refuse("common/move-why", map[string]any{"Move": it.text, "Why": err})
 		}
 		warns = append(warns, w...)
 		single, possible = m, ok
@@ -447,18 +447,18 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	case "try":
 		l, err := parseList(cmd.Text)
 		if err != nil {
-			return nil, variant.Reject("%v", err)
+			return nil, err
 		}
 		return g.submitList(by, l)
 	}
-	return nil, variant.Reject("unknown command %q", cmd.Text)
+	return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
 }
 
 // submitMove answers one attempt written in coordinates: the log's form. A line of one
 // attempt stops the reading of the mail as a list would (KR-D9, PK-D6).
 func (g *Game) submitMove(by chess.Color, uci, expect string) ([]variant.Notice, error) {
 	if by != g.pos.Turn {
-		return nil, variant.Reject("it is %s's move", g.pos.Turn)
+		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	want, err := chess.ParseUCI(uci)
 	if err != nil {
@@ -467,7 +467,7 @@ func (g *Game) submitMove(by chess.Color, uci, expect string) ([]variant.Notice,
 	m, ok := chess.FindMove(g.possible(by), want)
 	if !ok {
 		if expect != "" {
-			return nil, variant.Reject("%s is impossible: no man of %s's can make it", uci, by)
+			return nil, variant.Refuse("kriegspiel/record-impossible", map[string]any{"Move": uci, "By": by})
 		}
 		return g.impossible(by, uci), nil
 	}
@@ -527,11 +527,11 @@ func (g *Game) stopWhy(r result, nostop bool) string {
 func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, error) {
 	switch {
 	case g.prog:
-		return nil, result{}, variant.Reject("there is no Any? in Progressive Kriegspiel")
+		return nil, result{}, variant.Refuse("kriegspiel/no-any", map[string]any{"Explain": false})
 	case by != g.pos.Turn:
-		return nil, result{}, variant.Reject("only the player to move may ask Any?")
+		return nil, result{}, variant.Refuse("kriegspiel/any-not-your-move", nil)
 	case g.asked:
-		return nil, result{}, variant.Reject("you have asked Any? this turn already; the answer stands")
+		return nil, result{}, variant.Refuse("kriegspiel/any-asked", nil)
 	}
 	answer := anyNo
 	switch {
@@ -541,7 +541,7 @@ func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, err
 		answer = anyTry
 	}
 	if expect != "" && expect != answer.word() {
-		return nil, result{}, variant.Reject("the record says Any?: %s, but the answer here is %s", expect, answer)
+		return nil, result{}, variant.Refuse("kriegspiel/record-any", map[string]any{"Record": expect, "Answer": answer})
 	}
 	g.asked = true
 	g.mustPawn = answer == anyTry
@@ -558,16 +558,16 @@ func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, err
 // a record's answer to check ("" from a player).
 func (g *Game) attempt(by chess.Color, m chess.Move, expect string) ([]variant.Notice, result, error) {
 	if g.mustPawn && !g.isPawnCapture(m) {
-		return nil, result{}, variant.Reject("the answer to Any? was Try: your next attempt must be a pawn capture")
+		return nil, result{}, variant.Refuse("kriegspiel/must-try", nil)
 	}
 	real, legal := chess.FindMove(g.legal, m)
 	switch {
 	case expect == expectNo && legal:
-		return nil, result{}, variant.Reject("the record says No, but %s is legal here", m.UCI())
+		return nil, result{}, variant.Refuse("kriegspiel/record-no", map[string]any{"Move": m.UCI()})
 	case expect == expectPlayed && !legal:
-		return nil, result{}, variant.Reject("%s is not legal here (the umpire says No)", m.UCI())
+		return nil, result{}, variant.Refuse("kriegspiel/record-played", map[string]any{"Move": m.UCI()})
 	case expect != "" && expect != expectNo && expect != expectPlayed:
-		return nil, result{}, variant.Reject("unknown answer %q", expect)
+		return nil, result{}, variant.Refuse("kriegspiel/record-answer", map[string]any{"Answer": expect})
 	}
 	shown := ""
 	if !g.Quiet() {

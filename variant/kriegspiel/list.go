@@ -1,8 +1,6 @@
 package kriegspiel
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -50,7 +48,7 @@ func parseList(text string) (list, error) {
 			continue
 		case low == "nostop" || low == "no-stop":
 			if len(l.items) > 0 {
-				return l, errors.New("NOSTOP comes before the attempts it applies to")
+				return l, variant.Refuse("kriegspiel/nostop-first", nil)
 			}
 			l.nostop = true
 			continue
@@ -61,12 +59,12 @@ func parseList(text string) (list, error) {
 		if glue(w) {
 			// "e8 (Q)", "e8 =Q", "exd6 e.p.", "Nf3 +": the end of the attempt before.
 			if len(l.items) == 0 || l.items[len(l.items)-1].any {
-				return l, fmt.Errorf("%q belongs to a move, but no move comes before it", clip(w))
+				return l, variant.Refuse("kriegspiel/glue-alone", map[string]any{"Text": clip(w)})
 			}
 			last := &l.items[len(l.items)-1]
 			n, err := chess.ParseNotation(last.text + w)
 			if err != nil {
-				return l, err
+				return l, variant.Reject("%v", err)
 			}
 			last.text += w
 			last.n = n
@@ -74,18 +72,18 @@ func parseList(text string) (list, error) {
 		}
 		n, err := chess.ParseNotation(w)
 		if err != nil {
-			return l, fmt.Errorf("%v; send a move like e2e4 or Nf3, or Any?", err)
+			return l, variant.Refuse("kriegspiel/not-an-attempt", map[string]any{"Why": err})
 		}
 		if n.Castle != 0 && isNumber(w) {
 			w = castleText(n) // "12.000": "000" alone would read back as a number
 		}
 		if len(l.items) == MaxAttempts {
-			return l, fmt.Errorf("more than %d attempts in one line", MaxAttempts)
+			return l, variant.Refuse("kriegspiel/too-many-attempts", map[string]any{"Max": MaxAttempts})
 		}
 		l.items = append(l.items, item{text: w, n: n})
 	}
 	if len(l.items) == 0 {
-		return l, errors.New("no attempt: send a move like e2e4 or Nf3, or Any?")
+		return l, variant.Refuse("kriegspiel/no-attempt", nil)
 	}
 	return l, nil
 }
@@ -177,7 +175,7 @@ func clip(s string) string {
 // anything was announced refuses the line; after, it ends the list with a private note.
 func (g *Game) submitList(by chess.Color, l list) ([]variant.Notice, error) {
 	if by != g.pos.Turn {
-		return nil, variant.Reject("it is %s's move", g.pos.Turn)
+		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	var notices []variant.Notice
 	announced := false
@@ -197,14 +195,14 @@ func (g *Game) submitList(by chess.Color, l list) ([]variant.Notice, error) {
 		var err error
 		if it.any {
 			if i > 0 || g.prog {
-				return fail(i, variant.Reject("Any? may come only first in a list of attempts"))
+				return fail(i, variant.Refuse("kriegspiel/any-first", nil))
 			}
 			ns, r, err = g.ask(by, "")
 		} else {
 			m, possible, _, rerr := g.resolveAttempt(by, it)
 			switch {
 			case rerr != nil:
-				return fail(i, variant.Reject("%s: %v", it.text, rerr))
+				return fail(i, variant.Refuse("common/move-why", map[string]any{"Move": it.text, "Why": rerr}))
 			case !possible:
 				notices = append(notices, g.impossible(by, it.text)...)
 				continue

@@ -242,14 +242,14 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
-		return variant.Command{}, nil, variant.Reject("it is %s's move", g.pos.Turn)
+		return variant.Command{}, nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	if what, answer, ok := cutAnswer(text); ok {
 		if isAny(what) {
 			return variant.Command{By: by, Text: cmdAny + " " + answer}, nil, nil
 		}
 		if answer != "no" {
-			return variant.Command{}, nil, variant.Reject("an attempt's answer is No, not %s", answer)
+			return variant.Command{}, nil, variant.Refuse("kriegspiel/record-attempt-answer", map[string]any{"Answer": answer})
 		}
 		n, err := chess.ParseNotation(what)
 		if err != nil {
@@ -260,7 +260,7 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		case err != nil:
 			return variant.Command{}, warns, variant.Reject("%v", err)
 		case !possible:
-			return variant.Command{}, warns, variant.Reject("impossible: no man of %s's can make it", by)
+			return variant.Command{}, warns, variant.Refuse("kriegspiel/record-impossible", map[string]any{"Move": "", "By": by})
 		}
 		return variant.Command{By: by, Text: moveCommand(m) + " " + expectNo}, warns, nil
 	}
@@ -271,7 +271,7 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 	m, warns, err := chess.Resolve(&g.pos, n, g.legal)
 	if err != nil {
 		if _, possible, _, e2 := g.resolveAttempt(by, item{text: text, n: n}); e2 == nil && possible {
-			return variant.Command{}, nil, variant.Reject("%v (the umpire says No)", err)
+			return variant.Command{}, nil, variant.Refuse("kriegspiel/record-umpire-no", map[string]any{"Why": err})
 		}
 		return variant.Command{}, nil, variant.Reject("%v", err)
 	}

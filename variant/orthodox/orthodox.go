@@ -82,7 +82,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
-		return variant.Command{}, nil, variant.Reject("it is %s's move, not yours; wait for it", g.pos.Turn)
+		return variant.Command{}, nil, variant.Refuse("common/wait-for-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	m, warns, err := variant.ReadMove(&g.pos, text, g.legal)
 	if err != nil {
@@ -105,14 +105,14 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	uci, ok := strings.CutPrefix(cmd.Text, "move ")
 	if !ok {
-		return nil, variant.Reject("unknown command %q", cmd.Text)
+		return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
 	}
 	if cmd.By != g.pos.Turn {
-		return nil, variant.Reject("it is %s's move", g.pos.Turn)
+		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	m, err := chess.FindUCI(g.legal, uci)
 	if err != nil {
-		return nil, variant.Reject("%s: %v", uci, err)
+		return nil, variant.Refuse("common/move-why", map[string]any{"Move": uci, "Why": err})
 	}
 	before := g.pos
 	g.pos.Play(m)

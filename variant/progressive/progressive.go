@@ -192,7 +192,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
-		return variant.Command{}, nil, variant.Reject("series %d is %s's; wait for it", g.series, g.pos.Turn)
+		return variant.Command{}, nil, variant.Refuse("progressive/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn, "Wait": true})
 	}
 	words, warns, err := g.splitSeries(text)
 	if err != nil {
@@ -230,7 +230,7 @@ func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
 	}
 	words := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
 	if len(words) == 0 {
-		return nil, warns, variant.Reject("no moves: send the %d moves of series %d, like SERIES %d: e4, Nf3", g.series, g.series, g.series)
+		return nil, warns, variant.Refuse("progressive/no-moves", map[string]any{"N": g.series})
 	}
 	return words, warns, nil
 }
@@ -243,11 +243,11 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 	for k := 1; k <= len(words); k++ {
 		w := words[k-1]
 		if k > n {
-			return nil, nil, warns, variant.Reject("move %d (%s): series %d has only %d moves", k, w, n, n)
+			return nil, nil, warns, variant.Refuse("progressive/move-too-many", map[string]any{"K": k, "Move": w, "N": n})
 		}
 		not, perr := chess.ParseNotation(w)
 		if perr != nil {
-			return nil, nil, warns, variant.Reject("move %d (%s): %v", k, w, perr)
+			return nil, nil, warns, variant.Refuse("progressive/move-why", map[string]any{"K": k, "Move": w, "Why": perr})
 		}
 		available := g.moves(&p, k)
 		m, mw, rerr := chess.Resolve(&p, not, available)
@@ -255,22 +255,22 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 			// Say why a legal move is not available: the Italian check rule.
 			if all := p.LegalMoves(nil); g.italian && len(all) > len(available) {
 				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && p.GivesCheck(lm) {
-					return nil, nil, warns, variant.Reject("move %d (%s) gives check before the last move of the series, which Italian rules forbid", k, w)
+					return nil, nil, warns, variant.Refuse("progressive/italian-early-check", map[string]any{"K": k, "Move": w})
 				}
 			}
 			if k == 1 && p.InCheck() {
 				// A move the man can make that leaves the king in check is named as such,
 				// not as a move the man cannot make.
 				if _, _, e2 := chess.Resolve(&p, not, p.Generate(nil, chess.MoveRules{Color: p.Turn, Pseudo: true})); e2 == nil {
-					return nil, nil, warns, variant.Reject("move 1 (%s) does not get your king out of check, which the first move of a series must do", w)
+					return nil, nil, warns, variant.Refuse("progressive/still-in-check", map[string]any{"Move": w})
 				}
-				return nil, nil, warns, variant.Reject("move 1 (%s): you are in check and must get out of it with the first move: %v", w, rerr)
+				return nil, nil, warns, variant.Refuse("progressive/in-check", map[string]any{"Move": w, "Why": rerr})
 			}
-			return nil, nil, warns, variant.Reject("move %d (%s): %v", k, w, rerr)
+			return nil, nil, warns, variant.Refuse("progressive/move-why", map[string]any{"K": k, "Move": w, "Why": rerr})
 		}
 		for _, x := range mw {
 			if x.Code == chess.WarnCaptureMark { // rules.md 0.3b: full information
-				return nil, nil, warns, variant.Reject("move %d (%s): %s", k, w, x.Text)
+				return nil, nil, warns, variant.Refuse("progressive/move-why", map[string]any{"K": k, "Move": w, "Why": x.Text})
 			}
 			if x.Code != chess.WarnMissingSymbol {
 				warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("move %d (%s): %s", k, w, x.Text)})
@@ -289,12 +289,12 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 		if p.AtMostOneMinorEach() {
 			// A dead position ends the game at once, and the series with it (PR-D5, 0.4c).
 			if k < len(words) {
-				return nil, nil, warns, variant.Reject("move %d (%s) leaves neither side the men to mate: the game is drawn there, so nothing may follow it", k, w)
+				return nil, nil, warns, variant.Refuse("progressive/dead-then-more", map[string]any{"K": k, "Move": w})
 			}
 			return seq, san, warns, nil
 		}
 		if check && k < len(words) {
-			return nil, nil, warns, variant.Reject("move %d (%s) gives check, which ends the series: nothing may follow it", k, w)
+			return nil, nil, warns, variant.Refuse("progressive/check-then-more", map[string]any{"K": k, "Move": w})
 		}
 		if check {
 			return seq, san, warns, nil
@@ -303,7 +303,7 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 	if len(words) < n {
 		// Short: allowed only if no move remains (PR-D7).
 		if len(g.moves(&p, len(words)+1)) > 0 {
-			return nil, nil, warns, variant.Reject("series %d has %d moves; you sent %d (a series ends early only with a check, or when no move is left; write all its moves on one line, separated by commas)", n, n, len(words))
+			return nil, nil, warns, variant.Refuse("progressive/series-short", map[string]any{"N": n, "Sent": len(words)})
 		}
 	}
 	return seq, san, warns, nil
@@ -342,10 +342,10 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	rest, ok := strings.CutPrefix(cmd.Text, "series ")
 	if !ok {
-		return nil, variant.Reject("unknown command %q", cmd.Text)
+		return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
 	}
 	if cmd.By != g.pos.Turn {
-		return nil, variant.Reject("series %d is %s's", g.series, g.pos.Turn)
+		return nil, variant.Refuse("progressive/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn, "Wait": false})
 	}
 	words := strings.Fields(rest)
 	if g.italian && g.strictForfeit {

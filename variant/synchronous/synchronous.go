@@ -241,12 +241,12 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	t := strings.TrimSpace(text)
 	if strings.EqualFold(t, "control") {
 		if g.fog {
-			return variant.Command{}, nil, variant.Reject("with fog of war the control of the squares is secret; BOARD shows what your men see")
+			return variant.Command{}, nil, variant.Refuse("synchronous/control-secret", map[string]any{"Board": true})
 		}
 		return variant.Command{By: by, Text: "control"}, nil, nil
 	}
 	if g.has[by] {
-		return variant.Command{}, nil, variant.Reject("you have already chosen your move for turn %d (%s), and a chosen move is final; wait for your opponent's", g.pos.Fullmove, g.san(&g.pos, g.chosen[by], g.moves[by]))
+		return variant.Command{}, nil, variant.Refuse("synchronous/chosen-already", map[string]any{"N": g.pos.Fullmove, "Move": g.san(&g.pos, g.chosen[by], g.moves[by])})
 	}
 	return g.readMove(by, t)
 }
@@ -262,49 +262,37 @@ func (g *Game) readMove(by chess.Color, t string) (variant.Command, []chess.Warn
 	}
 	m, warns, err := chess.Resolve(&g.pos, n, g.moves[by])
 	if err != nil {
-		return variant.Command{}, warns, variant.Reject("%s", g.why(by, n, err))
+		return variant.Command{}, warns, g.why(by, n, err)
 	}
 	for _, w := range warns {
 		if w.Code == chess.WarnCaptureMark {
-			return variant.Command{}, warns, variant.Reject("%s; write the move without x", w.Text)
+			return variant.Command{}, warns, variant.Refuse("common/capture-mark", map[string]any{"Warning": w.Text})
 		}
 	}
 	return variant.Command{By: by, Text: "move " + m.UCI()}, warns, nil
 }
 
-// why explains a move that is not among by's moves: in PSC a move with the geometry of
-// chess that the control rules forbid is refused with the rule it breaks.
-func (g *Game) why(by chess.Color, n chess.Notation, err error) string {
-	if g.korolev {
-		if g.kingMustMove && g.pos.KingAttacked(by) {
-			return err.Error() + "; your king is in check, and in this game only a king move (or taking the enemy king) may meet it"
-		}
-		if g.pos.KingAttacked(by) {
-			return err.Error() + "; your king is in check"
-		}
-		return err.Error()
+// why refuses a move not among by's moves (err is the core's refusal): in PSC a move with the
+// geometry of chess that the control rules forbid is refused with the rule it breaks.
+func (g *Game) why(by chess.Color, n chess.Notation, err error) error {
+	if g.korolev && g.pos.KingAttacked(by) {
+		return variant.Refuse("synchronous/korolev-in-check", map[string]any{"Why": err, "KingMustMove": g.kingMustMove})
 	}
 	q := g.pos
 	q.EnPassant = g.ep[by.Other()]
-	geo := q.Generate(nil, chess.MoveRules{Color: by, Pseudo: true})
-	m, _, gerr := chess.Resolve(&q, n, geo)
-	if gerr != nil {
-		return err.Error()
-	}
-	name := strings.ToLower(q.At(m.From).Role().String())
+	m, _, gerr := chess.Resolve(&q, n, q.Generate(nil, chess.MoveRules{Color: by, Pseudo: true}))
 	switch {
+	case g.korolev || gerr != nil: // the resolver's refusal stands
 	case g.att.frozen(by, m.From):
-		return fmt.Sprintf("your %s on %v is frozen (attacked by two of your opponent's men) and cannot move", name, m.From)
+		return variant.Refuse("synchronous/frozen", map[string]any{"Man": strings.ToLower(q.At(m.From).Role().String()), "Square": m.From})
 	case m.Kind == chess.Castle:
-		return "castling needs the king and the rook not frozen and both their squares controlled by you"
+		return variant.Refuse("synchronous/castling-frozen", nil)
 	case m.Kind == chess.EnPassant && !g.att.frozen(by.Other(), m.CaptureSquare()):
-		return fmt.Sprintf("the pawn on %v is not frozen, so it cannot be taken en passant", m.CaptureSquare())
-	case !g.att.controls(by, m.To) && !g.fog:
-		return fmt.Sprintf("you do not control %v (attacked by %d of your men and %d of your opponent's); a move may go only to a square you control", m.To, g.att[by][m.To], g.att[by.Other()][m.To])
+		return variant.Refuse("synchronous/ep-not-frozen", map[string]any{"Square": m.CaptureSquare()})
 	case !g.att.controls(by, m.To):
-		return fmt.Sprintf("you do not control %v; a move may go only to a square you control", m.To)
+		return variant.Refuse("synchronous/not-controlled", map[string]any{"Square": m.To, "Fog": g.fog, "Mine": g.att[by][m.To], "Theirs": g.att[by.Other()][m.To]})
 	}
-	return err.Error()
+	return variant.Reject("%v", err)
 }
 
 // Submit applies a canonical command.
@@ -315,7 +303,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	by := cmd.By
 	if cmd.Text == "control" {
 		if g.fog {
-			return nil, variant.Reject("with fog of war the control of the squares is secret")
+			return nil, variant.Refuse("synchronous/control-secret", map[string]any{"Board": false})
 		}
 		if g.Quiet() {
 			return nil, nil
@@ -325,14 +313,14 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	uci, ok := strings.CutPrefix(cmd.Text, "move ")
 	if !ok {
-		return nil, variant.Reject("unknown command %q", cmd.Text)
+		return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
 	}
 	if g.has[by] {
-		return nil, variant.Reject("you have already chosen your move for turn %d", g.pos.Fullmove)
+		return nil, variant.Refuse("synchronous/chosen-already", map[string]any{"N": g.pos.Fullmove, "Move": ""})
 	}
 	m, err := chess.FindUCI(g.moves[by], uci)
 	if err != nil {
-		return nil, variant.Reject("%s is not a legal move for %v in turn %d", uci, by, g.pos.Fullmove)
+		return nil, variant.Refuse("synchronous/not-legal", map[string]any{"Move": uci, "By": by, "N": g.pos.Fullmove})
 	}
 	g.chosen[by], g.has[by] = m, true
 	g.Accept(cmd)

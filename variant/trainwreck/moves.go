@@ -1,10 +1,10 @@
 package trainwreck
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
 )
 
 // The moves of Train Wreck, from the chess core's general generator (chess.Generate: no
@@ -109,14 +109,6 @@ func play(p *chess.Position, unmoved *chess.Bitboard, m chess.Move) chess.Piece 
 	return taken
 }
 
-// forwardRank names the rank c's men move towards.
-func forwardRank(c chess.Color) string {
-	if c == chess.White {
-		return "rank 8"
-	}
-	return "rank 1"
-}
-
 // manOf names a man for a player: "White's knight".
 func manOf(pc chess.Piece) string { return pc.Color().String() + "'s " + pc.Role().String() }
 
@@ -168,14 +160,14 @@ func readMove(p *chess.Position, text string, c chess.Color, own bool, cands []c
 		}
 		n, err := chess.ParseNotation(t[1:])
 		if err != nil || n.Castle == 0 {
-			return chess.NullMove, nil, fmt.Errorf("%q is not a move: write a castling as O-O or O-O-O, or QO-O-O for a queen's", t)
+			return chess.NullMove, nil, variant.Refuse("trainwreck/castling-form", map[string]any{"Text": t})
 		}
 		for _, m := range cands {
 			if m.Kind == chess.Castle && p.At(m.From).Role() == role && (m.To < m.From) == (n.Castle == chess.CastleLong) {
 				return m, nil, nil
 			}
 		}
-		return chess.NullMove, nil, fmt.Errorf("%s's %s cannot castle %s now", c, role, castleSide(n.Castle))
+		return chess.NullMove, nil, variant.Refuse("trainwreck/cannot-castle", map[string]any{"Side": c, "Man": role, "Long": n.Castle == chess.CastleLong})
 	}
 	n, err := chess.ParseNotation(t)
 	if err != nil {
@@ -186,17 +178,17 @@ func readMove(p *chess.Position, text string, c chess.Color, own bool, cands []c
 		pc := p.At(from)
 		switch {
 		case pc == chess.NoPiece:
-			return chess.NullMove, nil, fmt.Errorf("there is no man on %v", from)
+			return chess.NullMove, nil, variant.Refuse("trainwreck/no-man", map[string]any{"Square": from})
 		case pc.Color() != c && own:
-			return chess.NullMove, nil, fmt.Errorf("the man on %v is %s's: part 1 moves one of your own men", from, pc.Color())
+			return chess.NullMove, nil, variant.Refuse("trainwreck/not-own-man", map[string]any{"Square": from, "Side": pc.Color()})
 		case pc.Color() != c:
-			return chess.NullMove, nil, fmt.Errorf("the man on %v is yours: part 2 moves one of %s's men", from, c)
+			return chess.NullMove, nil, variant.Refuse("trainwreck/own-man-in-part-2", map[string]any{"Square": from, "Side": c})
 		case !own && pc.Role() == chess.King:
-			return chess.NullMove, nil, fmt.Errorf("part 2 moves one of %s's men other than his king", c)
+			return chess.NullMove, nil, variant.Refuse("trainwreck/not-his-king", map[string]any{"Side": c})
 		}
 	}
 	if !own && n.Role == chess.King && n.Castle == 0 {
-		return chess.NullMove, nil, fmt.Errorf("part 2 moves one of %s's men other than his king", c)
+		return chess.NullMove, nil, variant.Refuse("trainwreck/not-his-king", map[string]any{"Side": c})
 	}
 	if n.Castle != 0 && !own {
 		// Only a queen castles in part 2.
@@ -205,7 +197,7 @@ func readMove(p *chess.Position, text string, c chess.Color, own bool, cands []c
 				return m, nil, nil
 			}
 		}
-		return chess.NullMove, nil, fmt.Errorf("a king is castled only by his owner, and %s's queen cannot castle %s now", c, castleSide(n.Castle))
+		return chess.NullMove, nil, variant.Refuse("trainwreck/queen-cannot-castle", map[string]any{"Side": c, "Long": n.Castle == chess.CastleLong})
 	}
 	m, warns, err := chess.Resolve(p, n, cands)
 	if err != nil {
@@ -215,20 +207,13 @@ func readMove(p *chess.Position, text string, c chess.Color, own bool, cands []c
 	for _, w := range warns {
 		switch w.Code {
 		case chess.WarnCaptureMark:
-			return chess.NullMove, warns, fmt.Errorf("%s; write the move without x", w.Text)
+			return chess.NullMove, warns, variant.Refuse("common/capture-mark", map[string]any{"Warning": w.Text})
 		case chess.WarnMissingSymbol:
 		default:
 			kept = append(kept, w)
 		}
 	}
 	return m, kept, nil
-}
-
-func castleSide(c int8) string {
-	if c == chess.CastleLong {
-		return "queenside"
-	}
-	return "kingside"
 }
 
 // explain says why n is not a move of c's men here, in the game's terms, or returns err as
@@ -241,15 +226,15 @@ func explain(p *chess.Position, n chess.Notation, c chess.Color, own bool, unmov
 		pc, victim := p.At(m.From), p.At(m.To)
 		switch {
 		case !own && pc.Role() == chess.King:
-			return fmt.Errorf("part 2 moves one of %s's men other than his king", c)
+			return variant.Refuse("trainwreck/not-his-king", map[string]any{"Side": c})
 		case victim != chess.NoPiece && victim.Color() == c:
-			return fmt.Errorf("%s on %v cannot take the %s on %v: a man takes only men of the other colour", manOf(pc), m.From, strings.ToLower(c.String())+" "+victim.Role().String(), m.To)
+			return variant.Refuse("trainwreck/own-colour-capture", map[string]any{"Man": manOf(pc), "From": m.From, "Victim": strings.ToLower(c.String()) + " " + victim.Role().String(), "To": m.To})
 		case victim == chess.NoPiece && pc.Role() != chess.Pawn:
-			return fmt.Errorf("%s on %v moves only forward (towards %s) except to capture", manOf(pc), m.From, forwardRank(c))
+			return variant.Refuse("trainwreck/forward-only", map[string]any{"Man": manOf(pc), "From": m.From, "White": c == chess.White})
 		}
 	}
 	if n.Role == chess.Pawn && n.Capture && n.To.Valid() && p.At(n.To) == chess.NoPiece {
-		return fmt.Errorf("%v is empty: a pawn captures only a man on the square it moves to (there is no en passant)", n.To)
+		return variant.Refuse("trainwreck/pawn-takes-nothing", map[string]any{"Square": n.To})
 	}
 	// A move of the other colour's men: the wrong part.
 	var others []chess.Move
@@ -260,9 +245,9 @@ func explain(p *chess.Position, n chess.Notation, c chess.Color, own bool, unmov
 	}
 	if m, _, e := chess.Resolve(p, n, others); e == nil {
 		if own {
-			return fmt.Errorf("that is a move of %s's man on %v: part 1 moves one of your own men", c.Other(), m.From)
+			return variant.Refuse("trainwreck/not-own-move", map[string]any{"Side": c.Other(), "Square": m.From})
 		}
-		return fmt.Errorf("that is a move of your own man on %v: part 2 moves one of %s's men", m.From, c)
+		return variant.Refuse("trainwreck/own-move-in-part-2", map[string]any{"Square": m.From, "Side": c})
 	}
 	return err
 }

@@ -218,7 +218,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
-		return variant.Command{}, nil, variant.Reject("it is %s's turn (turn %d); wait for it", g.pos.Turn, g.pos.Fullmove)
+		return variant.Command{}, nil, variant.Refuse("trainwreck/not-your-turn", map[string]any{"Turn": g.pos.Turn, "N": g.pos.Fullmove, "Wait": true})
 	}
 	own, other, warns, err := g.split(text)
 	if err != nil {
@@ -275,15 +275,14 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
 	}
 	n := g.ownCount()
-	example := turnExample(n)
 	before, after, slash := strings.Cut(t, "/")
 	if !slash {
 		words := fields(t)
 		if len(words) == 0 {
-			return nil, "", warns, variant.Reject("no moves: send your turn like %s", example)
+			return nil, "", warns, variant.Refuse("trainwreck/no-moves", map[string]any{"Own": n})
 		}
 		if len(words) > n+1 {
-			return nil, "", warns, variant.Reject("%d moves: a turn is %s, like %s", len(words), turnShape(n), example)
+			return nil, "", warns, variant.Refuse("trainwreck/too-many-moves", map[string]any{"Sent": len(words), "Own": n})
 		}
 		if len(words) == n+1 {
 			return words[:n], words[n], warns, nil
@@ -291,46 +290,27 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 		return words, "", warns, nil
 	}
 	if strings.Contains(after, "/") {
-		return nil, "", warns, variant.Reject("more than one /: a turn is %s, like %s", turnShape(n), example)
+		return nil, "", warns, variant.Refuse("trainwreck/slashes", map[string]any{"Own": n})
 	}
 	own = fields(before)
 	if len(own) == 0 {
-		return nil, "", warns, variant.Reject("no move of your own men before the /: a turn is %s, like %s", turnShape(n), example)
+		return nil, "", warns, variant.Refuse("trainwreck/nothing-before-slash", map[string]any{"Own": n})
 	}
 	rest := fields(after)
 	switch len(rest) {
 	case 0:
-		return nil, "", warns, variant.Reject("no move after the /: part 2 moves one of %s's men, like %s", g.pos.Turn.Other(), example)
+		return nil, "", warns, variant.Refuse("trainwreck/nothing-after-slash", map[string]any{"Side": g.pos.Turn.Other(), "Own": n})
 	case 1:
 	default:
-		return nil, "", warns, variant.Reject("part 2 is one move, not %d", len(rest))
+		return nil, "", warns, variant.Refuse("trainwreck/part-2-one-move", map[string]any{"Sent": len(rest)})
 	}
 	return own, rest[0], warns, nil
-}
-
-// turnShape says what a turn is, for refusals.
-func turnShape(own int) string {
-	if own == 2 {
-		return "two moves of your own men, a /, and one move of your opponent's man"
-	}
-	return "a move of your own man, a /, and a move of your opponent's man"
-}
-
-func turnExample(own int) string {
-	if own == 2 {
-		return "e2-e4, d2-d4 / b8-c6"
-	}
-	return "e2-e4 / b8-c6"
 }
 
 // shapeError refuses a turn with the wrong number of own moves.
 func (g *Game) shapeError(sent int) error {
 	n := g.ownCount()
-	first := ""
-	if g.three && n == 1 {
-		first = " (White's first turn has one own move)"
-	}
-	return variant.Reject("turn %d is %s%s, like %s: you sent %d move(s) of your own men", g.pos.Fullmove, turnShape(n), first, turnExample(n), sent)
+	return variant.Refuse("trainwreck/turn-shape", map[string]any{"N": g.pos.Fullmove, "Own": n, "First": g.three && n == 1, "Sent": sent})
 }
 
 // checked is a turn played on a copy: what it does, and how it ends the game if it does.
@@ -386,7 +366,7 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 		part := partName(k, n)
 		m, mw, err := readMove(p, w, c, c == by, cands, t.unmoved)
 		if err != nil {
-			return chess.NoPiece, variant.Reject("%s (%s): %v", part, w, err)
+			return chess.NoPiece, variant.Refuse("trainwreck/part-why", map[string]any{"Part": part, "Move": w, "Why": err})
 		}
 		for _, x := range mw {
 			warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("%s (%s): %s", part, w, x.Text)})
@@ -395,10 +375,11 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 		t.moves = append(t.moves, m)
 		return play(p, &t.unmoved, m), nil
 	}
-	// cut refuses moves written after the point where the game ended.
-	cut := func(k int, w, why string) error {
+	// cut refuses moves written after the point where the game ended, by taking the king or
+	// by stalemate.
+	cut := func(k int, w string, king bool) error {
 		if k+1 < len(own) || other != "" {
-			return variant.Reject("%s (%s) %s, so the turn ends there: send it without the moves after it", partName(k, n), w, why)
+			return variant.Refuse("trainwreck/turn-ends", map[string]any{"Part": partName(k, n), "Move": w, "King": king, "Other": by.Other()})
 		}
 		return nil
 	}
@@ -410,13 +391,13 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 		if taken.Role() == chess.King {
 			// TW-D2: the enemy king taken in part 1 wins at once.
 			t.end = &variant.Ending{Result: variant.WinFor(by), Termination: "king capture", Reason: fmt.Sprintf("%s took %s's king", by, by.Other())}
-			return t, warns, cut(k, w, fmt.Sprintf("takes %s's king and wins", by.Other()))
+			return t, warns, cut(k, w, true)
 		}
 		if k+1 < n && !hasOwnMove(p, by, t.unmoved) {
 			// TW-D10: no move of his own men for his second move.
 			t.end = &variant.Ending{Result: variant.WinFor(by.Other()), Termination: "stalemate",
 				Reason: fmt.Sprintf("%s cannot move any of his own men for his second move: stalemate, which %s loses", by, by)}
-			return t, warns, cut(k, w, "leaves none of your men a move for your second move: stalemate, which loses")
+			return t, warns, cut(k, w, false)
 		}
 	}
 	if len(own) < n {
@@ -428,12 +409,12 @@ func (g *Game) check(own []string, other string) (*checked, []chess.Warning, err
 		t.end = &variant.Ending{Result: variant.WinFor(by.Other()), Termination: "stalemate",
 			Reason: fmt.Sprintf("after %s's part 1 none of %s's men but the king could move: stalemate, which %s loses", by, by.Other(), by)}
 		if other != "" {
-			return nil, nil, variant.Reject("after part 1 (%s) none of %s's men but the king can move, so there is no part 2: that is stalemate, which you lose. Send part 1 alone to play it", strings.Join(own, ", "), by.Other())
+			return nil, nil, variant.Refuse("trainwreck/no-part-2", map[string]any{"Moves": own, "Other": by.Other()})
 		}
 		return t, warns, nil
 	}
 	if other == "" {
-		return nil, nil, variant.Reject("part 2 is missing: after your own move, move one of %s's men (not his king), like %s / b8-c6", by.Other(), own[len(own)-1])
+		return nil, nil, variant.Refuse("trainwreck/part-2-missing", map[string]any{"Other": by.Other(), "Last": own[len(own)-1]})
 	}
 	taken, err := step(n, other, by.Other(), cands)
 	if err != nil {
@@ -471,10 +452,10 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	rest, ok := strings.CutPrefix(cmd.Text, "turn ")
 	if !ok {
-		return nil, variant.Reject("unknown command %q", cmd.Text)
+		return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
 	}
 	if cmd.By != g.pos.Turn {
-		return nil, variant.Reject("it is %s's turn", g.pos.Turn)
+		return nil, variant.Refuse("trainwreck/not-your-turn", map[string]any{"Turn": g.pos.Turn, "N": g.pos.Fullmove, "Wait": false})
 	}
 	before, other, _ := strings.Cut(rest, "/")
 	t, _, err := g.check(strings.Split(before, ","), other)

@@ -290,7 +290,7 @@ func parseLine(text string) (parsed, error) {
 		if i < len(s) && (s[i] == ':' || s[i] == '.') {
 			n, err := strconv.Atoi(s[1:i])
 			if err != nil || n > 100000 {
-				return p, fmt.Errorf("%q: the transaction number is not a number", s[:i])
+				return p, variant.Refuse("transactional/bad-number", args{"Text": s[:i]})
 			}
 			p.tx = n
 			s = strings.TrimSpace(s[i+1:])
@@ -307,12 +307,12 @@ func parseLine(text string) (parsed, error) {
 		}
 	}
 	if s == "" {
-		return p, fmt.Errorf("no move: a commit or rollback goes with a move in the same turn, like Nc6 (C)")
+		return p, variant.Refuse("transactional/no-move", nil)
 	}
 	// A promotion piece set apart from its move: "d1 (Q)+" is d1(Q)+ (rules.md 0.3a).
 	s = strings.ReplaceAll(s, " (", "(")
 	if strings.Contains(strings.ToUpper(s), "(R)") {
-		return p, fmt.Errorf("%q: (R) means rollback here; a rook promotion is written =R or (T), like e8=R", s)
+		return p, variant.Refuse("transactional/rook-promotion", args{"Text": s})
 	}
 	p.move = s
 	return p, nil
@@ -328,7 +328,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	case strings.HasPrefix(t, "ep?") || strings.HasPrefix(t, "ep "):
 		sq, err := chess.ParseSquare(strings.TrimSpace(strings.TrimLeft(t[2:], "? ")))
 		if err != nil {
-			return variant.Command{}, nil, variant.Reject("EP? takes the pawn's square, like EP? e4")
+			return variant.Command{}, nil, variant.Refuse("transactional/ep-square", nil)
 		}
 		return variant.Command{By: by, Text: "ep " + sq.String()}, nil, nil
 	}
@@ -340,7 +340,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	p, err := parseLine(text)
 	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%v", err)
+		return variant.Command{}, nil, err
 	}
 	var warns []chess.Warning
 	if p.tx != 0 && p.tx != g.pl[by].tx {
@@ -367,13 +367,13 @@ func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.War
 	pos, moves := g.legal(by)
 	m, warns, err := chess.Resolve(&pos, n, moves)
 	if err != nil {
-		return chess.NullMove, warns, variant.Reject("illegal in your view: %v", err)
+		return chess.NullMove, warns, variant.Refuse("transactional/illegal-in-view", args{"Later": false, "Why": err})
 	}
 	var kept []chess.Warning
 	for _, w := range warns {
 		switch w.Code {
 		case chess.WarnCaptureMark: // DECISION 0.3b: x is checked against the mover's view
-			return chess.NullMove, warns, variant.Reject("illegal in your view: %s", w.Text)
+			return chess.NullMove, warns, variant.Refuse("transactional/illegal-in-view", args{"Later": false, "Why": w.Text})
 		case chess.WarnMissingSymbol:
 		default:
 			kept = append(kept, w)
@@ -384,9 +384,9 @@ func (g *Game) resolveMove(by chess.Color, text string) (chess.Move, []chess.War
 	}
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
 		if m.Kind == chess.Castle {
-			return chess.NullMove, kept, variant.Reject("locked: one of the castling squares is locked; try another move")
+			return chess.NullMove, kept, variant.Refuse("transactional/castling-locked", nil)
 		}
-		return chess.NullMove, kept, variant.Reject("locked: %v is locked; try another move", m.To)
+		return chess.NullMove, kept, variant.Refuse("transactional/locked", args{"Square": m.To, "Try": true})
 	}
 	return m, kept, nil
 }
@@ -421,10 +421,10 @@ func (g *Game) mandatory(pos *chess.Position, by chess.Color, m chess.Move) stri
 // why is what makes the move's commit mandatory, or "".
 func (g *Game) checkDisposition(by chess.Color, why, disp string) error {
 	if why != "" && disp == dispRollback {
-		return variant.Reject("this move must be committed (%s); send it with (C) or without a mark", why)
+		return variant.Refuse("transactional/must-commit", args{"Why": why})
 	}
 	if why == "" && disp == dispNone && len(g.pl[by].pending)+1 >= MaxPending {
-		return variant.Reject("this is the fifth move of your transaction: add (C) to commit or (R) to roll back")
+		return variant.Refuse("transactional/fifth-move", nil)
 	}
 	return nil
 }
@@ -445,20 +445,20 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return notices, err
 	}
 	if len(fields) == 0 {
-		return nil, variant.Reject("empty command")
+		return nil, variant.Refuse("transactional/empty-command", nil)
 	}
 	switch fields[0] {
 	case "queue":
 		return g.submitQueue(cmd, fields)
 	case "move":
 	default:
-		return nil, variant.Reject("unknown command %q", cmd.Text)
+		return nil, variant.Refuse("common/unknown-command", args{"Text": cmd.Text})
 	}
 	if by != g.turn {
-		return nil, variant.Reject("it is not your turn")
+		return nil, variant.Refuse("transactional/not-your-turn", nil)
 	}
 	if len(fields) < 2 || len(fields) > 3 {
-		return nil, variant.Reject("malformed move command %q", cmd.Text)
+		return nil, variant.Refuse("transactional/malformed", args{"What": "move", "Text": cmd.Text})
 	}
 	disp := ""
 	if len(fields) == 3 {
@@ -479,12 +479,12 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	m, err := chess.FindUCI(moves, uci)
 	switch {
 	case errors.Is(err, chess.ErrNoMove):
-		return nil, false, variant.Reject("illegal in your view")
+		return nil, false, variant.Refuse("transactional/illegal-in-view", args{"Later": false, "Why": ""})
 	case err != nil:
 		return nil, false, variant.Reject("%v", err)
 	}
 	if destinations(m)&g.pl[by.Other()].locks != 0 {
-		return nil, false, variant.Reject("locked: %v is locked", m.To)
+		return nil, false, variant.Refuse("transactional/locked", args{"Square": m.To, "Try": false})
 	}
 	why := g.mandatory(&pos, by, m)
 	if err := g.checkDisposition(by, why, disp); err != nil {
@@ -694,7 +694,7 @@ func (g *Game) judgeCommit(c chess.Color) {
 // submitEPQuestion answers "EP? e4": may the asker take that pawn e.p. this turn (T:L67).
 func (g *Game) submitEPQuestion(cmd variant.Command, fields []string) ([]variant.Notice, error) {
 	if len(fields) != 2 {
-		return nil, variant.Reject("EP? takes one square")
+		return nil, variant.Refuse("transactional/ep-one-square", nil)
 	}
 	sq, err := chess.ParseSquare(fields[1])
 	if err != nil {
@@ -808,7 +808,7 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	sim := g.simulateQueue(by)
 	p, err := parseLine(text)
 	if err != nil {
-		return variant.Command{}, nil, variant.Reject("%v", err)
+		return variant.Command{}, nil, err
 	}
 	n, err := chess.ParseNotation(p.move)
 	if err != nil {
@@ -817,7 +817,7 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	pos, moves := sim.legal(by)
 	m, warns, err := chess.Resolve(&pos, n, moves)
 	if err != nil {
-		return variant.Command{}, warns, variant.Reject("for a later turn: illegal in your view: %v", err)
+		return variant.Command{}, warns, variant.Refuse("transactional/illegal-in-view", args{"Later": true, "Why": err})
 	}
 	if w := markWarning(pos, n, m); w != nil {
 		warns = append(warns, *w)
@@ -826,7 +826,7 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 		return variant.Command{}, warns, err
 	}
 	if len(g.queue[by]) >= 2*MaxPending {
-		return variant.Command{}, warns, variant.Reject("at most %d lines can wait for later turns", 2*MaxPending)
+		return variant.Command{}, warns, variant.Refuse("transactional/queue-full", args{"Max": 2 * MaxPending})
 	}
 	return variant.Command{By: by, Text: strings.TrimSpace("queue " + m.UCI() + " " + p.disp)}, warns, nil
 }
@@ -861,7 +861,7 @@ func (g *Game) simulateQueue(by chess.Color) *Game {
 // submitQueue adds a resolved batch line for a later turn.
 func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Notice, error) {
 	if len(fields) < 2 || len(fields) > 3 {
-		return nil, variant.Reject("malformed queue command %q", cmd.Text)
+		return nil, variant.Refuse("transactional/malformed", args{"What": "queue", "Text": cmd.Text})
 	}
 	q := queued{uci: fields[1]}
 	if len(fields) == 3 {
@@ -872,7 +872,7 @@ func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Noti
 	m, err := chess.FindUCI(moves, q.uci)
 	switch {
 	case errors.Is(err, chess.ErrNoMove):
-		return nil, variant.Reject("for a later turn: illegal in your view")
+		return nil, variant.Refuse("transactional/illegal-in-view", args{"Later": true, "Why": ""})
 	case err != nil:
 		return nil, variant.Reject("%v", err)
 	}

@@ -7,6 +7,7 @@
 package varianttest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -16,6 +17,9 @@ import (
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
+
+// The games' refusals are worded by the templates, as in the daemon.
+func init() { variant.SetWords(templates.SayWords) }
 
 // Send resolves and submits text for by, failing the test on any error.
 func Send(t testing.TB, g variant.Game, by chess.Color, text string) []variant.Notice {
@@ -101,9 +105,9 @@ type Lines func(g variant.Game, by chess.Color, rng *rand.Rand) string
 
 // Walk plays a game from lines drawn at random, by both players (the one to act and the
 // other), and holds it to the Submit contract at every step: a refused line (by Resolve or by
-// Submit) leaves the game exactly as it was, in everything anyone can see and in its log, and
-// an error is either a rejection or nothing. At the end, the game equals its replay from the
-// log. It returns how many lines were accepted.
+// Submit) leaves the game exactly as it was, in everything anyone can see and in its log, an
+// error is either a rejection or nothing, and a rejection's sentence is in the words. At the
+// end, the game equals its replay from the log. It returns how many lines were accepted.
 func Walk(t testing.TB, v *variant.Variant, opts variant.Options, steps int, seed int64, lines Lines) int {
 	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
@@ -126,6 +130,12 @@ func Walk(t testing.TB, v *variant.Variant, opts variant.Options, steps int, see
 		case !variant.IsRejection(err):
 			t.Fatalf("%s seed %d step %d: %v %q: an error that is not a rejection: %v", v.Key, seed, i, by, text, err)
 		default:
+			var r *variant.Rejection
+			if errors.As(err, &r) {
+				if _, ok := r.Text(); !ok {
+					t.Fatalf("%s seed %d step %d: %v %q was refused in words that are missing: %v", v.Key, seed, i, by, text, err)
+				}
+			}
 			if after := Snapshot(g); after != before {
 				t.Fatalf("%s seed %d step %d: %v %q was refused (%v) but changed the game:\nbefore:\n%s\nafter:\n%s", v.Key, seed, i, by, text, err, before, after)
 			}

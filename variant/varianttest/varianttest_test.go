@@ -74,3 +74,29 @@ func TestWalkCatchesARefusalThatChangesTheGame(t *testing.T) {
 		t.Fatalf("Walk did not catch it: %q", r.msg)
 	}
 }
+
+// mute is orthodox chess with a refusal whose sentence is missing from the words.
+type mute struct{ *orthodox.Game }
+
+func (m mute) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	return variant.Command{}, nil, variant.Refuse("orthodox/no-such-sentence", map[string]any{"Text": text})
+}
+
+// Walk catches a refusal in words that do not exist.
+func TestWalkCatchesAMissingSentence(t *testing.T) {
+	v := &variant.Variant{Key: "mute", New: func(o variant.Options) (variant.Game, error) {
+		g, err := orthodox.New(o)
+		return mute{g}, err
+	}}
+	r := &recorder{TB: t}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		varianttest.Walk(r, v, variant.Options{}, 5, 1, func(g variant.Game, by chess.Color, rng *rand.Rand) string { return "e4" })
+	}()
+	wg.Wait()
+	if !strings.Contains(r.msg, "words that are missing") || !strings.Contains(r.msg, "orthodox/no-such-sentence") {
+		t.Fatalf("Walk did not catch it: %q", r.msg)
+	}
+}
