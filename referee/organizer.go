@@ -93,7 +93,11 @@ func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject st
 // carrying his thread id, never his token.
 func (r *Referee) organizerMessageID(t *store.Tournament, n uint64) string {
 	_, domain := r.local()
-	return fmt.Sprintf("refereed.t%d.o.%s.%d@%s", t.ID, threadID(t.OrganizerToken), n, domain)
+	restored := ""
+	if t.Restores > 0 && n > 1 {
+		restored = fmt.Sprintf(".r%d", t.Restores)
+	}
+	return fmt.Sprintf("refereed.t%d.o.%s.%d%s@%s", t.ID, threadID(t.OrganizerToken), n, restored, domain)
 }
 
 // organizerMail reads a mail to an organizer's address: from the organizer, each line a

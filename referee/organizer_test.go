@@ -220,3 +220,44 @@ func TestReplaceASCII(t *testing.T) {
 		t.Fatal("a non-ASCII player's address was taken")
 	}
 }
+
+// After a restore from a backup the organizer's mail numbers come back: his Message-IDs carry
+// the restore count, so none is used again for another mail.
+func TestOrganizerMailAfterRestore(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var welcome string
+	for _, m := range h.outbox() {
+		if m.To[0] == td {
+			welcome = m.MessageID
+		}
+	}
+	if !strings.HasPrefix(welcome, "refereed.t1.o.") || !strings.HasSuffix(welcome, ".1@example.org") {
+		t.Fatalf("the welcome's Message-ID %q", welcome)
+	}
+	if _, err := h.ref.AfterRestore(fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	if _, err := h.ref.Organize(id, "PAUSE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ref.Organize(id, "ADJUDICATE 1 1-0"); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range h.outbox() {
+		if m.To[0] == td {
+			n++
+			if !strings.Contains(m.MessageID, ".r1@") {
+				t.Errorf("an organizer's mail after a restore: %s", m.MessageID)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no mail to the organizer after the adjudication (the standings)")
+	}
+}

@@ -621,6 +621,16 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 	queued := 0
 	err := r.DB.Update(func(tx *store.Tx) error {
+		ts, err := tx.Tournaments()
+		if err != nil {
+			return err
+		}
+		for i := range ts {
+			ts[i].Restores++
+			if err := tx.PutTournament(&ts[i]); err != nil {
+				return err
+			}
+		}
 		games, err := tx.Games()
 		if err != nil {
 			return err

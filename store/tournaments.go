@@ -28,11 +28,14 @@ type Tournament struct {
 	Time      string `json:"time,omitempty"`
 	LeaveDays int    `json:"leave_days,omitempty"`
 	// OrganizerToken is the secret in the reply address of the organizer's mail.
-	OrganizerToken string            `json:"organizer_token,omitempty"`
-	Pauses         []Pause           `json:"pauses,omitempty"`
-	Log            []TournamentEvent `json:"log,omitempty"`
-	Created        time.Time         `json:"created"`
-	Updated        time.Time         `json:"updated"`
+	OrganizerToken string  `json:"organizer_token,omitempty"`
+	Pauses         []Pause `json:"pauses,omitempty"`
+	// Restores counts the times the store was put back from a backup since the tournament
+	// began: the organizer's mail numbers come back with it, so his Message-IDs carry it.
+	Restores int               `json:"restores,omitempty"`
+	Log      []TournamentEvent `json:"log,omitempty"`
+	Created  time.Time         `json:"created"`
+	Updated  time.Time         `json:"updated"`
 }
 
 // TournamentRound is one round's games; Bye is the index of the player who sits out, or -1.
