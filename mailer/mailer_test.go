@@ -33,6 +33,9 @@ func TestPolicy(t *testing.T) {
 	p := mailer.Policy{First: time.Minute, Max: time.Hour, MaxAge: 24 * time.Hour, Rand: func() float64 { return 0.5 }}
 	temp := &smtp.SMTPError{Code: 451, Message: "try later"}
 	perm := mailer.Classify(&smtp.SMTPError{Code: 550, Message: "no such user"})
+	if !mailer.IsPermanent(mailer.Classify(errors.New("smtp: server does not support SMTPUTF8"))) {
+		t.Error("a server without SMTPUTF8 will not take a UTF-8 address by waiting: permanent")
+	}
 	if !mailer.IsPermanent(perm) || mailer.IsPermanent(mailer.Classify(temp)) || mailer.IsPermanent(mailer.Classify(errors.New("connection refused"))) {
 		t.Fatal("5xx must be permanent, 4xx and network errors not")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/textproto"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-smtp"
@@ -37,6 +38,11 @@ func Classify(err error) error {
 	}
 	var te *textproto.Error
 	if errors.As(err, &te) && te.Code >= 500 && te.Code < 600 {
+		return &PermanentError{Err: err}
+	}
+	if strings.Contains(err.Error(), "does not support SMTPUTF8") {
+		// The client's own refusal (go-smtp): an address this server cannot take will not
+		// become one it can by waiting.
 		return &PermanentError{Err: err}
 	}
 	return err
