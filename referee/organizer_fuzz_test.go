@@ -68,7 +68,7 @@ func FuzzOrganize(f *testing.F) {
 		}
 		err = refused
 		switch {
-		case missingWords.MatchString(out) || (err != nil && missingWords.MatchString(err.Error())):
+		case unrendered(out) || (err != nil && unrendered(err.Error())):
 			t.Fatalf("%q: a missing sentence: %s", line, out)
 		case err != nil:
 			after, derr := db.Dump()
@@ -80,4 +80,15 @@ func FuzzOrganize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// unrendered reports whether a line of text is what templates.Say gives for a sentence it
+// cannot render: "[name]" alone (a bracket the organizer typed is echoed inside a sentence).
+func unrendered(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if w := missingWords.FindString(line); w != "" && w == strings.TrimSpace(line) {
+			return true
+		}
+	}
+	return false
 }
