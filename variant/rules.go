@@ -206,3 +206,21 @@ func capitalized(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// MoveCommand is the canonical text of a move in a game's log: "move e2e4", "move e7e8q".
+// Texts of moves without promotion are made once, so that replaying a log allocates none.
+func MoveCommand(m chess.Move) string {
+	if m.Promotion == chess.NoRole && m.From.Valid() && m.To.Valid() {
+		return moveTexts[m.From][m.To]
+	}
+	return "move " + m.UCI()
+}
+
+var moveTexts = func() (t [64][64]string) {
+	for f := chess.Square(0); f < 64; f++ {
+		for to := chess.Square(0); to < 64; to++ {
+			t[f][to] = "move " + chess.Move{From: f, To: to}.UCI()
+		}
+	}
+	return t
+}()

@@ -335,7 +335,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 			return variant.Command{By: by, Text: cmdAny}, warns, nil
 		}
 		if possible {
-			return variant.Command{By: by, Text: moveCommand(single)}, warns, nil
+			return variant.Command{By: by, Text: variant.MoveCommand(single)}, warns, nil
 		}
 	}
 	return variant.Command{By: by, Text: l.String()}, warns, nil
@@ -404,24 +404,6 @@ const (
 	expectNo     = "no"
 	expectPlayed = "played"
 )
-
-// moveCommand is the canonical text of an attempt: "move e2e4", "move e7e8q".
-func moveCommand(m chess.Move) string {
-	if m.Promotion == chess.NoRole && m.From.Valid() && m.To.Valid() {
-		return moveTexts[m.From][m.To]
-	}
-	return "move " + m.UCI()
-}
-
-var moveTexts [64][64]string
-
-func init() {
-	for f := chess.Square(0); f < 64; f++ {
-		for t := chess.Square(0); t < 64; t++ {
-			moveTexts[f][t] = "move " + chess.Move{From: f, To: t}.UCI()
-		}
-	}
-}
 
 // Submit applies a canonical command.
 func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
@@ -576,7 +558,7 @@ func (g *Game) attempt(by chess.Color, m chess.Move, expect string) ([]variant.N
 	g.mustPawn = false
 	if !legal {
 		g.events = append(g.events, event{by: by, kind: evNo, move: m, fullmove: g.pos.Fullmove, k: g.done + 1, n: g.series})
-		g.Accept(variant.Command{By: by, Text: moveCommand(m)})
+		g.Accept(variant.Command{By: by, Text: variant.MoveCommand(m)})
 		if g.Quiet() {
 			return nil, result{}, nil
 		}
@@ -593,7 +575,7 @@ func (g *Game) attempt(by chess.Color, m chess.Move, expect string) ([]variant.N
 		}, result{}, nil
 	}
 	ev := g.play(by, real)
-	g.Accept(variant.Command{By: by, Text: moveCommand(m)})
+	g.Accept(variant.Command{By: by, Text: variant.MoveCommand(m)})
 	r := result{played: true, capture: ev.captured != chess.NoSquare, check: ev.checks.n > 0, tries: ev.tries == triesYes,
 		turnOver: g.pos.Turn != by}
 	if g.Quiet() {

@@ -262,7 +262,7 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		case !possible:
 			return variant.Command{}, warns, variant.Refuse("kriegspiel/record-impossible", map[string]any{"Move": "", "By": by})
 		}
-		return variant.Command{By: by, Text: moveCommand(m) + " " + expectNo}, warns, nil
+		return variant.Command{By: by, Text: variant.MoveCommand(m) + " " + expectNo}, warns, nil
 	}
 	n, err := chess.ParseNotation(text)
 	if err != nil {
@@ -281,5 +281,5 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 			kept = append(kept, w)
 		}
 	}
-	return variant.Command{By: by, Text: moveCommand(m) + " " + expectPlayed}, kept, nil
+	return variant.Command{By: by, Text: variant.MoveCommand(m) + " " + expectPlayed}, kept, nil
 }

@@ -88,7 +88,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	if err != nil {
 		return variant.Command{}, nil, err
 	}
-	return variant.Command{By: by, Text: moveCommand(m)}, warns, nil
+	return variant.Command{By: by, Text: variant.MoveCommand(m)}, warns, nil
 }
 
 // Submit applies a canonical command.
@@ -131,25 +131,6 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		notices = append(notices, g.OverNotice())
 	}
 	return notices, nil
-}
-
-// moveCommand is the canonical text of a move: "move e2e4", "move e7e8q". Texts of
-// moves without promotion are made once, so that replaying a log allocates none.
-func moveCommand(m chess.Move) string {
-	if m.Promotion == chess.NoRole && m.From.Valid() && m.To.Valid() {
-		return moveTexts[m.From][m.To]
-	}
-	return "move " + m.UCI()
-}
-
-var moveTexts [64][64]string
-
-func init() {
-	for f := chess.Square(0); f < 64; f++ {
-		for t := chess.Square(0); t < 64; t++ {
-			moveTexts[f][t] = "move " + chess.Move{From: f, To: t}.UCI()
-		}
-	}
 }
 
 // Reserve makes room for n more moves (variant.Reserver).
