@@ -2,11 +2,14 @@ package referee
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 // TestMailNoninterference: two games differ only in what White may not know — Black's pending
@@ -148,4 +151,73 @@ func TestClockNoninterference(t *testing.T) {
 	if !reminded {
 		t.Fatal("White was never reminded: the clocks were not put to the test")
 	}
+}
+
+// TestFogMailNoninterference: the fog leaks found by twin games (rules.md PS-D9), by mail.
+// White's knight is taken by a bishop in one world and by a rook in the other, neither in his
+// sight; in the other pair Black's unseen bishop move freezes White's other knight or not.
+// Every mail White receives, his answers to HISTORY, BOARD, HELP and CONTROL included, is
+// byte-identical in the twins.
+func TestFogMailNoninterference(t *testing.T) {
+	fog := map[string]string{"fog": "true"}
+	for _, c := range []struct {
+		name, fen string
+	}{
+		{name: "capture", fen: "4r2b/8/8/4N3/8/7k/8/K7 w - - 0 1"},
+		{name: "frozen", fen: "5r1k/1b6/8/7K/8/8/8/1N3N2 w - - 0 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type step struct {
+				side chess.Color
+				a, b string
+			}
+			steps := map[string][]step{
+				"capture": {{W, "Ka2", "Ka2"}, {B, "Bxe5", "Rxe5"}, {W, "HISTORY\nBOARD\nHELP\nCONTROL", "HISTORY\nBOARD\nHELP\nCONTROL"}, {W, "Kb1", "Kb1"}},
+				"frozen":  {{W, "Kh4", "Kh4"}, {B, "Ba6", "Bc8"}, {W, "MOVE b1d2\nHISTORY", "MOVE b1d2\nHISTORY"}, {B, "Kg8", "Kg8"}, {W, "HISTORY\nBOARD\nNd2", "HISTORY\nBOARD\nNd2"}},
+			}[c.name]
+			a, b := newHarness(t), newHarness(t)
+			ida, err := a.ref.NewGame("synchronous", ann, bob, variant.Options{FEN: c.fen, Flags: fog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			idb, _ := b.ref.NewGame("synchronous", ann, bob, variant.Options{FEN: c.fen, Flags: fog})
+			a.outbox()
+			b.outbox()
+			blackDiffered := false
+			for i, s := range steps {
+				a.deliver(a.reply(ida, s.side, s.a))
+				b.deliver(b.reply(idb, s.side, s.b))
+				ma, mb := a.outbox(), b.outbox()
+				if fmt.Sprint(rawTo(ma, bob)) != fmt.Sprint(rawTo(mb, bob)) {
+					blackDiffered = true
+				}
+				wa, wb := rawTo(ma, ann), rawTo(mb, ann)
+				if len(wa) != len(wb) {
+					t.Fatalf("step %d: White got %d mails in world a, %d in world b", i, len(wa), len(wb))
+				}
+				for j := range wa {
+					if !bytes.Equal(wa[j], wb[j]) {
+						t.Fatalf("step %d: White's mail differs\n--- a\n%s\n--- b\n%s", i, wa[j], wb[j])
+					}
+					if s.side == W && strings.Contains(s.a, "HISTORY") && !strings.Contains(string(wa[j]), "Turn 1 was played") {
+						t.Fatalf("step %d: no history in White's answer:\n%s", i, wa[j])
+					}
+				}
+			}
+			if !blackDiffered {
+				t.Fatal("Black's own mails were the same in both worlds: the test varied nothing")
+			}
+		})
+	}
+}
+
+// rawTo is the raw mails to addr among mails.
+func rawTo(mails []store.OutMail, addr string) [][]byte {
+	var out [][]byte
+	for _, m := range mails {
+		if m.To[0] == addr {
+			out = append(out, m.Raw)
+		}
+	}
+	return out
 }

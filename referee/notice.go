@@ -98,7 +98,7 @@ func helpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 	if out := g.Outcome(); out.Over() {
 		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
-	help := v.Help + "\n" + commonHelp
+	help := variant.HelpOf(v, g) + "\n" + commonHelp
 	if v.Open {
 		help += "\n" + takebackHelp
 	}

@@ -203,7 +203,7 @@ func (v View) Diagram() string {
 // Game is one game in progress. Methods are marked required (every variant writes them) or
 // final (provided by Common, which every variant embeds; do not override). Optional methods
 // are interfaces of their own, looked for where they are used: TurnNamer by the referee's
-// subjects (every variant has it), Reserver by replay.
+// subjects (every variant has it), Reserver by replay, Helper by the referee's HELP.
 type Game interface {
 	// Key is the registry key of the game's variant. Required.
 	Key() string
@@ -240,6 +240,20 @@ type TurnNamer interface {
 	// TurnName names the turn s is to play now, or is "" when the game does not wait for s.
 	// Only s reads it, so it depends on nothing hidden from s (noninterference).
 	TurnName(s Side) string
+}
+
+// Helper is implemented by games whose commands depend on their options (PSC under fog offers
+// no CONTROL). Optional: HelpOf falls back to the Variant's Help.
+type Helper interface {
+	Help() string
+}
+
+// HelpOf is the commands of g, a game of v, for its player's HELP.
+func HelpOf(v *Variant, g Game) string {
+	if h, ok := g.(Helper); ok {
+		return h.Help()
+	}
+	return v.Help
 }
 
 // Reserver is implemented by games that can make room for n more commands in advance;

@@ -134,7 +134,7 @@ func pscResolve(p *chess.Position, moves [2]chess.Move) result {
 		m := moves[c]
 		pc := p.At(m.From)
 		if victim := p.At(m.CaptureSquare()); m.Kind != chess.Castle && victim != chess.NoPiece {
-			r.events = append(r.events, Event{Kind: "capture", Square: m.CaptureSquare().String(), Man: manOf(victim), Other: manOf(pc), Lost: victim.Color().String()})
+			r.events = append(r.events, Event{Kind: "capture", Square: m.CaptureSquare().String(), Man: manOf(victim), Other: manOf(pc), Lost: victim.Color().String(), Role: victim.Role().String()})
 			r.quiet = false
 		}
 		if pc.Role() == chess.Pawn {

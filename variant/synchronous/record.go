@@ -11,7 +11,8 @@ import (
 
 // Movetext writes the resolved turns: "1. e4 e5 2. Nf3 d5", each turn White's move then
 // Black's, both in SAN on the position before the turn, disambiguated among the moves the
-// game offered that player.
+// game offered that player (under fog among the moves his men's patterns allow, as he was
+// told them: PS-D9).
 func (g *Game) Movetext() string {
 	var sb strings.Builder
 	for i, t := range g.turns {
@@ -21,7 +22,7 @@ func (g *Game) Movetext() string {
 		fmt.Fprintf(&sb, "%d.", t.pre.Fullmove)
 		for _, c := range []chess.Color{chess.White, chess.Black} {
 			sb.WriteByte(' ')
-			sb.WriteString(t.pre.SANAmong(t.moves[c], g.movesAt(&t.pre, t.ep, c)))
+			sb.WriteString(g.write(&t.pre, t.ep, c, t.moves[c], g.movesAt(&t.pre, t.ep, c)))
 		}
 	}
 	// Once the game is over nothing is secret (rules.md 0.4b): a move chosen for a turn
@@ -41,7 +42,7 @@ func (g *Game) Movetext() string {
 			case !g.has[chess.White]:
 				fmt.Fprintf(&sb, "%d... ", g.pos.Fullmove)
 			}
-			sb.WriteString(g.pos.SANAmong(g.chosen[c], g.moves[c]))
+			sb.WriteString(g.write(&g.pos, g.ep, c, g.chosen[c], g.moves[c]))
 		}
 	}
 	return sb.String()

@@ -44,7 +44,13 @@
 //   - Check marks in moves are ignored (the moves are judged on a position where the
 //     opponent's move is unknown); a capture sign on a move to an empty square is refused
 //     (rules.md 0.3b), except Korolev's captures onto one's own man, which are captures.
-//   - CONTROL is refused with fog (the counts are secret there).
+//   - Under fog (PS-D9 as clarified), nothing a player is told depends on what he cannot
+//     see: CONTROL is refused and not in HELP; a man he lost is reported by square and kind,
+//     never by what took it; his move is read and written among the moves his men's
+//     patterns allow (frozen or not, whatever the control: "Nbd2" when the knight on f1
+//     could go there too, and "Nd2" is then ambiguous), on the board as he sees it; and a
+//     move those patterns allow but the hidden counts forbid is "not possible now", with no
+//     reason. The record of a fog game writes the moves as their players were told them.
 //   - Korolev: two men of the same side never arrive on one square; a king meeting any man
 //     but the other king on a vacant square survives (the vchess reading; KO-D1 makes it
 //     arise only with a pawn), two kings meeting are both removed (a draw).
@@ -52,6 +58,7 @@ package synchronous
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -73,29 +80,32 @@ const (
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Synchronous Chess (PSC)",
 		Aliases: []string{"psc", "parrow synchronous", "synchronous chess"},
-		Help:    help(false),
+		Help:    help(false, false),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]string{OptionFog: "fog of war: each player sees only the squares his men attack; off by default"}})
 	variant.Register(&variant.Variant{Key: KeyKorolev, Name: "Korolev Synchronous Chess",
 		Aliases: []string{"korolev synchronous", "korolev synchronous chess"},
-		Help:    help(true),
+		Help:    help(true, false),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]string{OptionKingMustMove: "a player in check may move only his king (or take the enemy king); off by default"}})
 }
 
-func help(korolev bool) string {
+func help(korolev, fog bool) string {
 	if korolev {
 		return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
 			"                 It is sealed until your opponent has chosen too, and final\n" +
 			"Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
 			"                 enemy capture there"
 	}
-	return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+	text := "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
 		"                 It is sealed until your opponent has chosen too, and final.\n" +
-		"                 Move only to squares you control, and no frozen man\n" +
-		"CONTROL          who controls each square now"
+		"                 Move only to squares you control, and no frozen man"
+	if fog {
+		return text
+	}
+	return text + "\nCONTROL          who controls each square now"
 }
 
 // Game is a game of PSC or of Korolev's Synchronous Chess.
@@ -246,12 +256,17 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return variant.Command{By: by, Text: "control"}, nil, nil
 	}
 	if g.has[by] {
-		return variant.Command{}, nil, variant.Refuse("synchronous/chosen-already", map[string]any{"N": g.pos.Fullmove, "Move": g.san(&g.pos, g.chosen[by], g.moves[by])})
+		return variant.Command{}, nil, variant.Refuse("synchronous/chosen-already", map[string]any{"N": g.pos.Fullmove, "Move": g.write(&g.pos, g.ep, by, g.chosen[by], g.moves[by])})
 	}
 	return g.readMove(by, t)
 }
 
+// Help is the game's HELP: under fog CONTROL is not offered (PS-D9).
+func (g *Game) Help() string { return help(g.korolev, g.fog) }
+
 // readMove reads by's move for the turn, written in SAN or coordinates, among his moves.
+// Under fog it is read among the moves his men's patterns allow, which depend only on what he
+// sees, and one of those that the hidden counts forbid is "not possible now" (PS-D9).
 func (g *Game) readMove(by chess.Color, t string) (variant.Command, []chess.Warning, error) {
 	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
 		t = strings.TrimSpace(t[5:])
@@ -260,8 +275,20 @@ func (g *Game) readMove(by chess.Color, t string) (variant.Command, []chess.Warn
 	if err != nil {
 		return variant.Command{}, nil, variant.Reject("%v", err)
 	}
-	m, warns, err := chess.Resolve(&g.pos, n, g.moves[by])
+	on, cands := &g.pos, g.moves[by]
+	if g.fog {
+		// Read on what he sees, so that no wording can name an unseen man.
+		seen := g.visible(by)
+		on = &seen
+		if n.Castle == 0 {
+			cands = g.pattern(&g.pos, g.ep, by)
+		}
+	}
+	m, warns, err := chess.Resolve(on, n, cands)
 	if err != nil {
+		if g.fog {
+			return variant.Command{}, warns, variant.Reject("%v", err)
+		}
 		return variant.Command{}, warns, g.why(by, n, err)
 	}
 	for _, w := range warns {
@@ -269,11 +296,45 @@ func (g *Game) readMove(by chess.Color, t string) (variant.Command, []chess.Warn
 			return variant.Command{}, warns, variant.Refuse("common/capture-mark", map[string]any{"Warning": w.Text})
 		}
 	}
+	if g.fog && !slices.Contains(g.moves[by], m) {
+		return variant.Command{}, warns, variant.Refuse("synchronous/not-possible-now", map[string]any{"Move": g.write(&g.pos, g.ep, by, m, nil)})
+	}
 	return variant.Command{By: by, Text: "move " + m.UCI()}, warns, nil
 }
 
-// why refuses a move not among by's moves (err is the core's refusal): in PSC a move with the
-// geometry of chess that the control rules forbid is refused with the rule it breaks.
+// pattern is every move c's men could make in p by their patterns alone (PS-D9): the
+// geometry of chess on the board, frozen or not, whatever the control of the square. It
+// depends only on what c's men see: a man's reach is what he sees.
+func (g *Game) pattern(p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move {
+	q := *p
+	q.EnPassant = ep[c.Other()]
+	return q.Generate(nil, chess.MoveRules{Color: c, Pseudo: true, NoCastling: true})
+}
+
+// visible is the position as c sees it under fog: his men, and the enemy's where his men
+// see.
+func (g *Game) visible(c chess.Color) chess.Position {
+	q := g.pos
+	hidden := g.pos.ByColor(c.Other()) &^ g.att.seen(&g.pos, c)
+	for ; hidden != 0; hidden &= hidden - 1 {
+		q.Remove(hidden.First())
+	}
+	return q
+}
+
+// write writes c's move m in p in SAN: under fog disambiguated against every man of that
+// kind whose pattern reaches the square (PS-D9: the writing must not tell which of them the
+// hidden counts hold back), else among legal, his legal moves in p.
+func (g *Game) write(p *chess.Position, ep [2]chess.Square, c chess.Color, m chess.Move, legal []chess.Move) string {
+	if g.fog {
+		return p.SANAmong(m, g.pattern(p, ep, c))
+	}
+	return p.SANAmong(m, legal)
+}
+
+// why refuses a move not among by's moves (err is the core's refusal): in PSC without fog a
+// move with the geometry of chess that the control rules forbid is refused with the rule it
+// breaks.
 func (g *Game) why(by chess.Color, n chess.Notation, err error) error {
 	if g.korolev && g.pos.KingAttacked(by) {
 		return variant.Refuse("synchronous/korolev-in-check", map[string]any{"Why": err, "KingMustMove": g.kingMustMove})
@@ -290,7 +351,7 @@ func (g *Game) why(by chess.Color, n chess.Notation, err error) error {
 	case m.Kind == chess.EnPassant && !g.att.frozen(by.Other(), m.CaptureSquare()):
 		return variant.Refuse("synchronous/ep-not-frozen", map[string]any{"Square": m.CaptureSquare()})
 	case !g.att.controls(by, m.To):
-		return variant.Refuse("synchronous/not-controlled", map[string]any{"Square": m.To, "Fog": g.fog, "Mine": g.att[by][m.To], "Theirs": g.att[by.Other()][m.To]})
+		return variant.Refuse("synchronous/not-controlled", map[string]any{"Square": m.To, "Mine": g.att[by][m.To], "Theirs": g.att[by.Other()][m.To]})
 	}
 	return variant.Reject("%v", err)
 }
@@ -330,7 +391,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		}
 		return []variant.Notice{
 			{To: variant.To(by), Kind: "chosen", Words: "synchronous/chosen",
-				Args: map[string]any{"N": g.pos.Fullmove, "Move": g.san(&g.pos, m, g.moves[by])}},
+				Args: map[string]any{"N": g.pos.Fullmove, "Move": g.write(&g.pos, g.ep, by, m, g.moves[by])}},
 			{To: variant.To(by.Other()), Kind: "opponent-chosen", Words: "synchronous/opponent-chosen",
 				Args: map[string]any{"N": g.pos.Fullmove}},
 		}, nil
@@ -344,8 +405,8 @@ func (g *Game) play() []variant.Notice {
 	moves := g.chosen
 	var sans [2]string
 	if !g.Quiet() {
-		for c := range sans {
-			sans[c] = g.san(&pre, moves[c], g.moves[c])
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			sans[c] = g.write(&pre, preEP, c, moves[c], g.moves[c])
 		}
 	}
 	var r result
@@ -370,11 +431,13 @@ func (g *Game) play() []variant.Notice {
 	}
 	var notices []variant.Notice
 	if g.fog && !g.Outcome().Over() {
+		// Under fog a player learns which of his men were lost, by square and kind, never
+		// what took them (PS-D9).
 		for _, c := range []chess.Color{chess.White, chess.Black} {
-			var lost []Event
+			var lost []Loss
 			for _, e := range r.events {
 				if e.Lost == c.String() {
-					lost = append(lost, e)
+					lost = append(lost, Loss{Square: e.Square, Role: e.Role})
 				}
 			}
 			notices = append(notices, variant.Notice{To: variant.To(c), Kind: "move", Words: "synchronous/turn-fog", Show: variant.ShowView,
@@ -390,11 +453,6 @@ func (g *Game) play() []variant.Notice {
 	return notices
 }
 
-// san writes m, one of cands in p, in SAN.
-func (g *Game) san(p *chess.Position, m chess.Move, cands []chess.Move) string {
-	return p.SANAmong(m, cands)
-}
-
 // result is a resolved turn: the new position, the e.p. squares, what happened, and
 // whether the turn was quiet (no pawn moved, no man removed).
 type result struct {
@@ -408,7 +466,8 @@ type result struct {
 // the sentence "synchronous/event"): Kind is "capture", "self-capture", "collision",
 // "collision-king", "illusory", "exchange" or "anticipated"; Square where; Man and Other
 // the men concerned ("Black's knight"), Victim the man an anticipating self-capture took.
-// Lost is the colour that lost a man, for the fog's report ("" when none).
+// Lost is the colour that lost a man and Role the kind of man ("knight"), for the fog's
+// report ("" when none).
 type Event struct {
 	Kind   string
 	Square string
@@ -416,6 +475,14 @@ type Event struct {
 	Other  string
 	Victim string
 	Lost   string
+	Role   string
+}
+
+// Loss is what a player under fog is told of a man of his that was captured: where it stood
+// and what it was (the sentence "synchronous/turn-fog").
+type Loss struct {
+	Square string
+	Role   string
 }
 
 func manOf(pc chess.Piece) string { return pc.Color().String() + "'s " + pc.Role().String() }
@@ -468,7 +535,7 @@ func (g *Game) turnLine(v variant.Viewer) string {
 		var parts []string
 		for _, c := range []chess.Color{chess.White, chess.Black} {
 			if g.has[c] {
-				parts = append(parts, fmt.Sprintf("%v has chosen %s (sealed)", c, g.san(&g.pos, g.chosen[c], g.moves[c])))
+				parts = append(parts, fmt.Sprintf("%v has chosen %s (sealed)", c, g.write(&g.pos, g.ep, c, g.chosen[c], g.moves[c])))
 			} else {
 				parts = append(parts, fmt.Sprintf("%v has not chosen", c))
 			}
@@ -478,7 +545,7 @@ func (g *Game) turnLine(v variant.Viewer) string {
 	s := chess.Color(v)
 	switch {
 	case g.has[s]:
-		return fmt.Sprintf("Turn %d: you have chosen %s; waiting for your opponent.", no, g.san(&g.pos, g.chosen[s], g.moves[s]))
+		return fmt.Sprintf("Turn %d: you have chosen %s; waiting for your opponent.", no, g.write(&g.pos, g.ep, s, g.chosen[s], g.moves[s]))
 	case g.has[s.Other()]:
 		return fmt.Sprintf("Turn %d: your opponent has chosen; choose your move.", no)
 	}
