@@ -1,7 +1,9 @@
 package chess
 
-// InsufficientMaterial reports a dead position by material under FIDE rules: no sequence
-// of legal moves can mate (K v K, K+minor v K, K+B v K+B with bishops on one colour).
+// InsufficientMaterial reports a position that no sequence of moves can bring to checkmate,
+// by material: king against king, king and one knight or bishop against a lone king, and
+// every man besides the kings a bishop, all on squares of one colour (any number, either
+// side). King and knight against king and knight, or bishops on both colours, can mate.
 func (p *Position) InsufficientMaterial() bool {
 	if p.roles[Pawn]|p.roles[Rook]|p.roles[Queen] != 0 {
 		return false
@@ -20,14 +22,13 @@ func (p *Position) InsufficientMaterial() bool {
 	return b&light == 0 || b&^light == 0
 }
 
-// AtMostOneMinorEach reports that each side has at most a king plus one knight or one
-// bishop: the dead-position rule of rules.md 0.4c.
-func (p *Position) AtMostOneMinorEach() bool {
+// KingsAndOneMinorAtMost reports that besides the two kings at most one knight or one bishop
+// stands on the board: king against king, or king and one minor piece against a lone king.
+func (p *Position) KingsAndOneMinorAtMost() bool {
 	if p.roles[Pawn]|p.roles[Rook]|p.roles[Queen] != 0 {
 		return false
 	}
-	minors := p.roles[Knight] | p.roles[Bishop]
-	return (minors&p.colors[White]).Count() <= 1 && (minors&p.colors[Black]).Count() <= 1
+	return (p.roles[Knight] | p.roles[Bishop]).Count() <= 1
 }
 
 // Perft counts the leaf nodes of the legal move tree to the given depth.

@@ -200,7 +200,7 @@ func (g *Game) judge(next byte, mover chess.Color, executed bool) {
 	p := g.pos
 	p.Turn = mover
 	noMove, inCheck := len(g.legalFor(mover)) == 0, p.InCheck()
-	s := variant.Standing{Mover: mover, InCheck: inCheck, Dead: p.AtMostOneMinorEach(), Quiet: p.Halfmove,
+	s := variant.Standing{Mover: mover, InCheck: inCheck, Dead: p.InsufficientMaterial(), Quiet: p.Halfmove,
 		// The author of a C-move without a legal move is not stalemated: his C-move is
 		// skipped (CO-D5).
 		NoMove: noMove && (inCheck || next != 'C'),

@@ -759,3 +759,25 @@ func TestTurnName(t *testing.T) {
 		})
 	}
 }
+
+// CO-D9 (clarified 2026-11-25): a skipped C-move is no ply, and the state it leaves is not
+// counted. Here each cycle's C-move is skipped; counting those states would make the
+// placement after 3... Nf6 the third of its kind before the game goes on.
+func TestCOD9SkippedCMoveIsNoPly(t *testing.T) {
+	r := replayText(t, "", "1. Nf3 Nf6 !Qd3 2. Ng8 Ng1 !Qd6 3. Nf3 Nf6 !Qd3 4. Ng8 Ng1 !Qd6")
+	if r.Failure != nil {
+		t.Fatalf("the record does not replay: %v", r.Failure)
+	}
+	if out := r.Game.Outcome(); out.Over() {
+		t.Fatalf("the game ended: %+v; skipped C-moves count as plies", out)
+	}
+	// The next executed ply does draw: the placement after 1. Nf3, with the same step to
+	// come, for the third time (plies 1, 7 and 13; the skipped C-moves are not counted).
+	r = replayText(t, "", "1. Nf3 Nf6 !Qd3 2. Ng8 Ng1 !Qd6 3. Nf3 Nf6 !Qd3 4. Ng8 Ng1 !Qd6 5. Nf3")
+	if r.Failure != nil {
+		t.Fatalf("the record does not replay: %v", r.Failure)
+	}
+	if out := r.Game.Outcome(); out.Termination != "threefold repetition" {
+		t.Fatalf("outcome %+v, want a threefold repetition", out)
+	}
+}

@@ -23,8 +23,9 @@
 //     rest is not tried, and the rest of the mail is not read (KR-D9).
 //   - Kriegspiel ends as orthodox chess by mate and stalemate, and the umpire declares the
 //     draws the players cannot claim blind: 50 moves each without a capture or a pawn move,
-//     the same position three times on his board, a dead position (at most king and one
-//     minor piece each, rules.md 0.4c) (KR-D8).
+//     the same position three times on his board, a dead position (no mate possible by
+//     material: king against king, king and one minor piece against a lone king, only
+//     bishops on squares of one colour; rules.md 0.4c) (KR-D8).
 //   - Progressive Kriegspiel: series of 1, 2, 3 ... moves as in Progressive Chess (rules.md
 //     §2); a check ends the series. After every successful move both players are told whether
 //     the player who moves next has a pawn capture, e.p. included: "pawn tries: yes" or "no"
@@ -75,7 +76,7 @@
 //   - In Progressive Kriegspiel a FEN start gives the side to move series 1 (White) or 2
 //     (Black), and an e.p. square in the FEN is eligible for the first series.
 //   - Checkmate is judged before a dead position (Judge's order), in both games. The dead
-//     position of KR-D8 is rules.md 0.4c's (at most king and one minor piece each).
+//     position of KR-D8 is rules.md 0.4c's (chess.InsufficientMaterial).
 //   - A list stops with a private note naming what was not tried; a list's attempt that is
 //     refused once something was announced (ambiguous after a move of the series, not a pawn
 //     capture after Try) ends the list the same way instead of refusing the line. A line
@@ -260,7 +261,7 @@ func (g *Game) judge() {
 	p := &g.pos
 	noMove := len(g.legal) == 0
 	g.Judge(&krEnds, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
-		Dead: p.AtMostOneMinorEach(), Quiet: p.Halfmove, Repeats: g.repetitions()})
+		Dead: p.InsufficientMaterial(), Quiet: p.Halfmove, Repeats: g.repetitions()})
 }
 
 // repetitions counts how often the umpire's position now has occurred.
@@ -282,7 +283,7 @@ func (g *Game) judgeSeriesStart() {
 	p := &g.pos
 	noMove := len(g.legal) == 0
 	g.Judge(&pkEnds, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
-		Dead: p.AtMostOneMinorEach(), Quiet: g.quietSeries})
+		Dead: p.InsufficientMaterial(), Quiet: g.quietSeries})
 }
 
 // Resolve reads a line: an attempt ("e2e4", "Nf3", "MOVE e4"), "Any?", a list of attempts
@@ -613,7 +614,7 @@ func (g *Game) play(by chess.Color, m chess.Move) event {
 		} else {
 			g.legal = p.LegalMoves(g.legal[:0])
 			switch {
-			case p.AtMostOneMinorEach():
+			case p.InsufficientMaterial():
 				g.End(variant.Draw, "insufficient material", pkEnds.Dead)
 			case len(g.legal) == 0: // PK-D4: no move left in mid-series
 				g.End(variant.Draw, "stalemate", fmt.Sprintf("%s has no move left in series %d", by, g.series))

@@ -175,7 +175,7 @@ func (g *Game) judgeStart() {
 	p := &g.pos
 	noMove := len(g.moves(p, 1)) == 0
 	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
-		Dead: p.AtMostOneMinorEach(), Quiet: g.quiet,
+		Dead: p.InsufficientMaterial(), Quiet: g.quiet,
 		Mate: func() string {
 			// IT-D2: in check, with legal escapes that all give check before the last move.
 			if g.italian && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
@@ -286,7 +286,7 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 			warns = append(warns, chess.Warning{Code: x.Code, Text: fmt.Sprintf("move %d (%s): %s", k, w, x.Text)})
 		}
 		san = append(san, s)
-		if p.AtMostOneMinorEach() {
+		if p.InsufficientMaterial() {
 			// A dead position ends the game at once, and the series with it (PR-D5, 0.4c).
 			if k < len(words) {
 				return nil, nil, warns, variant.Refuse("progressive/dead-then-more", map[string]any{"K": k, "Move": w})
@@ -380,7 +380,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	} else {
 		g.quiet = 0
 	}
-	dead := g.pos.AtMostOneMinorEach()
+	dead := g.pos.InsufficientMaterial()
 	ranOut := len(seq) < n && !g.pos.KingAttacked(by.Other()) && !dead // short without a check: no move was left (PR-D7)
 	g.pos.Turn = by.Other()
 	g.series = n + 1

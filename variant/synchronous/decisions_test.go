@@ -141,7 +141,7 @@ func TestKorolevDecisions(t *testing.T) {
 		varianttest.Send(t, h, chess.Black, "bxc6")
 		k := newGame(t, true, "4k2R/8/8/8/8/8/8/r3K3", nil)
 		turn(t, k, "Rxe8", "Rxe1")
-		over(t, k, "1/2-1/2", "king capture")
+		over(t, k, "1/2-1/2", "both kings captured")
 		const check = "4k3/8/8/8/8/8/1B6/r3K3"
 		varianttest.Send(t, newGame(t, true, check, nil), chess.White, "Bxa1")
 		varianttest.Refuse(t, newGame(t, true, check, map[string]string{OptionKingMustMove: "true"}), chess.White, "Bxa1", "only a king move")

@@ -192,12 +192,13 @@ func stepFrom(steps []step, s chess.Square) *step {
 
 // koJudge is KO-D3 and KO-D5: a king removed loses (both: a draw), before checkmate; then
 // checkmate (in check with no move of KO-D1; both: a draw), stalemate, 50 quiet turns and
-// dead positions (rules.md 0.4c).
+// dead positions (rules.md 0.4c: in this game only king against king and king and one
+// minor piece against a lone king).
 func (g *Game) koJudge() *variant.Ending {
 	wk, bk := g.pos.King(chess.White) == chess.NoSquare, g.pos.King(chess.Black) == chess.NoSquare
 	switch {
 	case wk && bk:
-		return &variant.Ending{Result: variant.Draw, Termination: "king capture", Reason: "both kings were captured at once"}
+		return &variant.Ending{Result: variant.Draw, Termination: "both kings captured", Reason: "both kings were captured at once"}
 	case wk:
 		return &variant.Ending{Result: "0-1", Termination: "king capture", Reason: "Black captured White's king"}
 	case bk:
@@ -226,7 +227,7 @@ func (g *Game) koJudge() *variant.Ending {
 	if g.pos.Halfmove >= quietLimit {
 		return &variant.Ending{Result: variant.Draw, Termination: "fifty-move rule", Reason: "50 turns without a capture, a man removed or a pawn move"}
 	}
-	if g.pos.AtMostOneMinorEach() {
+	if g.pos.KingsAndOneMinorAtMost() {
 		return &variant.Ending{Result: variant.Draw, Termination: "insufficient material", Reason: "neither side has the men to mate"}
 	}
 	return nil
