@@ -268,6 +268,20 @@ type Options struct {
 	Flags map[string]string // variant options such as "strict-forfeit"
 }
 
+// Bool reads the on/off option name, off when it is not given: "true", "on", "yes" or "1"
+// turn it on, "false", "off", "no" or "0" off, in any case; any other value is an error that
+// names the option. Every game reads its on/off options here.
+func (o Options) Bool(name string) (bool, error) {
+	switch v := o.Flags[name]; strings.ToLower(v) {
+	case "", "false", "off", "no", "0":
+		return false, nil
+	case "true", "on", "yes", "1":
+		return true, nil
+	default:
+		return false, fmt.Errorf("option %s=%q: want true or false (on/off, yes/no, 1/0)", name, v)
+	}
+}
+
 // Variant is one registered game.
 type Variant struct {
 	Key     string   // stable lowercase key: stored in bbolt, written in [Variant] tags

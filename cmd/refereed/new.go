@@ -67,6 +67,11 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 			}
 			flags[name] = value
 		}
+		// A value that is not one (fog=maybe) is refused before anything is created.
+		if _, err := va.New(variant.Options{FEN: *fen, Flags: flags}); err != nil {
+			fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
+			return exitUsage
+		}
 	}
 	db, closeDB, created, err := d.create(m)
 	if err != nil {

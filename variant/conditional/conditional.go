@@ -125,7 +125,9 @@ func New(o variant.Options) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{Common: variant.NewCommon(), pos: pos, state: 'A', x: pos.Turn, hashes: map[uint64]int{}}
-	g.aCheckLoses = o.Flags["a-check-loses"] != "" && o.Flags["a-check-loses"] != "false"
+	if g.aCheckLoses, err = o.Bool("a-check-loses"); err != nil {
+		return nil, err
+	}
 	g.reached('A', g.x)
 	g.judge('A', g.x, true)
 	return g, nil

@@ -106,7 +106,9 @@ func New(o variant.Options, italian bool) (*Game, error) {
 		g.series = n
 	}
 	g.startSeries = g.series
-	g.strictForfeit = o.Flags["strict-forfeit"] != "" && o.Flags["strict-forfeit"] != "false"
+	if g.strictForfeit, err = o.Bool("strict-forfeit"); err != nil {
+		return nil, err
+	}
 	g.pos.EnPassant = chess.NoSquare
 	if pos.EnPassant != chess.NoSquare {
 		g.epSquares = pos.EnPassant.Bit()
@@ -200,6 +202,13 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	seq, _, more, err := g.check(words)
 	warns = append(warns, more...)
+	if err != nil && g.italian && g.strictForfeit {
+		// strict-forfeit: an early check is not refused but played up to that move, and
+		// Submit forfeits the game (the literal AISE rule).
+		if k, early := g.earlyCheck(words); k > 0 {
+			seq, err = early, nil
+		}
+	}
 	if err != nil {
 		return variant.Command{}, warns, err
 	}
@@ -349,7 +358,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	words := strings.Fields(rest)
 	if g.italian && g.strictForfeit {
-		if k := g.earlyCheck(words); k > 0 {
+		if k, _ := g.earlyCheck(words); k > 0 {
 			// strict-forfeit: the literal AISE rule (E:L1066-1067) instead of IT-D1.
 			g.Accept(cmd)
 			by := cmd.By
@@ -405,25 +414,27 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 
 // earlyCheck returns the 1-based index of a check before the last move of the full series,
 // or 0 (for strict-forfeit).
-func (g *Game) earlyCheck(words []string) int {
+func (g *Game) earlyCheck(words []string) (int, []chess.Move) {
 	p := g.pos
+	var seq []chess.Move
 	for k, w := range words {
 		not, err := chess.ParseNotation(w)
 		if err != nil {
-			return 0
+			return 0, nil
 		}
 		m, _, err := chess.Resolve(&p, not, p.LegalMoves(nil))
 		if err != nil {
-			return 0
+			return 0, nil
 		}
+		seq = append(seq, m)
 		p.Play(m)
 		p.Turn = g.pos.Turn
 		p.EnPassant = chess.NoSquare
 		if p.KingAttacked(p.Turn.Other()) && k+1 < g.series {
-			return k + 1
+			return k + 1, seq
 		}
 	}
-	return 0
+	return 0, nil
 }
 
 // View is the whole board (full information) and what comes next.

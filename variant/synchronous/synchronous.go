@@ -161,9 +161,9 @@ func New(o variant.Options, korolev bool) (*Game, error) {
 	g.startEP = g.ep
 	var err error
 	if korolev {
-		g.kingMustMove, err = flag(o.Flags, OptionKingMustMove)
+		g.kingMustMove, err = o.Bool(OptionKingMustMove)
 	} else {
-		g.fog, err = flag(o.Flags, OptionFog)
+		g.fog, err = o.Bool(OptionFog)
 	}
 	if err != nil {
 		return nil, err
@@ -171,16 +171,6 @@ func New(o variant.Options, korolev bool) (*Game, error) {
 	g.refresh()
 	g.judge()
 	return g, nil
-}
-
-func flag(flags map[string]string, name string) (bool, error) {
-	switch v := strings.ToLower(flags[name]); v {
-	case "", "false", "off", "no", "0":
-		return false, nil
-	case "true", "on", "yes", "1":
-		return true, nil
-	}
-	return false, fmt.Errorf("option %s=%q: want true or false", name, flags[name])
 }
 
 func (g *Game) Key() string {

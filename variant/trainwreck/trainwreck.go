@@ -155,12 +155,9 @@ func New(o variant.Options, three bool) (*Game, error) {
 		pos.EnPassant, pos.Halfmove = chess.NoSquare, 0
 	}
 	g := &Game{Common: variant.NewCommon(), three: three, start: pos, pos: pos, unmoved: homeMen(&pos)}
-	switch v := strings.ToLower(o.Flags[OptionNote]); v {
-	case "", "false", "off", "no", "0":
-	case "true", "on", "yes", "1":
-		g.note = true
-	default:
-		return nil, fmt.Errorf("option %s=%q: want true or false", OptionNote, o.Flags[OptionNote])
+	var err error
+	if g.note, err = o.Bool(OptionNote); err != nil {
+		return nil, err
 	}
 	g.judgeStart()
 	return g, nil
