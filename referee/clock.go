@@ -98,14 +98,17 @@ func clockArgs(l *loaded, now time.Time) templates.Args {
 	over := l.sg.Status == "over" || l.g.Outcome().Over()
 	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)),
 		"Running": "", "Since": "", "Flag": "", "Paused": ""}
+	// The pause going on is named by its own start: merged with a leave that began earlier
+	// the stop would start at that leave's first day.
+	for _, s := range l.stops {
+		if !over && openEnded(s, now) && !s.From.After(now) {
+			args["Paused"] = when(s.From)
+		}
+	}
 	var stops []string
 	for _, s := range tournament.Merge(l.stops) {
 		switch {
-		case over || !s.To.After(now):
-		case s.To.Sub(now) > 100*365*tournament.Day: // a pause still going
-			if !s.From.After(now) {
-				args["Paused"] = when(s.From)
-			}
+		case over || !s.To.After(now) || openEnded(s, now):
 		default:
 			last := s.To.Add(-time.Second).UTC().Format(dateLayout)
 			if first := s.From.UTC().Format(dateLayout); first == last {
@@ -123,6 +126,10 @@ func clockArgs(l *loaded, now time.Time) templates.Args {
 	args["Stops"] = stops
 	return args
 }
+
+// openEnded reports whether s is a pause still going (stopsOf writes its end a thousand
+// years ahead).
+func openEnded(s tournament.Stop, now time.Time) bool { return s.To.Sub(now) > 100*365*tournament.Day }
 
 // clockText is the clock paragraph of a game with a time control.
 func clockText(l *loaded, now time.Time) string { return say("clock", clockArgs(l, now)) }

@@ -261,3 +261,27 @@ func TestOrganizerMailAfterRestore(t *testing.T) {
 		t.Fatal("no mail to the organizer after the adjudication (the standings)")
 	}
 }
+
+// Issue 21: a pause names the moment the organizer stopped the clocks, even in a game whose
+// player's leave began earlier that day (merged, the stop would begin at the leave's 00:00).
+func TestPauseDuringLeave(t *testing.T) {
+	h := newHarness(t)
+	h.now = time.Date(2026, 11, 25, 16, 4, 0, 0, time.UTC)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := organizerReplyTo(t, h.outbox())
+	tr := h.tournament(id)
+	g := tr.Rounds[0].Games[0].Game
+	h.deliver(h.reply(g, chess.White, "LEAVE 2026-11-25 2026-11-27"))
+	h.outbox()
+	h.uid++
+	if err := h.ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, mailText(td, addr, "Re: Winter Cup", "PAUSE", "")); err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(g, chess.White, "BOARD"))
+	board := bodyTo(t, h.outbox(), h.player(g, chess.White).Address)
+	mustSay(t, "a clock paused during a leave", board, "The organizer stopped every clock of the tournament on Wed 2026-11-25 16:04 UTC")
+}
