@@ -225,7 +225,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 			return 0, err
 		}
 		queued := 2
-		if n, err := r.tellOrganizer(tx, sg, say("organizer-forfeit", templates.Args{"Game": sg.ID, "Player": sg.Players[waiting].Address, "Reason": res.Reason, "Result": res.Result})); err != nil {
+		if n, err := r.tellOrganizer(tx, sg, say("organizer-forfeit", templates.Args{"Game": sg.ID, "Player": sg.Players[waiting].Address, "Reason": res.Reason, "Result": res.Result, "OnTime": dl.onTime})); err != nil {
 			return 0, err
 		} else {
 			queued += n

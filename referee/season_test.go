@@ -604,7 +604,7 @@ func TestSeasonByMail(t *testing.T) {
 			"The whole game: 1 e4")
 	}
 	mustSay(t, "the organizer told of the forfeit", got.of(t, seasonTD, 0, "for the organizer").text,
-		"Game #"+itoa(g3)+" is over: chen@localhost forfeits (", "), 1-0.")
+		"Game #"+itoa(g3)+" is over: chen@localhost lost on time (", "), 1-0; a loss on time is a game played")
 	for _, p := range w.readers {
 		mustSay(t, p+"'s standings after game 3", got.of(t, p, 0, ": standings").text, "Game #"+itoa(g3)+" of "+seasonName+", dora@localhost against chen@localhost, ended: 1-0.", "5 of 6 games decided")
 	}
@@ -638,11 +638,11 @@ func TestSeasonByMail(t *testing.T) {
 	// = 1; dora 1·1.5 (chen) = 1.5. Wins count the forfeit: bruno 2. dora withdrew: she
 	// comes last, after alice on the same points, with no "=" (no tie).
 	want := strings.Join([]string{
-		"   # Player               1 2 3 4    Pts      SB   W",
-		"  1  bruno                * = 1 +    2.5    2.75   2",
-		"  2  chen                 = * 1 0    1.5    2.25   1",
-		"  3  alice                0 0 * 1      1       1   1",
-		"  4  dora (w)             - 1 0 *      1    1.50   1",
+		"    # Player               1 2 3 4    Pts      SB   W",
+		"    1 bruno                * = 1 +    2.5    2.75   2",
+		"    2 chen                 = * 1 0    1.5    2.25   1",
+		"    3 alice                0 0 * 1      1       1   1",
+		"    4 dora (w)             - 1 0 *      1    1.50   1",
 	}, "\n")
 	for _, p := range w.readers {
 		last := w.standings[p] // the last standings mail he received
@@ -703,7 +703,7 @@ func seasonTable(body string) string {
 	var rows []string
 	for _, l := range strings.Split(body, "\n") {
 		switch {
-		case strings.HasPrefix(l, "   # Player"):
+		case strings.HasPrefix(l, "    # Player"):
 			rows = []string{l}
 		case len(rows) > 0 && strings.TrimSpace(l) == "":
 			return strings.Join(rows, "\n")

@@ -75,7 +75,7 @@ func TestTournamentByMail(t *testing.T) {
 	if len(m) != 1 {
 		t.Fatalf("%d mails for STANDINGS", len(m))
 	}
-	mustContain(t, "the answer to STANDINGS", bodyTo(t, m, "chen@example.org"), "0 of 6 games", "1= alice                * . . .", ". . .")
+	mustContain(t, "the answer to STANDINGS", bodyTo(t, m, "chen@example.org"), "0 of 6 games", "    1 alice                * . . .", ". . .")
 
 	h.deliver(h.reply(g(1, 1), chess.White, "HELP"))
 	mustContain(t, "HELP in a tournament game", bodyTo(t, h.outbox(), "bruno@example.net"), "STANDINGS", "the tournament's crosstable")
@@ -117,11 +117,11 @@ func TestTournamentByMail(t *testing.T) {
 	// bruno ½+½+1 = 2, SB ¼ (chen) + 1¼ (alice) + 1 (dora) = 2.5
 	// dora 0+1+0 = 1, SB ½ (chen); chen ½+0+0 = ½, SB 1 (½ of bruno)
 	want := strings.Join([]string{
-		"   # Player               1 2 3 4    Pts      SB   W",
-		"  1  alice                * = 1 1    2.5    2.50   2",
-		"  2  bruno                = * 1 =      2    2.50   1",
-		"  3  dora                 0 0 * 1      1    0.50   1",
-		"  4  chen                 0 = 0 *    0.5       1   0",
+		"    # Player               1 2 3 4    Pts      SB   W",
+		"    1 alice                * = 1 1    2.5    2.50   2",
+		"    2 bruno                = * 1 =      2    2.50   1",
+		"    3 dora                 0 0 * 1      1    0.50   1",
+		"    4 chen                 0 = 0 *    0.5       1   0",
 	}, "\n")
 	mustContain(t, "the final standings", final, want, "6 of 6 games", "these are the final")
 }
@@ -250,9 +250,9 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	// time. chen 2 + 2 (bruno's forfeits) = 4, SB 2 x 2 (alice) = 4; alice 2, SB 0 (bruno
 	// has nothing); bruno last, as he withdrew.
 	mustContain(t, "the final standings", final, "6 of 6 games", "these are the final",
-		"  1  chen                 * 1 +      4       4   4\n                          * 1 +",
-		"  2  alice                0 * +      2       0   2",
-		"  3  bruno (w)            - - *      0       0   0")
+		"    1 chen                 * 1 +      4       4   4\n                           * 1 +",
+		"    2 alice                0 * +      2       0   2",
+		"    3 bruno (w)            - - *      0       0   0")
 	var pgn strings.Builder
 	if err := h.db.View(func(tx *store.Tx) error { _, err := ExportTournament(tx, id, &pgn); return err }); err != nil {
 		t.Fatal(err)

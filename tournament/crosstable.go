@@ -13,8 +13,9 @@ const Width = 72
 // row number), then points, Sonneborn-Berger and wins. A cell reads from the row player's
 // side: 1 won, 0 lost, = drawn, + won by forfeit, - lost by forfeit, x not played (annulled
 // after a withdrawal), . still going, * himself. A double round robin has two lines per
-// player, one per cycle. A rank shared after every tiebreak is marked "=" after the number;
-// a player who withdrew has "(w)" after his name. Names are abbreviated to fit.
+// player, one per cycle. A place shared after every tiebreak is written as the span of rows
+// it covers ("2-4") on each of them, once any game has a result; a player who withdrew has "(w)" after his name. Names
+// are abbreviated to fit.
 func (s Section) Crosstable() string {
 	st := s.Standings()
 	n := len(st)
@@ -49,7 +50,7 @@ func (s Section) Crosstable() string {
 		cells[c][w][b], cells[c][b][w] = cw, cb
 	}
 	const totals = " %5s %7s %3s"
-	fixed := 4 + 1 + 1 + 2*n + len(fmt.Sprintf(totals, "", "", ""))
+	fixed := 5 + 1 + 1 + 2*n + len(fmt.Sprintf(totals, "", "", ""))
 	nameW := min(20, Width-fixed)
 	var b strings.Builder
 	var head strings.Builder
@@ -57,11 +58,18 @@ func (s Section) Crosstable() string {
 		fmt.Fprintf(&head, "%d ", (i+1)%10)
 	}
 	line := func(s string) { b.WriteString(strings.TrimRight(s, " ") + "\n") }
-	line(fmt.Sprintf("%4s %-*s %s"+totals, "#", nameW, "Player", head.String(), "Pts", "SB", "W"))
+	line(fmt.Sprintf("%5s %-*s %s"+totals, "#", nameW, "Player", head.String(), "Pts", "SB", "W"))
+	scored := false // before any result nobody has a place yet, shared or not
+	for _, x := range st {
+		scored = scored || x.Games > 0
+	}
 	for r, x := range st {
-		mark := " "
-		if (r > 0 && st[r-1].Rank == x.Rank) || (r+1 < n && st[r+1].Rank == x.Rank) {
-			mark = "="
+		place := fmt.Sprint(r + 1)
+		if last := r + 1; scored && ((r > 0 && st[r-1].Rank == x.Rank) || (r+1 < n && st[r+1].Rank == x.Rank)) {
+			for last < n && st[last].Rank == x.Rank {
+				last++
+			}
+			place = fmt.Sprintf("%d-%d", x.Rank, last)
 		}
 		name := s.Players[x.Player]
 		if x.Out {
@@ -74,9 +82,9 @@ func (s Section) Crosstable() string {
 				row.WriteByte(' ')
 			}
 			if c == 0 {
-				line(fmt.Sprintf("%3d%s %-*s %s"+totals, r+1, mark, nameW, abbreviate(name, nameW), row.String(), x.Points(), x.SB(), fmt.Sprint(x.Wins)))
+				line(fmt.Sprintf("%5s %-*s %s"+totals, place, nameW, abbreviate(name, nameW), row.String(), x.Points(), x.SB(), fmt.Sprint(x.Wins)))
 			} else {
-				line(fmt.Sprintf("%4s %-*s %s", "", nameW, "", row.String()))
+				line(fmt.Sprintf("%5s %-*s %s", "", nameW, "", row.String()))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -175,5 +176,24 @@ func TestCrosstableDouble(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Issue 21: a place no tiebreak separates is written as the span it covers, on each of its
+// rows ("2-4"), not as "2=", "3=", "4=".
+func TestCrosstableSharedPlace(t *testing.T) {
+	s := section("ann bea cid dot", "a-b 1-0", "a-c 1-0", "a-d 1-0", "b-c 1/2-1/2", "b-d 1/2-1/2", "c-d 1/2-1/2")
+	// Before any result nobody has a place: the rows are numbered.
+	fresh := section("ann bea cid dot", "a-b", "a-c", "a-d", "b-c", "b-d", "c-d")
+	for i, l := range strings.Split(fresh.Crosstable(), "\n")[1:5] {
+		if want := fmt.Sprintf("%5d ", i+1); !strings.HasPrefix(l, want) {
+			t.Errorf("row %d before any result: %q", i+1, l)
+		}
+	}
+	lines := strings.Split(s.Crosstable(), "\n")
+	for i, want := range []string{"    1 ann ", "  2-4 bea ", "  2-4 cid ", "  2-4 dot "} {
+		if !strings.HasPrefix(lines[i+1], want) {
+			t.Errorf("row %d: %q, want it to start %q", i+1, lines[i+1], want)
+		}
 	}
 }
