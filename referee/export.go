@@ -12,6 +12,8 @@ import (
 // Export writes game id as PGN: variant tags, the movetext in the variant's notation, and,
 // once the game is over, its whole log with times in a comment (nothing is secret then,
 // rules.md 0.4b). An unfinished game's record shows hidden moves: it is for the organizer.
+// A game of a tournament has the tournament as its Event and its Round, as in
+// ExportTournament.
 func Export(tx *store.Tx, id uint64, w io.Writer) error {
 	return export(tx, id, w, nil)
 }
@@ -27,7 +29,7 @@ func ExportTournament(tx *store.Tx, id uint64, w io.Writer) (games int, err erro
 	}
 	for _, rd := range t.Rounds {
 		for _, tg := range rd.Games {
-			if err := export(tx, tg.Game, w, &exportIn{t: t, round: rd.Number}); err != nil {
+			if err := export(tx, tg.Game, w, &exportIn{t: t, round: rd.Number, whole: true}); err != nil {
 				return games, err
 			}
 			games++
@@ -36,16 +38,26 @@ func ExportTournament(tx *store.Tx, id uint64, w io.Writer) (games int, err erro
 	return games, nil
 }
 
-// exportIn is the tournament and round a game is exported as part of.
+// exportIn is the tournament and round a game is exported with; whole when it is exported as
+// part of the tournament's record (its games still going by their tags only).
 type exportIn struct {
 	t     *store.Tournament
 	round int
+	whole bool
 }
 
 func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 	sg, v, g, err := Load(tx, id)
 	if err != nil {
 		return err
+	}
+	if in == nil && sg.Tournament != 0 {
+		// A tournament's game names its tournament and round wherever it is exported from.
+		t, err := tx.Tournament(sg.Tournament)
+		if err != nil {
+			return err
+		}
+		in = &exportIn{t: t, round: sg.Round}
 	}
 	event := fmt.Sprintf("refereed game #%d", sg.ID)
 	if in != nil {
@@ -69,7 +81,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 	if out.Over() && (sg.Reason == withdrawnReason || out.Termination == "adjudication") {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
-	if in != nil && !out.Over() {
+	if in != nil && in.whole && !out.Over() {
 		if sg.Status != "over" {
 			return record.Write(w, tags, "", "*")
 		}

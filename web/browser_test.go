@@ -105,7 +105,7 @@ func TestInABrowser(t *testing.T) {
 	}
 	start := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d?ply=0", done), "--dump-dom")
 	after := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d?ply=2", done), "--dump-dom")
-	if !strings.Contains(start, "step 0 of") || !strings.Contains(after, "step 2 of") || !strings.Contains(start, "?ply=1") {
+	if !strings.Contains(start, "step 0 of") || !strings.Contains(after, "step 2 of") || !strings.Contains(start, "?step=1") {
 		t.Errorf("stepping through the moves: step 0 and 2 pages, or the link onward, missing:\n%s\n---\n%s", start, after)
 	}
 	b0, b2 := boardsOf(start), boardsOf(after)

@@ -11,9 +11,9 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "foot"}}</body></html>
 {{end}}
-{{define "rows"}}<table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Tournament</th></tr>
+{{define "rows"}}<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Tournament</th></tr>
 {{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td>{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> round {{.Round}}{{end}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
 {{end}}
 {{define "games"}}{{template "head" .}}
 <form method="get" action="/">
@@ -42,11 +42,11 @@ var pages = template.Must(template.New("").Parse(`
 </table>
 {{if .Finished}}<p><a href="/game/{{.ID}}.pgn">Download PGN</a></p>
 <h2>Position after step {{.Ply}} of {{.Plies}}</h2>
-<p class="steps">{{if gt .Ply 0}}<a href="/game/{{.ID}}?ply=0">|‹</a><a href="/game/{{.ID}}?ply={{.Prev}}">‹ back</a>{{end}}{{if lt .Ply .Plies}}<a href="/game/{{.ID}}?ply={{.Next}}">forward ›</a><a href="/game/{{.ID}}?ply={{.Plies}}">›|</a>{{end}}</p>
+<p class="steps">{{if gt .Ply 0}}<a href="/game/{{.ID}}?step=0">|‹</a><a href="/game/{{.ID}}?step={{.Prev}}">‹ back</a>{{end}}{{if lt .Ply .Plies}}<a href="/game/{{.ID}}?step={{.Next}}">forward ›</a><a href="/game/{{.ID}}?step={{.Plies}}">›|</a>{{end}}</p>
 {{range .Boards}}{{template "board" .}}{{end}}
 {{range .Lines}}<p>{{.}}</p>{{end}}
 <h2>Moves</h2><pre>{{.Movetext}}</pre>
-<h2>The referee's log</h2><ol class="steps" start="0">{{range .Steps}}<li>{{if .Current}}<b>{{.Label}}</b>{{else}}<a href="/game/{{$.ID}}?ply={{.N}}">{{.Label}}</a>{{end}}</li>{{end}}</ol>
+<h2>The referee's log</h2><ol class="steps" start="0">{{range .Steps}}<li>{{if .Current}}<b>{{.Label}}</b>{{else}}<a href="/game/{{$.ID}}?step={{.N}}">{{.Label}}</a>{{end}}</li>{{end}}</ol>
 {{else}}{{if .Hidden}}<p class="note">A game of hidden information in progress: the archive shows only what both players know. Everything is shown once it is over.</p>{{end}}
 {{range .Boards}}{{template "board" .}}{{end}}
 {{if .Lines}}<pre class="public">{{range .Lines}}{{.}}
@@ -62,17 +62,21 @@ var pages = template.Must(template.New("").Parse(`
 {{define "tournament"}}{{template "head" .}}
 <p>{{.Variant}}, {{if .Double}}double{{else}}single{{end}} round robin, {{if .Finished}}finished{{else}}in progress{{end}}. <a href="/?tournament={{.ID}}">All its games</a></p>
 <h2>Standings</h2>
-<table><tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th><th>Wins</th><th>Games</th></tr>
+<div class="scroll"><table><tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th><th>Wins</th><th>Games</th></tr>
 {{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
-{{end}}</table>
-<h2>Crosstable</h2><pre>{{.Crosstable}}</pre>
+{{end}}</table></div>
+<h2>Crosstable</h2><div class="scroll"><pre>{{.Crosstable}}</pre></div>
 <h2>Games</h2>
 {{range .Rounds}}<h3>Round {{.Number}}{{if .Bye}} (bye: {{.Bye}}){{end}}</h3>{{template "rows" .Games}}{{end}}
 {{template "foot"}}{{end}}
+{{define "notfound"}}{{template "head" .}}
+<p>{{.What}}</p>
+<p><a href="/">Back to the games</a> · <a href="/tournaments">the tournaments</a></p>
+{{template "foot"}}{{end}}
 {{define "player"}}{{template "head" .}}
 <p>Finished: {{.Won}} won, {{.Lost}} lost, {{.Drawn}} drawn; {{.Going}} in progress.</p>
-<table><tr><th>#</th><th>Variant</th><th>Colour</th><th>Opponent</th><th>Result</th><th>Score</th><th>Status</th></tr>
+<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>Colour</th><th>Opponent</th><th>Result</th><th>Score</th><th>Status</th></tr>
 {{range .Rows}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td>{{.Colour}}</td><td><a href="/player/{{.Opponent}}">{{.Opponent}}</a></td><td>{{.Result}}</td><td>{{.Score}}</td><td>{{.Status}}</td></tr>
-{{end}}</table>{{if .Truncated}}<p class="note">Only the newest {{len .Rows}} games are listed.</p>{{end}}
+{{end}}</table></div>{{if .Truncated}}<p class="note">Only the newest {{len .Rows}} games are listed.</p>{{end}}
 {{template "foot"}}{{end}}
 `))

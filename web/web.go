@@ -120,7 +120,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound), errors.Is(err, referee.ErrNoGame):
-		http.Error(w, "not found", http.StatusNotFound)
+		notFound(w, p)
 	default:
 		h.logger().Error("web: page", "path", p, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -132,6 +132,27 @@ func (h *Handler) logger() *slog.Logger {
 		return h.Log
 	}
 	return slog.Default()
+}
+
+// notFound answers 404 with a page of the site, saying what is missing and the way back.
+func notFound(w http.ResponseWriter, path string) {
+	what := "There is no such page."
+	switch {
+	case strings.HasPrefix(path, "/game/"):
+		what = "There is no such game here, or its record is not public yet."
+	case strings.HasPrefix(path, "/tournament/"):
+		what = "There is no such tournament here."
+	case strings.HasPrefix(path, "/player/"):
+		what = "There is no such player here."
+	}
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, "notfound", struct{ Title, What string }{"Not found", what}); err != nil {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(buf.Bytes())
 }
 
 // render executes page name into a buffer first, so that an error answers 500 cleanly.
@@ -379,7 +400,8 @@ type gamePage struct {
 	Hidden       bool // a game in progress of which the archive shows the public minimum
 }
 
-// game is /game/ID[?ply=N].
+// game is /game/ID[?step=N]: a finished game at step N of the referee's log (each step one
+// accepted command: a move, a series, a commit, an offer; not a ply).
 func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) error {
 	id, err := parseID(idText)
 	if err != nil {
@@ -431,7 +453,11 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			}
 			return nil
 		}
-		return h.finishedGame(tx, sg, v, &pg, r.URL.Query().Get("ply"))
+		step := r.URL.Query().Get("step")
+		if step == "" {
+			step = r.URL.Query().Get("ply") // the old name of step, in links made before
+		}
+		return h.finishedGame(tx, sg, v, &pg, step)
 	}); err != nil {
 		return err
 	}
@@ -471,8 +497,8 @@ func stripComments(s string) string {
 	return strings.Join(strings.Fields(sb.String()), " ")
 }
 
-// finishedGame fills pg with the whole truth of a finished game, at step ply of its log.
-func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant, pg *gamePage, plyText string) error {
+// finishedGame fills pg with the whole truth of a finished game, at step stepText of its log.
+func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant, pg *gamePage, stepText string) error {
 	events, err := tx.Events(sg.ID)
 	if err != nil {
 		return err
@@ -484,8 +510,8 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 	}
 	pg.Plies = len(log)
 	pg.Ply = len(log)
-	if plyText != "" {
-		n, err := strconv.Atoi(plyText)
+	if stepText != "" {
+		n, err := strconv.Atoi(stepText)
 		if err != nil || n < 0 || n > len(log) {
 			return errNotFound
 		}

@@ -117,7 +117,7 @@ func TestPagesEveryVariant(t *testing.T) {
 		if code != 200 {
 			t.Fatalf("%s: finished game page: %d\n%s", key, code, page)
 		}
-		for _, want := range []string{"ann", "bob", "finished", "1-0", "Download PGN", "?ply=0", "♔", "<pre>"} {
+		for _, want := range []string{"ann", "bob", "finished", "1-0", "Download PGN", "?step=0", "♔", "<pre>"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: finished game page lacks %q\n%s", key, want, page)
 			}
@@ -201,6 +201,35 @@ func TestTournamentPages(t *testing.T) {
 	if code, _, page := get(t, h, fmt.Sprintf("/?tournament=%d", tid)); code != 200 || !strings.Contains(page, "6 games") {
 		t.Errorf("games of the tournament: %d\n%s", code, page)
 	}
+	// Issue 21: a tournament game's PGN names the tournament and the round, as the
+	// tournament's export does; the wide tables scroll on a narrow screen.
+	if code, _, pgn := get(t, h, fmt.Sprintf("/game/%d.pgn", first)); code != 200 || !strings.Contains(pgn, `[Event "Autumn Cup"]`) || !strings.Contains(pgn, `[Round "1"]`) {
+		t.Errorf("the PGN of a tournament game: %d\n%s", code, pgn)
+	}
+	if !strings.Contains(page, `<div class="scroll"><pre>`) || !strings.Contains(page, `<div class="scroll"><table>`) {
+		t.Errorf("the crosstable and the tables do not scroll:\n%s", page)
+	}
+}
+
+// Issue 21: a page not found is a page of the site that says what is missing and the way
+// back; ?step counts the steps of the referee's log (?ply, its old name, still works).
+func TestNotFoundAndSteps(t *testing.T) {
+	w := newWorld(t)
+	id := w.newGame("orthodox")
+	w.mail(id, chess.White, "e4")
+	w.mail(id, chess.Black, "RESIGN")
+	h := New(w.db)
+	for path, what := range map[string]string{"/game/999": "no such game", "/tournament/7": "no such tournament", "/player/nobody": "no such player", "/nothing": "no such page"} {
+		code, hd, page := get(t, h, path)
+		if code != 404 || !strings.Contains(page, what) || !strings.Contains(page, `<a href="/">Back to the games</a>`) || !strings.Contains(hd.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: %d %q\n%s", path, code, hd.Get("Content-Type"), page)
+		}
+	}
+	_, _, a := get(t, h, fmt.Sprintf("/game/%d?step=1", id))
+	_, _, b := get(t, h, fmt.Sprintf("/game/%d?ply=1", id))
+	if a != b || !strings.Contains(a, "Position after step 1 of 2") {
+		t.Errorf("?step=1 and ?ply=1 differ, or the step is not named:\n%s", a)
+	}
 }
 
 // TestOddPaths walks paths and queries no page expects: none panics, unknown ids are 404.
@@ -216,6 +245,7 @@ func TestOddPaths(t *testing.T) {
 		"/game/": 404, "/game/0": 404, "/game/999": 404, "/game/-1": 404, "/game/abc": 404, "/game/1x": 404,
 		"/game/18446744073709551615": 404, "/game/184467440737095516150": 404, "/game/1/2": 404,
 		"/game/1?ply=-1": 404, "/game/1?ply=999": 404, "/game/1?ply=x": 404, "/game/1?ply=1": 200, "/game/1?ply=": 200,
+		"/game/1?step=-1": 404, "/game/1?step=999": 404, "/game/1?step=x": 404, "/game/1?step=1": 200, "/game/1?step=": 200,
 		"/game/.pgn": 404, "/game/999.pgn": 404, "/game/1.pgn": 200, "/game/1.pgn.pgn": 404,
 		"/tournament/": 404, "/tournament/1": 404, "/tournament/x": 404, "/tournament/0": 404,
 		"/player/": 404, "/player/nobody": 404, "/player/ann": 200, "/player/ann@example.com": 404, "/player/a/b": 404,
