@@ -16,33 +16,61 @@ func (p *Position) LegalMovesTo(buf []Move, from Bitboard, to Square) []Move {
 	if !to.Valid() {
 		return buf
 	}
-	return p.legalMoves(buf, from&p.reaching(to), to.Bit(), false)
+	return p.legalMoves(buf, p.reaching(from, to), to.Bit(), false)
 }
 
 // HasLegalMove reports whether the side to move has a legal move (whether LegalMoves would
 // give any), stopping at the first one found: the test of mate and stalemate.
 func (p *Position) HasLegalMove() bool {
+	us := p.Turn
+	if king := p.King(us); king != NoSquare && p.AttackersTo(king, us.Other(), p.Occupied()) == 0 {
+		// Out of check, a man on no line through his king is not pinned: each of his moves
+		// is legal. A pawn's step or a knight's move is nearly always there.
+		ours := p.colors[us]
+		free := ours &^ (rookRays[king] | bishopRays[king])
+		steps := p.ByPiece(us, Pawn) & free
+		if us == White {
+			steps <<= 8
+		} else {
+			steps >>= 8
+		}
+		if steps&^p.Occupied() != 0 {
+			return true
+		}
+		for fb := p.ByPiece(us, Knight) & free; fb != 0; {
+			if knightAttacks[fb.pop()]&^ours != 0 {
+				return true
+			}
+		}
+	}
 	var buf [64]Move
 	return len(p.legalMoves(buf[:0], All, All, true)) > 0
 }
 
-// reaching returns the men of the side to move that might move to to: those attacking it,
-// the pawns behind it on its file, and the king (castling goes two squares).
-func (p *Position) reaching(to Square) Bitboard {
+// reaching returns the men of the side to move on from that might move to to: those
+// attacking it, the pawns behind it on its file, and the king (castling goes two squares).
+func (p *Position) reaching(from Bitboard, to Square) Bitboard {
 	us := p.Turn
+	from &= p.colors[us]
 	occ := p.Occupied()
-	diag := p.roles[Bishop] | p.roles[Queen]
-	orth := p.roles[Rook] | p.roles[Queen]
-	r := knightAttacks[to]&p.roles[Knight] | p.roles[King] |
-		BishopAttacks(to, occ)&diag | RookAttacks(to, occ)&orth
-	pawns := pawnAttacks[us.Other()][to]
-	if us == White {
-		pawns |= (to.Bit() >> 8) | (to.Bit() >> 16)
-	} else {
-		pawns |= (to.Bit() << 8) | (to.Bit() << 16)
+	r := from & p.roles[King]
+	if m := from & p.roles[Pawn]; m != 0 {
+		steps := to.Bit()>>8 | to.Bit()>>16 // White's pawns step up
+		if us == Black {
+			steps = to.Bit()<<8 | to.Bit()<<16
+		}
+		r |= m & (pawnAttacks[us.Other()][to] | steps)
 	}
-	r |= pawns & p.roles[Pawn]
-	return r & p.colors[us]
+	if m := from & p.roles[Knight]; m != 0 {
+		r |= m & knightAttacks[to]
+	}
+	if m := from & (p.roles[Bishop] | p.roles[Queen]); m != 0 {
+		r |= m & BishopAttacks(to, occ)
+	}
+	if m := from & (p.roles[Rook] | p.roles[Queen]); m != 0 {
+		r |= m & RookAttacks(to, occ)
+	}
+	return r
 }
 
 // legalMoves is LegalMoves restricted to the moves from a square of froms to a square of
@@ -187,8 +215,8 @@ func (p *Position) epPlausible(us Color, ep Square) bool {
 // pinned returns us's men pinned to the king on king.
 func (p *Position) pinned(us Color, king Square, occ Bitboard) Bitboard {
 	them := us.Other()
-	snipers := (RookAttacks(king, 0) & (p.ByPiece(them, Rook) | p.ByPiece(them, Queen))) |
-		(BishopAttacks(king, 0) & (p.ByPiece(them, Bishop) | p.ByPiece(them, Queen)))
+	snipers := (rookRays[king] & (p.ByPiece(them, Rook) | p.ByPiece(them, Queen))) |
+		(bishopRays[king] & (p.ByPiece(them, Bishop) | p.ByPiece(them, Queen)))
 	var pinned Bitboard
 	for snipers != 0 {
 		s := snipers.pop()

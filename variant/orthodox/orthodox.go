@@ -17,6 +17,7 @@ package orthodox
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -249,7 +250,7 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 		switch t.Kind {
 		case record.Number:
 			if !numbered {
-				fmt.Sscanf(t.Text, "%d", &no)
+				no = moveNumber(t.Text, no)
 				numbered = true
 				if strings.HasSuffix(t.Text, "...") {
 					side = chess.Black
@@ -259,7 +260,7 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 			text := t.Text
 			if num, rest, ok := record.NumberAndSymbol(text); ok {
 				if !numbered {
-					fmt.Sscanf(num, "%d", &no)
+					no = moveNumber(num, no)
 					numbered = true
 					if strings.HasSuffix(num, "...") {
 						side = chess.Black
@@ -288,4 +289,13 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 		}
 	}
 	return steps, nil
+}
+
+// moveNumber reads a move number token's number ("12.", "3..."), or keeps no when it is too
+// long to be one.
+func moveNumber(text string, no int) int {
+	if n, err := strconv.Atoi(strings.TrimRight(text, ".")); err == nil {
+		return n
+	}
+	return no
 }
