@@ -135,3 +135,24 @@ func FuzzCandidates(f *testing.F) {
 		}
 	})
 }
+
+// Checks answers as playing the move and looking does, for every move generated in any of
+// the ways variants generate them (its shortcut skips the play when nothing can check).
+func TestChecksAsPlayed(t *testing.T) {
+	walkAgreement(t, 2, func(id string, p *Position) {
+		var moves []Move
+		for _, c := range []Color{White, Black} {
+			moves = p.Generate(moves, MoveRules{Color: c, Pseudo: true})
+			moves = p.Generate(moves, MoveRules{Color: c, Pseudo: true, SelfCapture: true})
+		}
+		for _, m := range moves {
+			q := *p
+			q.Play(m)
+			check := q.InCheck()
+			mate := check && len(q.LegalMoves(nil)) == 0
+			if c, mt := p.Checks(m); c != check || mt != mate {
+				t.Fatalf("%s %s: Checks(%v) = %v, %v; played: %v, %v", id, p.FEN(), m, c, mt, check, mate)
+			}
+		}
+	})
+}

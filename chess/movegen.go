@@ -470,10 +470,43 @@ func (p *Position) GivesCheck(m Move) bool {
 // Checks reports whether playing m attacks the opposing king and whether it mates: the
 // opponent, in check, has no legal move. It is what a check mark written after m claims.
 func (p *Position) Checks(m Move) (check, mate bool) {
+	if p.checksNot(m) {
+		return false, false
+	}
 	q := *p
 	q.Play(m)
 	if !q.InCheck() {
 		return false, false
 	}
 	return true, !q.HasLegalMove()
+}
+
+// checksNot reports, without playing it, that the plain move m (no castling, en passant or
+// promotion) leaves the opposing king unattacked; false means "play it and see". The board
+// after m differs only on m.From (empty) and m.To (the mover): the king's attackers are then
+// the mover, judged from m.To, and the others, judged with that occupancy.
+func (p *Position) checksNot(m Move) bool {
+	pc := p.squares[m.From]
+	if pc == NoPiece || (m.Kind != Normal && m.Kind != DoublePush) || m.Promotion != NoRole {
+		return false
+	}
+	us := pc.Color()
+	if p.squares[m.To] != NoPiece && p.squares[m.To].Color() == us {
+		return false
+	}
+	them := us.Other()
+	k := p.King(them)
+	if k == NoSquare {
+		return true
+	}
+	occ := p.Occupied()&^m.From.Bit() | m.To.Bit()
+	if Attacks(pc, m.To, occ).Has(k) {
+		return false
+	}
+	others := p.colors[us] &^ m.From.Bit()
+	attackers := (RookAttacks(k, occ) & (p.roles[Rook] | p.roles[Queen])) |
+		(BishopAttacks(k, occ) & (p.roles[Bishop] | p.roles[Queen])) |
+		(knightAttacks[k] & p.roles[Knight]) | (kingAttacks[k] & p.roles[King]) |
+		(pawnAttacks[them][k] & p.roles[Pawn])
+	return attackers&others == 0
 }
