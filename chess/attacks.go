@@ -10,6 +10,8 @@ var (
 	pawnAttacks   [2][64]Bitboard
 	between       [64][64]Bitboard // squares strictly between two aligned squares
 	line          [64][64]Bitboard // the whole line through two aligned squares, else 0
+	rookRays      [64]Bitboard     // RookAttacks on the empty board
+	bishopRays    [64]Bitboard     // BishopAttacks on the empty board
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
@@ -140,6 +142,9 @@ func init() {
 		pawnAttacks[Black][s] = stepAttacks(s, [][2]int{{-1, -1}, {1, -1}})
 	}
 	initMagics()
+	for s := Square(0); s < 64; s++ {
+		rookRays[s], bishopRays[s] = RookAttacks(s, 0), BishopAttacks(s, 0)
+	}
 	for a := Square(0); a < 64; a++ {
 		for b := Square(0); b < 64; b++ {
 			if a == b {

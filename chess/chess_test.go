@@ -246,3 +246,11 @@ func corentingsDir(t testing.TB) string {
 }
 
 func stripMarks(s string) string { return strings.TrimRight(s, "+#!?") }
+
+// Start is StartFEN read once: the same position, Zobrist key included.
+func TestStartIsStartFEN(t *testing.T) {
+	p, err := ParseFEN(StartFEN)
+	if s := Start(); err != nil || s != p || s.Hash() != p.Hash() {
+		t.Fatalf("Start() = %s (hash %x), ParseFEN(StartFEN) = %s (hash %x), %v", s.FEN(), s.Hash(), p.FEN(), p.Hash(), err)
+	}
+}

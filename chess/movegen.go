@@ -1,13 +1,96 @@
 package chess
 
+// All is every square: the mask that leaves a move generator unrestricted.
+const All = ^Bitboard(0)
+
 // LegalMoves appends the orthodox legal moves of the side to move to buf and returns it.
 // It is the fast path (pins and check masks, no make/unmake except for en passant). A side
 // without a king has no king to keep safe: its pseudo-legal moves are legal.
-func (p *Position) LegalMoves(buf []Move) []Move {
+func (p *Position) LegalMoves(buf []Move) []Move { return p.legalMoves(buf, All, All, false) }
+
+// LegalMovesTo appends the legal moves of the side to move that go from a square of from to
+// the square to, in the order LegalMoves gives them, without generating the others: the
+// moves a written move can name (shakmaty's san_candidates). A castling move goes to the
+// king's square (g1 for e1-g1).
+func (p *Position) LegalMovesTo(buf []Move, from Bitboard, to Square) []Move {
+	if !to.Valid() {
+		return buf
+	}
+	return p.legalMoves(buf, p.reaching(from, to), to.Bit(), false)
+}
+
+// HasLegalMove reports whether the side to move has a legal move (whether LegalMoves would
+// give any), stopping at the first one found: the test of mate and stalemate.
+func (p *Position) HasLegalMove() bool {
+	us := p.Turn
+	if king := p.King(us); king != NoSquare && p.AttackersTo(king, us.Other(), p.Occupied()) == 0 {
+		// Out of check, a man on no line through his king is not pinned: each of his moves
+		// is legal. A pawn's step or a knight's move is nearly always there.
+		ours := p.colors[us]
+		free := ours &^ (rookRays[king] | bishopRays[king])
+		steps := p.ByPiece(us, Pawn) & free
+		if us == White {
+			steps <<= 8
+		} else {
+			steps >>= 8
+		}
+		if steps&^p.Occupied() != 0 {
+			return true
+		}
+		for fb := p.ByPiece(us, Knight) & free; fb != 0; {
+			if knightAttacks[fb.pop()]&^ours != 0 {
+				return true
+			}
+		}
+	}
+	var buf [64]Move
+	return len(p.legalMoves(buf[:0], All, All, true)) > 0
+}
+
+// reaching returns the men of the side to move on from that might move to to: those
+// attacking it, the pawns behind it on its file, and the king (castling goes two squares).
+func (p *Position) reaching(from Bitboard, to Square) Bitboard {
+	us := p.Turn
+	from &= p.colors[us]
+	occ := p.Occupied()
+	r := from & p.roles[King]
+	if m := from & p.roles[Pawn]; m != 0 {
+		steps := to.Bit()>>8 | to.Bit()>>16 // White's pawns step up
+		if us == Black {
+			steps = to.Bit()<<8 | to.Bit()<<16
+		}
+		r |= m & (pawnAttacks[us.Other()][to] | steps)
+	}
+	if m := from & p.roles[Knight]; m != 0 {
+		r |= m & knightAttacks[to]
+	}
+	if m := from & (p.roles[Bishop] | p.roles[Queen]); m != 0 {
+		r |= m & BishopAttacks(to, occ)
+	}
+	if m := from & (p.roles[Rook] | p.roles[Queen]); m != 0 {
+		r |= m & RookAttacks(to, occ)
+	}
+	return r
+}
+
+// legalMoves is LegalMoves restricted to the moves from a square of froms to a square of
+// tos, in the same order. With first set it may stop once it has found a move (HasLegalMove).
+func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Move {
 	us := p.Turn
 	king := p.King(us)
+	start := len(buf)
 	if king == NoSquare {
-		return p.Generate(buf, MoveRules{Color: us, Pseudo: true})
+		buf = p.Generate(buf, MoveRules{Color: us, Pseudo: true})
+		if froms == All && tos == All {
+			return buf
+		}
+		out := buf[:start]
+		for _, m := range buf[start:] {
+			if froms.Has(m.From) && tos.Has(m.To) {
+				out = append(out, m)
+			}
+		}
+		return out
 	}
 	them := us.Other()
 	occ := p.Occupied()
@@ -15,36 +98,44 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	checkers := p.AttackersTo(king, them, occ)
 
 	// King moves: the king itself is removed from occupancy so it cannot hide behind itself.
-	occNoKing := occ &^ king.Bit()
-	for tb := kingAttacks[king] &^ ours; tb != 0; {
-		to := tb.pop()
-		if p.AttackersTo(to, them, occNoKing) == 0 {
-			buf = append(buf, Move{From: king, To: to})
+	if froms.Has(king) {
+		occNoKing := occ &^ king.Bit()
+		for tb := kingAttacks[king] &^ ours & tos; tb != 0; {
+			to := tb.pop()
+			if p.AttackersTo(to, them, occNoKing) == 0 {
+				buf = append(buf, Move{From: king, To: to})
+			}
+		}
+		if first && len(buf) > start {
+			return buf
 		}
 	}
 	if checkers.Count() > 1 {
 		return buf
 	}
 
-	target := ^ours
+	target := ^ours & tos
 	if checkers != 0 {
 		c := checkers.First()
 		target &= between[king][c] | checkers
-	} else {
-		buf = p.castlingMoves(buf, us, king, occ)
+	} else if froms.Has(king) {
+		buf = p.castlingMoves(buf, us, king, occ, tos)
 	}
 
 	pinned := p.pinned(us, king, occ)
 
 	// Knights (a pinned knight can never move).
-	for fb := p.ByPiece(us, Knight) &^ pinned; fb != 0; {
+	for fb := p.ByPiece(us, Knight) &^ pinned & froms; fb != 0; {
 		from := fb.pop()
 		for tb := knightAttacks[from] & target; tb != 0; {
 			buf = append(buf, Move{From: from, To: tb.pop()})
 		}
+		if first && len(buf) > start {
+			return buf
+		}
 	}
 	// Sliders.
-	for fb := (p.ByPiece(us, Bishop) | p.ByPiece(us, Rook) | p.ByPiece(us, Queen)); fb != 0; {
+	for fb := (p.ByPiece(us, Bishop) | p.ByPiece(us, Rook) | p.ByPiece(us, Queen)) & froms; fb != 0; {
 		from := fb.pop()
 		att := Attacks(p.squares[from], from, occ) & target
 		if pinned.Has(from) {
@@ -52,20 +143,26 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		}
 		for ; att != 0; buf = append(buf, Move{From: from, To: att.pop()}) {
 		}
+		if first && len(buf) > start {
+			return buf
+		}
 	}
 	// Pawns.
 	pawns := p.ByPiece(us, Pawn)
 	theirs := p.colors[them]
-	for fb := pawns; fb != 0; {
+	for fb := pawns & froms; fb != 0; {
 		from := fb.pop()
 		mask := target
 		if pinned.Has(from) {
 			mask &= line[king][from]
 		}
 		buf = p.pawnMoves(buf, us, from, occ, theirs, mask)
+		if first && len(buf) > start {
+			return buf
+		}
 	}
-	if ep := p.EnPassant; ep != NoSquare {
-		buf = p.epCaptures(buf, us, ep)
+	if ep := p.EnPassant; ep != NoSquare && tos.Has(ep) {
+		buf = p.epCaptures(buf, us, ep, froms)
 	}
 	return buf
 }
@@ -89,15 +186,15 @@ func (p *Position) LegalMovesEP(buf []Move, eps Bitboard) []Move {
 		return buf // double check: only the king moves (as LegalMoves)
 	}
 	for eps != 0 {
-		buf = q.epCaptures(buf, us, eps.pop())
+		buf = q.epCaptures(buf, us, eps.pop(), All)
 	}
 	return buf
 }
 
-// epCaptures adds us's legal en passant captures onto ep. En passant is rare and has the
-// horizontal-pin trap: each is tested by playing it.
-func (p *Position) epCaptures(buf []Move, us Color, ep Square) []Move {
-	for fb := pawnAttacks[us.Other()][ep] & p.ByPiece(us, Pawn); fb != 0; {
+// epCaptures adds us's legal en passant captures onto ep by the pawns on from. En passant is
+// rare and has the horizontal-pin trap: each is tested by playing it.
+func (p *Position) epCaptures(buf []Move, us Color, ep Square, from Bitboard) []Move {
+	for fb := pawnAttacks[us.Other()][ep] & p.ByPiece(us, Pawn) & from; fb != 0; {
 		m := Move{From: fb.pop(), To: ep, Kind: EnPassant}
 		if p.epPlausible(us, ep) && p.leavesKingSafe(m, us) {
 			buf = append(buf, m)
@@ -118,8 +215,8 @@ func (p *Position) epPlausible(us Color, ep Square) bool {
 // pinned returns us's men pinned to the king on king.
 func (p *Position) pinned(us Color, king Square, occ Bitboard) Bitboard {
 	them := us.Other()
-	snipers := (RookAttacks(king, 0) & (p.ByPiece(them, Rook) | p.ByPiece(them, Queen))) |
-		(BishopAttacks(king, 0) & (p.ByPiece(them, Bishop) | p.ByPiece(them, Queen)))
+	snipers := (rookRays[king] & (p.ByPiece(them, Rook) | p.ByPiece(them, Queen))) |
+		(bishopRays[king] & (p.ByPiece(them, Bishop) | p.ByPiece(them, Queen)))
 	var pinned Bitboard
 	for snipers != 0 {
 		s := snipers.pop()
@@ -162,8 +259,9 @@ func (p *Position) pawnMoves(buf []Move, us Color, from Square, occ, theirs, mas
 	return buf
 }
 
-// castlingMoves adds orthodox castling for a king on its home square that is not in check.
-func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard) []Move {
+// castlingMoves adds orthodox castling onto a square of to for a king on its home square that
+// is not in check.
+func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ, to Bitboard) []Move {
 	short, long, home := WhiteShort, WhiteLong, E1
 	if us == Black {
 		short, long, home = BlackShort, BlackLong, E8
@@ -180,10 +278,10 @@ func (p *Position) castlingMoves(buf []Move, us Color, king Square, occ Bitboard
 		}
 		return true
 	}
-	if p.Castling&short != 0 && occ&(between[home][home+3]) == 0 && safe(home+1, home+2) {
+	if p.Castling&short != 0 && to.Has(home+2) && occ&(between[home][home+3]) == 0 && safe(home+1, home+2) {
 		buf = append(buf, Move{From: home, To: home + 2, Kind: Castle})
 	}
-	if p.Castling&long != 0 && occ&(between[home][home-4]) == 0 && safe(home-1, home-2) {
+	if p.Castling&long != 0 && to.Has(home-2) && occ&(between[home][home-4]) == 0 && safe(home-1, home-2) {
 		buf = append(buf, Move{From: home, To: home - 2, Kind: Castle})
 	}
 	return buf
@@ -265,9 +363,9 @@ func (p *Position) Generate(buf []Move, r MoveRules) []Move {
 	case r.OwnMenOnly:
 		// Judged on his men alone, where nothing attacks the king's path.
 		own := Position{Board: p.Only(us), Castling: p.Castling}
-		buf = own.castlingMoves(buf, us, k, occ)
+		buf = own.castlingMoves(buf, us, k, occ, All)
 	case p.AttackersTo(k, us.Other(), occ) == 0:
-		buf = p.castlingMoves(buf, us, k, occ)
+		buf = p.castlingMoves(buf, us, k, occ, All)
 	}
 	if r.Pseudo || r.OwnMenOnly {
 		return buf
@@ -372,11 +470,43 @@ func (p *Position) GivesCheck(m Move) bool {
 // Checks reports whether playing m attacks the opposing king and whether it mates: the
 // opponent, in check, has no legal move. It is what a check mark written after m claims.
 func (p *Position) Checks(m Move) (check, mate bool) {
+	if p.checksNot(m) {
+		return false, false
+	}
 	q := *p
 	q.Play(m)
 	if !q.InCheck() {
 		return false, false
 	}
-	var buf [256]Move
-	return true, len(q.LegalMoves(buf[:0])) == 0
+	return true, !q.HasLegalMove()
+}
+
+// checksNot reports, without playing it, that the plain move m (no castling, en passant or
+// promotion) leaves the opposing king unattacked; false means "play it and see". The board
+// after m differs only on m.From (empty) and m.To (the mover): the king's attackers are then
+// the mover, judged from m.To, and the others, judged with that occupancy.
+func (p *Position) checksNot(m Move) bool {
+	pc := p.squares[m.From]
+	if pc == NoPiece || (m.Kind != Normal && m.Kind != DoublePush) || m.Promotion != NoRole {
+		return false
+	}
+	us := pc.Color()
+	if p.squares[m.To] != NoPiece && p.squares[m.To].Color() == us {
+		return false
+	}
+	them := us.Other()
+	k := p.King(them)
+	if k == NoSquare {
+		return true
+	}
+	occ := p.Occupied()&^m.From.Bit() | m.To.Bit()
+	if Attacks(pc, m.To, occ).Has(k) {
+		return false
+	}
+	others := p.colors[us] &^ m.From.Bit()
+	attackers := (RookAttacks(k, occ) & (p.roles[Rook] | p.roles[Queen])) |
+		(BishopAttacks(k, occ) & (p.roles[Bishop] | p.roles[Queen])) |
+		(knightAttacks[k] & p.roles[Knight]) | (kingAttacks[k] & p.roles[King]) |
+		(pawnAttacks[them][k] & p.roles[Pawn])
+	return attackers&others == 0
 }

@@ -32,13 +32,10 @@ type Position struct {
 const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 // Start returns the orthodox initial position.
-func Start() Position {
-	p, err := ParseFEN(StartFEN)
-	if err != nil {
-		panic(err) // a constant; cannot fail
-	}
-	return p
-}
+func Start() Position { return start }
+
+// start is StartFEN read once, after the Zobrist keys (init).
+var start Position
 
 // ParseFEN reads a FEN. The placement is required; missing trailing fields default to
 // "w - - 0 1". It does not require kings or any other material: use Validate for that.
@@ -293,4 +290,8 @@ func init() {
 		zobristEnPassant[i] = next()
 	}
 	zobristTurn = next()
+	var err error
+	if start, err = ParseFEN(StartFEN); err != nil {
+		panic(err) // a constant; cannot fail
+	}
 }

@@ -302,6 +302,32 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 	return found, warns, nil
 }
 
+// Candidates appends the orthodox legal moves of the side to move that n may name, in the
+// order LegalMoves gives them, without generating the others (shakmaty's san_candidates):
+// for castling the king's moves, else the moves to n.To from the file and rank n gives, by
+// men of n's role. Resolve finds the same move, warnings and errors among them as among all
+// the legal moves.
+func (p *Position) Candidates(buf []Move, n Notation) []Move {
+	if n.Castle != 0 {
+		return p.legalMoves(buf, p.ByPiece(p.Turn, King), All, false)
+	}
+	froms := All
+	if n.FromFile >= 0 {
+		froms &= FileA << uint(n.FromFile)
+	}
+	if n.FromRank >= 0 {
+		froms &= Rank1 << (8 * uint(n.FromRank))
+	}
+	switch {
+	case n.Role == NoRole:
+	case n.Role == Pawn && n.FromFile >= 0 && n.FromRank < 0:
+		// Resolve may read f:d4 as the piece on the f-file (DECISION 0.3c): any man there.
+	default:
+		froms &= p.roles[n.Role]
+	}
+	return p.LegalMovesTo(buf, froms, n.To)
+}
+
 // CheckMarkWarning compares the check mark written in n with what the move m did: check
 // and mate as computed on the position after the move. It returns nil when they agree.
 func CheckMarkWarning(n Notation, check, mate bool) *Warning {
@@ -330,9 +356,9 @@ func CheckMarkWarning(n Notation, check, mate bool) *Warning {
 
 // SAN writes m, legal in p, in standard algebraic notation with + or #.
 func (p *Position) SAN(m Move) string {
-	var buf [256]Move
-	legal := p.LegalMoves(buf[:0])
-	return p.sanWith(m, legal) + p.checkSuffix(m)
+	var buf [32]Move
+	rivals := p.LegalMovesTo(buf[:0], All, m.To) // only moves to m.To can share its SAN
+	return p.sanWith(m, rivals) + p.checkSuffix(m)
 }
 
 func (p *Position) sanWith(m Move, candidates []Move) string {
@@ -404,8 +430,8 @@ func (p *Position) ParseMove(text string) (Move, []Warning, error) {
 	if err != nil {
 		return NullMove, nil, err
 	}
-	var buf [256]Move
-	m, warns, err := Resolve(p, n, p.LegalMoves(buf[:0]))
+	var buf [32]Move
+	m, warns, err := Resolve(p, n, p.Candidates(buf[:0], n))
 	if err != nil {
 		return m, warns, fmt.Errorf("%s: %w", strings.TrimSpace(text), err)
 	}

@@ -306,3 +306,17 @@ func FindUCI(candidates []Move, uci string) (Move, error) {
 	}
 	return NullMove, ErrNoMove
 }
+
+// FindLegalUCI is FindUCI among the orthodox legal moves of p, of which it generates only
+// those between the two squares written.
+func (p *Position) FindLegalUCI(uci string) (Move, error) {
+	want, err := ParseUCI(uci)
+	if err != nil {
+		return NullMove, err
+	}
+	var buf [8]Move
+	if m, ok := FindMove(p.LegalMovesTo(buf[:0], want.From.Bit(), want.To), want); ok {
+		return m, nil
+	}
+	return NullMove, ErrNoMove
+}

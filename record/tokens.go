@@ -104,7 +104,7 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 					j += 3 // "(Q)" against its move: part of the word
 					continue
 				}
-				if strings.IndexByte(" \t\r\n{};(),$", s[j]) >= 0 {
+				if endsWord[s[j]] {
 					break
 				}
 				j++
@@ -119,6 +119,14 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 	}
 	return buf, nil
 }
+
+// endsWord holds the bytes that end a word of movetext: " \t\r\n{};(),$".
+var endsWord = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n{};(),$") {
+		t[c] = true
+	}
+	return t
+}()
 
 // parenWord returns the length of "(X)" with X one to three letters, else 0.
 func parenWord(s string) int {

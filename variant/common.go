@@ -108,6 +108,14 @@ func ResolveCommon(by Side, text string) (cmd Command, ok bool) {
 	if strings.ContainsAny(t, " \t") {
 		t = strings.Join(strings.Fields(t), " ")
 	}
+	if t == "" {
+		return Command{}, false
+	}
+	switch t[0] | 0x20 { // in lower case, every command starts with one of these letters
+	case 'a', 'd', 'i', 'o', 'r', 'w':
+	default:
+		return Command{}, false // a move, not lowered for nothing
+	}
 	t = strings.ToLower(t)
 	switch t {
 	case "resign", "resigns", "i resign":

@@ -32,14 +32,40 @@ func (c *Common) ResolvePreamble(by Side, text string) (cmd Command, done bool, 
 // nothing is refused as a probable mistake (0.3b), and a check mark that does not match
 // what the move does in p gets a warning. Its errors are rejections.
 func ReadMove(p *chess.Position, text string, candidates []chess.Move) (chess.Move, []chess.Warning, error) {
+	n, err := readNotation(text)
+	if err != nil {
+		return chess.NullMove, nil, err
+	}
+	return resolveRead(p, n, candidates)
+}
+
+// ReadLegalMove is ReadMove among the orthodox legal moves of p, of which it generates only
+// those the text may name (chess.Position.Candidates): the same move, warnings and
+// rejections.
+func ReadLegalMove(p *chess.Position, text string) (chess.Move, []chess.Warning, error) {
+	n, err := readNotation(text)
+	if err != nil {
+		return chess.NullMove, nil, err
+	}
+	var buf [32]chess.Move
+	return resolveRead(p, n, p.Candidates(buf[:0], n))
+}
+
+// readNotation parses a move as written, after a leading MOVE.
+func readNotation(text string) (chess.Notation, error) {
 	t := strings.TrimSpace(text)
 	if len(t) > 5 && strings.EqualFold(t[:5], "move ") {
 		t = strings.TrimSpace(t[5:])
 	}
 	n, err := chess.ParseNotation(t)
 	if err != nil {
-		return chess.NullMove, nil, Reject("%v", err)
+		return n, Reject("%v", err)
 	}
+	return n, nil
+}
+
+// resolveRead is ReadMove once the text is parsed.
+func resolveRead(p *chess.Position, n chess.Notation, candidates []chess.Move) (chess.Move, []chess.Warning, error) {
 	m, warns, err := chess.Resolve(p, n, candidates)
 	if err != nil {
 		return m, warns, Reject("%v", err)

@@ -1,11 +1,13 @@
 package variant
 
 import (
-	"github.com/refereed/refereed/templates"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/templates"
 )
 
 // Refusals are worded by the templates, as variant/all has them worded for the daemon.
@@ -127,6 +129,11 @@ func TestReadMove(t *testing.T) {
 	for _, c := range cases {
 		p, _ := chess.ParseFEN(c.fen)
 		m, warns, err := ReadMove(&p, c.text, p.LegalMoves(nil))
+		// ReadLegalMove generates only the candidates: it must answer alike.
+		m2, warns2, err2 := ReadLegalMove(&p, c.text)
+		if m2 != m || !slices.Equal(warns2, warns) || fmt.Sprint(err2) != fmt.Sprint(err) {
+			t.Errorf("%q: ReadLegalMove %v %v %v, ReadMove %v %v %v", c.text, m2, warns2, err2, m, warns, err)
+		}
 		if c.err != "" {
 			if !IsRejection(err) || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%q: %v, want a rejection with %q", c.text, err, c.err)

@@ -17,6 +17,7 @@ package orthodox
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -45,7 +46,6 @@ type Game struct {
 	variant.Common
 	start  chess.Position
 	pos    chess.Position
-	legal  []chess.Move // legal moves of pos, kept current
 	hashes []uint64     // Hash of every position reached, the start included
 	moves  []chess.Move // the moves played
 }
@@ -58,7 +58,6 @@ func New(o variant.Options) (*Game, error) {
 	}
 	g := &Game{Common: variant.NewCommon(), start: pos, pos: pos}
 	g.hashes = append(g.hashes, pos.Hash())
-	g.legal = pos.LegalMoves(make([]chess.Move, 0, 64))
 	g.judge()
 	return g, nil
 }
@@ -84,7 +83,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	if by != g.pos.Turn {
 		return variant.Command{}, nil, variant.Refuse("common/wait-for-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
-	m, warns, err := variant.ReadMove(&g.pos, text, g.legal)
+	m, warns, err := variant.ReadLegalMove(&g.pos, text)
 	if err != nil {
 		return variant.Command{}, nil, err
 	}
@@ -110,7 +109,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if cmd.By != g.pos.Turn {
 		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
-	m, err := chess.FindUCI(g.legal, uci)
+	m, err := g.pos.FindLegalUCI(uci)
 	if err != nil {
 		return nil, variant.Refuse("common/move-why", map[string]any{"Move": uci, "Why": err})
 	}
@@ -118,7 +117,6 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	g.pos.Play(m)
 	g.moves = append(g.moves, m)
 	g.hashes = append(g.hashes, g.pos.Hash())
-	g.legal = g.pos.LegalMoves(g.legal[:0])
 	g.Accept(cmd)
 	g.judge()
 	if g.Quiet() {
@@ -153,7 +151,7 @@ var ends = variant.EndRules{
 // judge ends the game when the position decides it.
 func (g *Game) judge() {
 	p := &g.pos
-	noMove := len(g.legal) == 0
+	noMove := !p.HasLegalMove()
 	g.Judge(&ends, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
 		Dead: p.InsufficientMaterial(), Quiet: p.Halfmove, Repeats: g.repetitions()})
 }
@@ -252,7 +250,7 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 		switch t.Kind {
 		case record.Number:
 			if !numbered {
-				fmt.Sscanf(t.Text, "%d", &no)
+				no = moveNumber(t.Text, no)
 				numbered = true
 				if strings.HasSuffix(t.Text, "...") {
 					side = chess.Black
@@ -262,7 +260,7 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 			text := t.Text
 			if num, rest, ok := record.NumberAndSymbol(text); ok {
 				if !numbered {
-					fmt.Sscanf(num, "%d", &no)
+					no = moveNumber(num, no)
 					numbered = true
 					if strings.HasSuffix(num, "...") {
 						side = chess.Black
@@ -291,4 +289,13 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 		}
 	}
 	return steps, nil
+}
+
+// moveNumber reads a move number token's number ("12.", "3..."), or keeps no when it is too
+// long to be one.
+func moveNumber(text string, no int) int {
+	if n, err := strconv.Atoi(strings.TrimRight(text, ".")); err == nil {
+		return n
+	}
+	return no
 }
