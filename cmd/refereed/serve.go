@@ -126,6 +126,14 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
 		return exitUsage
 	}
+	if o.organizer != "" {
+		org, err := (&referee.Referee{Address: o.address}).CheckAddress(o.organizer)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: the config's organizer: %v\n", err)
+			return exitUsage
+		}
+		o.organizer = org
+	}
 	if err := m.serve(ctx, &o, log); err != nil {
 		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 		return exitInvalid
