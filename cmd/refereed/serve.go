@@ -180,7 +180,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	var local *localmail.Server
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
-		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data}
+		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
+			Referee: o.address, Log: log.With("part", "localmail")}
 		if o.password == "" { // each address its own password
 			if local.Secret, err = localSecret(o.data); err != nil {
 				return err
@@ -216,7 +217,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	intake := &mailer.Intake{IMAP: o.imap, DB: db, Mailbox: o.mailbox, Processed: o.processed, MaxSize: o.maxSize,
 		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake"),
 		Admit: ref.Admit}
-	sender := &mailer.Sender{DB: db, Transport: &o.smtpT, Log: log.With("part", "delivery"),
+	var transport mailer.Transport = &o.smtpT
+	if local != nil {
+		transport = local.Transport() // the referee's own mail goes in-process: nobody sends as it over SMTP
+	}
+	sender := &mailer.Sender{DB: db, Transport: transport, Log: log.With("part", "delivery"),
 		OnGiveUp: func(om store.OutMail, err error) {
 			if rerr := ref.RecordDeliveryFailure(om, err); rerr != nil {
 				log.Error("recording a delivery failure", "err", rerr)
