@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"github.com/refereed/refereed/mailer"
@@ -158,6 +159,9 @@ func TestIntakeLocalMail(t *testing.T) {
 	}
 	c, err := smtp.Dial(lm.SMTPListen())
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Auth(sasl.NewPlainClient("", "ann@localhost", "pw")); err != nil {
 		t.Fatal(err)
 	}
 	for i, body := range []string{"e4", "d4", strings.Repeat(strings.Repeat("x", 50)+"\r\n", 100)} {

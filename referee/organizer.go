@@ -300,7 +300,10 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if len(args) < 2 {
 			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
 		}
-		addr := strings.ToLower(args[0])
+		addr, err := r.CheckAddress(args[0])
+		if err != nil {
+			return nil, variant.Reject("%v", err)
+		}
 		if !slices.Contains(t.Players, addr) {
 			return nil, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": t.Name}))
 		}

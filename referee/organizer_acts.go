@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"net/mail"
 	"slices"
 	"strings"
 
@@ -96,12 +95,13 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 // each game as it stands, his opponents are told, and so is the old player. Finished games
 // keep the address that played them. It returns the games taken over.
 func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int, error) {
-	old = strings.ToLower(strings.TrimSpace(old))
-	p, err := mail.ParseAddress(strings.TrimSpace(neu))
+	old, err := r.CheckAddress(old)
 	if err != nil {
-		return 0, variant.Reject("%s", say("organizer-bad-address", templates.Args{"Address": clip(neu)}))
+		return 0, variant.Reject("%v", err)
 	}
-	neu = strings.ToLower(p.Address)
+	if neu, err = r.CheckAddress(neu); err != nil {
+		return 0, variant.Reject("%v", err)
+	}
 	i := slices.Index(t.Players, old)
 	switch {
 	case i < 0:
@@ -110,12 +110,6 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 		return 0, variant.Reject("%s", say("organizer-already-player", templates.Args{"Player": neu, "Name": t.Name}))
 	case slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }):
 		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
-	}
-	if err := r.notReferee(neu); err != nil {
-		return 0, variant.Reject("%v", err)
-	}
-	if err := plainAddress(neu); err != nil {
-		return 0, variant.Reject("%v", err)
 	}
 	t.Players[i] = neu
 	if err := tx.PutTournament(t); err != nil {

@@ -213,7 +213,7 @@ func TestReplaceASCII(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" Ünï@example.org"); err == nil || !strings.Contains(err.Error(), "ASCII characters only") {
+	if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" Ünï@example.org"); err == nil || !strings.Contains(err.Error(), "only ASCII") {
 		t.Fatalf("a non-ASCII replacement: %v", err)
 	}
 	if _, err := h.ref.NewGame("orthodox", "zoë@example.org", bob, variant.Options{}); err == nil {

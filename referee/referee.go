@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/mail"
 	"regexp"
 	"slices"
 	"strconv"
@@ -239,22 +238,14 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 	}
 	var addrs [2]string
 	for i, a := range []string{white, black} {
-		p, err := mail.ParseAddress(a)
+		addr, err := r.CheckAddress(a)
 		if err != nil {
-			return 0, fmt.Errorf("%s address %q is not an email address", chess.Color(i), a)
+			return 0, fmt.Errorf("%s: %w", chess.Color(i), err)
 		}
-		addrs[i] = strings.ToLower(p.Address)
+		addrs[i] = addr
 	}
 	if addrs[0] == addrs[1] {
 		return 0, fmt.Errorf("the same address %s for both White and Black: a player cannot play himself", addrs[0])
-	}
-	for _, a := range addrs {
-		if err := r.notReferee(a); err != nil {
-			return 0, err
-		}
-		if err := plainAddress(a); err != nil {
-			return 0, err
-		}
 	}
 	if _, err := v.New(opts); err != nil {
 		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
@@ -271,27 +262,6 @@ func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options)
 		return 0, err
 	}
 	return id, nil
-}
-
-// plainAddress refuses an address with other than ASCII characters: mail to it needs
-// SMTPUTF8, which the referee's mail servers need not offer, so it might never arrive.
-func plainAddress(a string) error {
-	for _, c := range a {
-		if c >= 0x80 || c < 0x20 {
-			return fmt.Errorf("%q: an address of ASCII characters only, please (mail to others may not be delivered)", a)
-		}
-	}
-	return nil
-}
-
-// notReferee refuses the referee's own address (or one of its +tagged forms) as a player's.
-func (r *Referee) notReferee(a string) error {
-	local, domain := r.local()
-	l, d, _ := strings.Cut(a, "@")
-	if base, _, _ := strings.Cut(l, "+"); strings.EqualFold(base, local) && strings.EqualFold(d, domain) {
-		return fmt.Errorf("%s is the referee's own address", a)
-	}
-	return nil
 }
 
 // seat places a game in a tournament: which, and which round of how many.

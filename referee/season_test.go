@@ -18,6 +18,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"github.com/refereed/refereed/mailer"
@@ -299,6 +300,9 @@ func (w *seasonWorld) send(m *seasonMail, body string) {
 		w.t.Fatal(err)
 	}
 	defer c.Close()
+	if err := c.Auth(sasl.NewPlainClient("", from, seasonPW)); err != nil {
+		w.t.Fatalf("smtp login %s: %v", from, err)
+	}
 	if err := c.SendMail(from, []string{m.msg.ReplyTo}, strings.NewReader(raw)); err != nil {
 		w.t.Fatalf("smtp from %s: %v", from, err)
 	}
@@ -375,7 +379,7 @@ func newSeasonWorld(t *testing.T) *seasonWorld {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h.db.Now = w.clock.Now
 	h.ref = &Referee{DB: h.db, Address: seasonReferee, Rand: rand.New(rand.NewSource(7)), Log: quiet}
-	w.lm = &localmail.Server{Password: seasonPW, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	w.lm = &localmail.Server{Password: seasonPW, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Referee: seasonReferee}
 	if err := w.lm.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +400,7 @@ func newSeasonWorld(t *testing.T) *seasonWorld {
 			t.Errorf("intake: %v", err)
 		}
 	})
-	w.sender = &mailer.Sender{DB: h.db, Transport: &mailer.SMTP{Addr: w.lm.SMTPListen(), Security: "plain"}, Now: w.clock.Now, Log: quiet,
+	w.sender = &mailer.Sender{DB: h.db, Transport: w.lm.Transport(), Now: w.clock.Now, Log: quiet,
 		OnGiveUp: func(m store.OutMail, err error) {
 			t.Errorf("delivery given up: %v: %v", m.To, err)
 			if rerr := h.ref.RecordDeliveryFailure(m, err); rerr != nil {

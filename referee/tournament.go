@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,19 +56,12 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	var players []string
 	seen := map[string]bool{}
 	for _, a := range o.Players {
-		p, err := mail.ParseAddress(strings.TrimSpace(a))
+		addr, err := r.CheckAddress(a)
 		if err != nil {
-			return 0, fmt.Errorf("player address %q is not an email address", a)
+			return 0, fmt.Errorf("player: %w", err)
 		}
-		addr := strings.ToLower(p.Address)
 		if seen[addr] {
 			return 0, fmt.Errorf("%s is named twice", addr)
-		}
-		if err := r.notReferee(addr); err != nil {
-			return 0, err
-		}
-		if err := plainAddress(addr); err != nil {
-			return 0, err
 		}
 		seen[addr] = true
 		players = append(players, addr)
@@ -79,13 +71,8 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		o.Organizer = r.Organizer
 	}
 	if o.Organizer != "" {
-		p, err := mail.ParseAddress(o.Organizer)
-		if err != nil {
-			return 0, fmt.Errorf("organizer address %q is not an email address", o.Organizer)
-		}
-		organizer = strings.ToLower(p.Address)
-		if err := plainAddress(organizer); err != nil {
-			return 0, err
+		if organizer, err = r.CheckAddress(o.Organizer); err != nil {
+			return 0, fmt.Errorf("organizer: %w", err)
 		}
 	}
 	if o.Time != "" {
@@ -309,7 +296,10 @@ func (r *Referee) Withdraw(id uint64, addr string) error {
 // the standings score his games by the tournament's rule. Both players of each game ended
 // are told, and every player of the section gets the standings.
 func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
-	addr = strings.ToLower(strings.TrimSpace(addr))
+	addr, err := r.CheckAddress(addr)
+	if err != nil {
+		return err
+	}
 	id := t.ID
 	p := -1
 	for i, a := range t.Players {

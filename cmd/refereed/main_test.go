@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -145,6 +147,19 @@ func TestVersion(t *testing.T) {
 		code, out, _ := run(t, args...)
 		if code != exitOK || !strings.HasPrefix(out, "refereed ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: exit %d %q", args, code, out)
+		}
+	}
+}
+
+// The config's organizer is held to the address rule before anything starts (issue 20: the
+// referee's own plus address was taken, and its password printed).
+func TestServeRefusesConfigOrganizer(t *testing.T) {
+	for _, bad := range []string{"referee+td@example.org", "referee@example.org", `"q q"@example.org`} {
+		cfg := filepath.Join(t.TempDir(), "refereed.toml")
+		os.WriteFile(cfg, []byte("address = \"referee@example.org\"\norganizer = '"+bad+"'\n[imap]\naddr = \"127.0.0.1:1\"\n[smtp]\naddr = \"127.0.0.1:1\"\n"), 0o600)
+		code, _, stderr := run(t, "serve", "--data", t.TempDir(), "--config", cfg)
+		if code != exitUsage || !strings.Contains(stderr, "organizer") {
+			t.Errorf("organizer %q: exit %d, %s", bad, code, stderr)
 		}
 	}
 }

@@ -126,6 +126,14 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
 		return exitUsage
 	}
+	if o.organizer != "" {
+		org, err := (&referee.Referee{Address: o.address}).CheckAddress(o.organizer)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: the config's organizer: %v\n", err)
+			return exitUsage
+		}
+		o.organizer = org
+	}
 	if err := m.serve(ctx, &o, log); err != nil {
 		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 		return exitInvalid
@@ -172,7 +180,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	var local *localmail.Server
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
-		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data}
+		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
+			Referee: o.address, Log: log.With("part", "localmail")}
 		if o.password == "" { // each address its own password
 			if local.Secret, err = localSecret(o.data); err != nil {
 				return err
@@ -208,7 +217,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	intake := &mailer.Intake{IMAP: o.imap, DB: db, Mailbox: o.mailbox, Processed: o.processed, MaxSize: o.maxSize,
 		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake"),
 		Admit: ref.Admit}
-	sender := &mailer.Sender{DB: db, Transport: &o.smtpT, Log: log.With("part", "delivery"),
+	var transport mailer.Transport = &o.smtpT
+	if local != nil {
+		transport = local.Transport() // the referee's own mail goes in-process: nobody sends as it over SMTP
+	}
+	sender := &mailer.Sender{DB: db, Transport: transport, Log: log.With("part", "delivery"),
 		OnGiveUp: func(om store.OutMail, err error) {
 			if rerr := ref.RecordDeliveryFailure(om, err); rerr != nil {
 				log.Error("recording a delivery failure", "err", rerr)

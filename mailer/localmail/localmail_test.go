@@ -7,6 +7,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"github.com/refereed/refereed/mailer/localmail"
@@ -14,7 +15,7 @@ import (
 
 func start(t *testing.T, dir string) *localmail.Server {
 	t.Helper()
-	s := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Dir: dir}
+	s := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Dir: dir, Referee: "referee@localhost"}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +29,9 @@ func send(t *testing.T, s *localmail.Server, to, body string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	if err := c.Auth(sasl.NewPlainClient("", "ann@localhost", "pw")); err != nil {
+		t.Fatal(err)
+	}
 	raw := fmt.Sprintf("From: ann@localhost\r\nTo: %s\r\nSubject: %s\r\n\r\n%s\r\n", to, body, body)
 	if err := c.SendMail("ann@localhost", []string{to}, strings.NewReader(raw)); err != nil {
 		t.Fatal(err)

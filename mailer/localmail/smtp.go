@@ -1,0 +1,200 @@
+package localmail
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/mail"
+	"strings"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"github.com/refereed/refereed/mailer"
+)
+
+// Submission (RFC 6409) as Postfix does it with smtpd_sasl_auth_enable and
+// reject_sender_login_mismatch: a client logs in (AUTH PLAIN or LOGIN; no TLS, the server
+// listens on loopback only) and then sends as the address it logged in as only, in the
+// envelope and in From:. Recipients are mailboxes that exist (the referee's, and those of
+// the people it has written to or who have logged in): a stranger's RCPT creates none.
+// Nobody logs in as the referee here: its mail is delivered in-process (Send).
+
+var (
+	errAuthRequired = &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required: log in with your full address and its password"}
+	errAuthFailed   = &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication failed: log in with your full address and its password"}
+	errTryLater     = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Your mail could not be kept just now: please try again later"}
+)
+
+type session struct {
+	srv    *Server
+	user   string // the canonical address logged in as; "" before AUTH
+	from   string
+	mailOK bool
+	to     []string
+}
+
+var _ smtp.AuthSession = (*session)(nil)
+
+func (s *session) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login} }
+
+func (s *session) Auth(mech string) (sasl.Server, error) {
+	switch mech {
+	case sasl.Plain:
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			if identity != "" && !strings.EqualFold(identity, username) {
+				return errAuthFailed
+			}
+			return s.login(username, password)
+		}), nil
+	case sasl.Login:
+		return &loginServer{login: s.login}, nil
+	}
+	return nil, smtp.ErrAuthUnknownMechanism
+}
+
+// login checks an address and its password; the referee's address never logs in here.
+func (s *session) login(username, password string) error {
+	addr := s.srv.canonical(username)
+	if addr == "" || addr == s.srv.canonical(s.srv.Referee) || !s.srv.passwordOK(addr, password) {
+		return errAuthFailed
+	}
+	// The password is the operator's word that the address is a person's: his mailbox may
+	// exist before his first mail, as with an IMAP login.
+	if _, err := s.srv.Mailbox(addr); err != nil {
+		s.srv.logError("smtp login", addr, err)
+		return errTryLater
+	}
+	s.user = addr
+	return nil
+}
+
+func (s *session) Mail(from string, opts *smtp.MailOptions) error {
+	if s.user == "" {
+		return errAuthRequired
+	}
+	if from != "" && s.srv.canonical(from) != s.user { // <>: a report (MDN, DSN) of the user's own
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Sender address rejected: you are logged in as " + s.user + ", send from that address"}
+	}
+	s.from, s.mailOK = from, true
+	return nil
+}
+
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if s.user == "" {
+		return errAuthRequired
+	}
+	if !s.srv.exists(to) {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such mailbox here, and no relaying"}
+	}
+	s.to = append(s.to, to)
+	return nil
+}
+
+func (s *session) Data(r io.Reader) error {
+	if s.user == "" || len(s.to) == 0 {
+		return errAuthRequired
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if from := headerFrom(raw); s.srv.canonical(from) != s.user {
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "From: must be the one address you are logged in as, " + s.user}
+	}
+	if err := s.srv.Deliver(s.from, s.to, raw); err != nil {
+		return s.srv.smtpError(err)
+	}
+	return nil
+}
+
+func (s *session) Reset()        { s.from, s.mailOK, s.to = "", false, nil }
+func (s *session) Logout() error { return nil }
+
+// headerFrom is the one address in the From: field of raw; "" if there is not exactly one.
+func headerFrom(raw []byte) string {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	list, err := mail.ParseAddressList(m.Header.Get("From"))
+	if err != nil || len(list) != 1 || len(m.Header["From"]) != 1 {
+		return ""
+	}
+	return list[0].Address
+}
+
+// smtpError is what an SMTP client is told of a failure to keep its mail: a refusal it can
+// act on as it is, anything else (a full or failing disk) as a temporary failure without
+// detail; the log keeps the detail.
+func (s *Server) smtpError(err error) error {
+	var se *smtp.SMTPError
+	if errors.As(err, &se) {
+		return se
+	}
+	s.logError("smtp deliver", "", err)
+	return errTryLater
+}
+
+func (s *Server) logError(what, addr string, err error) {
+	if s.Log != nil {
+		s.Log.Error("localmail: "+what, "address", addr, "err", err)
+	}
+}
+
+// loginServer is the server side of SASL LOGIN (draft-murchison-sasl-login): "Username:",
+// then "Password:". go-sasl has only the client.
+type loginServer struct {
+	login    func(username, password string) error
+	username string
+	step     int
+}
+
+func (l *loginServer) Next(response []byte) (challenge []byte, done bool, err error) {
+	switch l.step {
+	case 0:
+		l.step = 1
+		if response == nil { // no initial response
+			return []byte("Username:"), false, nil
+		}
+		fallthrough
+	case 1:
+		l.username, l.step = string(response), 2
+		return []byte("Password:"), false, nil
+	case 2:
+		l.step = 3
+		return nil, true, l.login(l.username, string(response))
+	}
+	return nil, true, sasl.ErrUnexpectedClientResponse
+}
+
+// Transport delivers the referee's own mail in-process: it is the one sender the SMTP server
+// never takes as the referee. A recipient outside the domain is a permanent failure (there is
+// no relaying); a failure to keep the mail is a temporary one.
+func (s *Server) Transport() mailer.Transport { return inProcess{s} }
+
+// inProcess is the Server as a mailer.Transport (not a mailer.Closer: the sender must not
+// stop the server when a drain is done).
+type inProcess struct{ s *Server }
+
+func (t inProcess) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	s := t.s
+	for _, rcpt := range to {
+		if s.canonical(rcpt) == "" {
+			return &mailer.PermanentError{Err: fmt.Errorf("localmail: %s is not an address of %s, and there is no relaying", rcpt, s.domain())}
+		}
+	}
+	return s.Deliver(from, to, raw)
+}
+
+var _ mailer.Transport = inProcess{}
+
+// exists reports whether address has a mailbox.
+func (s *Server) exists(address string) bool {
+	addr := s.canonical(address)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return addr != "" && s.users[addr] != nil
+}

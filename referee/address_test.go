@@ -1,0 +1,90 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
+)
+
+// badAddresses are refused wherever an address enters: quoted local parts (the quotes are
+// lost when sending, so they never receive mail), non-ASCII, control characters, address
+// literals, and the referee's own address in any plus form (its mailbox holds every
+// player's mail: issue 20).
+var badAddresses = []string{
+	`"q q"@example.org`, `"<img src=x>"@example.org`, `zoë@example.org`, "ann\x01@example.org",
+	"ann@[127.0.0.1]", "ann..b@example.org", ".ann@example.org", "ann@-x.org", "ann@exa mple.org", "",
+	"referee@example.org", "Referee+td@Example.org", "referee+@example.org", "<referee+g1-w-abc@example.org>",
+}
+
+func TestCheckAddress(t *testing.T) {
+	for _, a := range badAddresses {
+		if got, err := checkAddress(a, "referee@example.org"); err == nil {
+			t.Errorf("%q taken as %q", a, got)
+		}
+	}
+	for a, want := range map[string]string{
+		"Ann@Example.org":              "ann@example.org",
+		" ann+chess@example.org ":      "ann+chess@example.org",
+		"Ann Smith <ann@example.org>":  "ann@example.org",
+		`"ann"@example.org`:            "ann@example.org",
+		"o'brien.x_y@mail.example.org": "o'brien.x_y@mail.example.org",
+		"bob@localhost":                "bob@localhost",
+		"referee2@example.org":         "referee2@example.org",
+		"referee@example.net":          "referee@example.net",
+	} {
+		if got, err := checkAddress(a, "referee@example.org"); err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", a, got, err, want)
+		}
+	}
+}
+
+// Each entry point refuses each bad address (issue 20: --organizer and the config's
+// organizer took referee+td@host, and quoted local parts passed everywhere).
+func TestAddressRuleAtEveryEntry(t *testing.T) {
+	for _, bad := range badAddresses {
+		h := newHarness(t)
+		if _, err := h.ref.NewGame("orthodox", bad, bob, variant.Options{}); err == nil {
+			t.Errorf("new --white %q taken", bad)
+		}
+		if _, err := h.ref.NewGame("orthodox", "ann@example.com", bad, variant.Options{}); err == nil {
+			t.Errorf("new --black %q taken", bad)
+		}
+		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: append([]string{bad}, quartet[:2]...)}); err == nil {
+			t.Errorf("tournament new --players %q taken", bad)
+		}
+		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: bad}); err == nil && bad != "" {
+			t.Errorf("tournament new --organizer %q taken", bad)
+		}
+		h.ref.Organizer = bad // the config's organizer, for a tournament that names none
+		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3]}); err == nil && bad != "" {
+			t.Errorf("config organizer %q taken", bad)
+		}
+		h.ref.Organizer = ""
+		id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" "+bad); err == nil && strings.TrimSpace(bad) != "" {
+			t.Errorf("REPLACE by %q taken", bad)
+		}
+		if _, err := h.ref.Organize(id, "LEAVE "+bad+" 2027-01-02 2027-01-03"); err == nil && strings.TrimSpace(bad) != "" {
+			t.Errorf("LEAVE for %q taken", bad)
+		}
+		if err := h.ref.Withdraw(id, bad); err == nil {
+			t.Errorf("withdraw %q taken", bad)
+		}
+		if tr := h.tournament(id); tr.Players[0] != quartet[0] {
+			t.Errorf("after REPLACE by %q the players are %v", bad, tr.Players)
+		}
+	}
+	// A player's own plus address is his to use.
+	h := newHarness(t)
+	if _, err := h.ref.NewGame("orthodox", "Ann+Chess@Example.com", bob, variant.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := h.player(1, chess.White); p.Address != "ann+chess@example.com" {
+		t.Errorf("stored as %q", p.Address)
+	}
+}
