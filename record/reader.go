@@ -23,10 +23,20 @@ type Tag struct {
 
 // Record is one game as written: its tags and its raw movetext.
 type Record struct {
-	Number   int // 1-based position of the game in its file
-	Line     int // line where the game starts
-	Tags     []Tag
-	Movetext string
+	Number       int // 1-based position of the game in its file
+	Line         int // line where the game starts
+	MovetextLine int // line where its movetext starts (0: unknown)
+	Tags         []Tag
+	Movetext     string
+}
+
+// Position is where byte offset of the movetext stands in the file: line and column, from 1
+// (columns count bytes). Without a known movetext line it is relative to the movetext.
+func (r *Record) Position(offset int) (line, col int) {
+	offset = min(max(offset, 0), len(r.Movetext))
+	before := r.Movetext[:offset]
+	line = max(r.MovetextLine, 1) + strings.Count(before, "\n")
+	return line, offset - strings.LastIndexByte(before, '\n')
 }
 
 // Tag returns the value of the named tag, "" if absent.
@@ -65,6 +75,10 @@ type Reader struct {
 	havePend bool
 	movetext bytes.Buffer
 	tags     []Tag
+	// carry is movetext that followed a game's result in the same run of lines: the next
+	// game, without tags, starting on line carryLine.
+	carry     string
+	carryLine int
 }
 
 // NewReader reads PGN from r.
@@ -116,9 +130,16 @@ func (r *Reader) unread(line []byte) {
 // Next returns the next game, io.EOF after the last one, a *SyntaxError for a game it
 // skipped (call Next again to go on), or another error when reading failed.
 func (r *Reader) Next() (*Record, error) {
+	if r.carry != "" {
+		r.number++
+		rec := &Record{Number: r.number, Line: r.carryLine, MovetextLine: r.carryLine, Movetext: r.carry}
+		r.carry = ""
+		r.split(rec)
+		return rec, nil
+	}
 	r.movetext.Reset()
 	r.tags = r.tags[:0]
-	start := 0
+	start, mtLine := 0, 0
 	inMovetext := false
 	commentDepth := 0 // inside { }
 	var synErr *SyntaxError
@@ -153,7 +174,6 @@ func (r *Reader) Next() (*Record, error) {
 			if trimmed[0] == '[' {
 				if inMovetext {
 					r.unread(line)
-					r.line--
 					break
 				}
 				if start == 0 {
@@ -167,6 +187,9 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		if start == 0 {
 			start = r.line
+		}
+		if mtLine == 0 {
+			mtLine = r.line
 		}
 		inMovetext = true
 		if r.movetext.Len()+len(line) > r.MaxGameBytes {
@@ -193,9 +216,40 @@ func (r *Reader) Next() (*Record, error) {
 		synErr.Number = r.number
 		return nil, synErr
 	}
-	rec := &Record{Number: r.number, Line: start, Movetext: r.movetext.String()}
+	rec := &Record{Number: r.number, Line: start, MovetextLine: mtLine, Movetext: r.movetext.String()}
 	rec.Tags = append([]Tag(nil), r.tags...)
+	r.split(rec)
 	return rec, nil
+}
+
+// split cuts rec's movetext after its first result when more movetext follows it in the same
+// run of lines ("1. e4 e5 1-0" and then "1. d4 *" on the next line, or "1-0 0-1"): what
+// follows is the next game, read by the next call, never skipped without a word.
+func (r *Reader) split(rec *Record) {
+	m := rec.Movetext
+	n := strings.Count(m, "1-0") + strings.Count(m, "0-1") + strings.Count(m, "1/2-1/2") + strings.Count(m, "*") + strings.Count(m, "½-½")
+	if n == 0 || n == 1 && endsWithResult([]byte(m)) {
+		return // the common case, decided without tokens
+	}
+	toks, err := Tokenize(m, nil)
+	if err != nil {
+		return // the replay reports the movetext's error
+	}
+	for i, t := range toks {
+		if t.Kind != Result {
+			continue
+		}
+		if i == len(toks)-1 {
+			return
+		}
+		end := t.Offset + len(t.Text)
+		rest := m[end:]
+		trimmed := strings.TrimLeft(rest, " \t\r\n")
+		line, _ := rec.Position(end + len(rest) - len(trimmed))
+		rec.Movetext = m[:end]
+		r.carry, r.carryLine = trimmed, line
+		return
+	}
 }
 
 // parseTags reads one or more [Name "Value"] pairs from one line.

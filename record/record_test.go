@@ -206,3 +206,50 @@ func TestMoveText(t *testing.T) {
 		}
 	}
 }
+
+// Issue 21: what follows a result in the same run of lines is the next game, never skipped;
+// a game's line is right when its tags follow a result line directly; positions in the
+// movetext are lines and columns of the file.
+func TestAfterTheResult(t *testing.T) {
+	read := func(in string) []*Record {
+		t.Helper()
+		var out []*Record
+		rd := NewReader(strings.NewReader(in))
+		for {
+			rec, err := rd.Next()
+			if err == io.EOF {
+				return out
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", in, err)
+			}
+			out = append(out, rec)
+		}
+	}
+	for _, c := range []struct {
+		in    string
+		texts []string
+		lines []int
+	}{
+		{"[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n1. Ke2 *\n", []string{"1. e4 e5 2. Nf3 *", "1. Ke2 *"}, []int{1, 4}},
+		{"1. e4 e5 1-0 0-1\n", []string{"1. e4 e5 1-0", "0-1"}, []int{1, 1}},
+		{"1. e4 {1-0 is a result} e5 (1... c5 0-1) 2. Nf3 *\n", []string{"1. e4 {1-0 is a result} e5 (1... c5 0-1) 2. Nf3 *"}, []int{1}},
+		{"[A \"1\"]\n1. e4 *\n[B \"2\"]\n1. d4 *\n", []string{"1. e4 *", "1. d4 *"}, []int{1, 3}},
+		{"[A \"1\"]\n\n1. e4 1-0\n\n\n[B \"2\"]\n\n1. d4\n*\n", []string{"1. e4 1-0", "1. d4\n*"}, []int{1, 6}},
+	} {
+		recs := read(c.in)
+		if len(recs) != len(c.texts) {
+			t.Errorf("%q: %d games, want %d", c.in, len(recs), len(c.texts))
+			continue
+		}
+		for i, r := range recs {
+			if r.Movetext != c.texts[i] || r.Line != c.lines[i] || r.Number != i+1 {
+				t.Errorf("%q game %d: %q at line %d, want %q at line %d", c.in, i+1, r.Movetext, r.Line, c.texts[i], c.lines[i])
+			}
+		}
+	}
+	rec := read("[Event \"a\"]\n\n1. e4 e5\n2. Nf3, Nc6 *\n")[0]
+	if line, col := rec.Position(strings.Index(rec.Movetext, ",")); line != 4 || col != 7 {
+		t.Errorf("the comma is at %d:%d, want 4:7", line, col)
+	}
+}

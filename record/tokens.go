@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -45,7 +46,7 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 		case c == '{':
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				return buf, fmt.Errorf("comment opened at byte %d is not closed with }", i)
+				return buf, At(i, "a comment opened here is not closed with }")
 			}
 			buf = append(buf, Token{Comment, s[i+1 : i+end], i})
 			i += end + 1
@@ -82,11 +83,11 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 				}
 			}
 			if depth != 0 {
-				return buf, fmt.Errorf("variation opened at byte %d is not closed with )", i)
+				return buf, At(i, "a variation opened here is not closed with )")
 			}
 			i = j + 1
 		case c == ')':
-			return buf, fmt.Errorf("unmatched ) at byte %d", i)
+			return buf, At(i, "a ) closes no variation")
 		case c == ',':
 			buf = append(buf, Token{Comma, ",", i})
 			i++
@@ -110,7 +111,7 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 				j++
 			}
 			if j == i { // a lone } or other stray byte
-				return buf, fmt.Errorf("unexpected %q at byte %d", s[i], i)
+				return buf, At(i, "unexpected %q", s[i])
 			}
 			word := s[i:j]
 			buf = append(buf, Token{classify(word), word, i})
@@ -214,4 +215,94 @@ func NormalizeResult(r string) string {
 		return "1/2-1/2"
 	}
 	return r
+}
+
+// NumberFits compares a move number written in a record ("12.", "3...", "7") with the one a
+// reader counts: due is the number of the turn to come and black whether Black is to write it
+// (alternating games write "N." before White's move and "N..." before Black's; a number
+// without dots fits either side, as series and turns are numbered). It returns a warning for
+// a number that does not fit, "" for one that does. A record's numbers are labels: a reader
+// warns and keeps its own count.
+func NumberFits(written string, due int, black bool) string {
+	digits := strings.TrimRight(written, ".…")
+	dots := written[len(digits):]
+	n, err := strconv.Atoi(digits)
+	want := strconv.Itoa(due)
+	switch {
+	case dots == "":
+	case black:
+		want += "..."
+	default:
+		want += "."
+	}
+	fits := err == nil && n == due
+	switch {
+	case dots == "":
+	case black:
+		fits = fits && dots != "."
+	default:
+		fits = fits && dots == "."
+	}
+	if fits {
+		return ""
+	}
+	return fmt.Sprintf("the move number %s does not fit: %s is due here", written, want)
+}
+
+// Counter counts the turns of a record of alternating turns (White's, then Black's, one
+// number for both) and checks the numbers written in it.
+type Counter struct {
+	No       int  // the number of the turn to come
+	Black    bool // the turn to come is Black's
+	numbered bool
+	warn     []string
+}
+
+// Number reads a move number written before a turn ("12.", "12..."). The first one sets where
+// the count starts, as a record of a game set up from a position numbers from there; any
+// other that does not fit the count is a warning for the next turn (see Warnings), and the
+// count goes on.
+func (c *Counter) Number(written string) {
+	if !c.numbered {
+		c.numbered = true
+		if n, err := strconv.Atoi(strings.TrimRight(written, ".…")); err == nil && n >= 1 {
+			c.No = n
+			c.Black = strings.HasSuffix(written, "..") || strings.HasSuffix(written, "…")
+			return
+		}
+	}
+	if w := NumberFits(written, c.No, c.Black); w != "" {
+		c.warn = append(c.warn, w)
+	}
+}
+
+// Warnings takes the warnings for the turn about to be read.
+func (c *Counter) Warnings() []string {
+	w := c.warn
+	c.warn = nil
+	return w
+}
+
+// Next counts one turn read.
+func (c *Counter) Next() {
+	if c.Black {
+		c.No++
+	}
+	c.Black = !c.Black
+}
+
+// OffsetError is an error at a place in a record's movetext: Offset is the byte there, which
+// Record.Position turns into the file's line and column.
+type OffsetError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *OffsetError) Error() string {
+	return fmt.Sprintf("%s (byte %d of the movetext)", e.Msg, e.Offset)
+}
+
+// At is an OffsetError at offset, its message formatted as by fmt.Sprintf.
+func At(offset int, format string, a ...any) error {
+	return &OffsetError{Offset: offset, Msg: fmt.Sprintf(format, a...)}
 }

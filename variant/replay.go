@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/refereed/refereed/record"
@@ -77,6 +78,14 @@ type Noter interface {
 	TakeNotes() []string
 }
 
+// Skip is what a game's ResolveRecord returns for a record's annotation that does not fit the
+// game (a Kriegspiel umpire's comment saying No to a legal move): the replay skips the step
+// and keeps Why as a warning, as it does a wrong check mark. A move that cannot be played is
+// never skipped: it is an error.
+type Skip struct{ Why string }
+
+func (s *Skip) Error() string { return s.Why }
+
 // PlyCounter is implemented by games whose records count plies otherwise than one per step
 // (Conditional: a step states an A-move with its C-move, and the record has a C ply after
 // each B-move).
@@ -129,7 +138,7 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 	toks, err := record.Tokenize(rec.Movetext, rp.tokens[:0])
 	rp.tokens = toks[:0]
 	if err != nil {
-		return nil, fmt.Errorf("movetext: %w", err)
+		return nil, movetextError(rec, err)
 	}
 	resultToken := ""
 	for i := len(toks) - 1; i >= 0; i-- {
@@ -152,7 +161,7 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 	}
 	steps, err := v.Steps(g, toks, rp.steps[:0])
 	if err != nil {
-		return nil, fmt.Errorf("movetext: %w", err)
+		return nil, movetextError(rec, err)
 	}
 	rp.steps = steps[:0]
 	if res, ok := g.(Reserver); ok {
@@ -178,10 +187,19 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 			}
 		}
 		cmd, warns, err := resolve(by, st.Text)
+		var skip *Skip
+		if errors.As(err, &skip) {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s; the annotation is skipped", st.Place(), st.Text, skip.Why))
+			continue
+		}
 		if err == nil {
 			_, err = g.Submit(cmd)
 		}
 		if err != nil {
+			var rej *Rejection
+			if errors.As(err, &rej) {
+				err = rej.ForRecord()
+			}
 			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text, Err: err}
 			return r, nil
 		}
@@ -218,4 +236,15 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 		}
 	}
 	return r, nil
+}
+
+// movetextError says where in the file a record's movetext went wrong: "line 12, column 7"
+// for an error at a place in it.
+func movetextError(rec *record.Record, err error) error {
+	var at *record.OffsetError
+	if errors.As(err, &at) {
+		line, col := rec.Position(at.Offset)
+		return fmt.Errorf("movetext, line %d, column %d: %s", line, col, at.Msg)
+	}
+	return fmt.Errorf("movetext: %w", err)
 }

@@ -119,7 +119,7 @@ func TestReadMove(t *testing.T) {
 	}{
 		{chess.StartFEN, "Nf3", "g1f3", 0, ""},
 		{chess.StartFEN, "MOVE g1-f3", "g1f3", 0, ""},
-		{chess.StartFEN, "Nxf3", "", 0, "f3 is empty: nothing is captured; write the move without x"},
+		{chess.StartFEN, "Nxf3", "", 0, "f3 is empty: nothing is captured; write the move without a capture sign (x or :)"},
 		{chess.StartFEN, "Nf3+", "g1f3", chess.WarnCheckMark, ""},
 		{chess.StartFEN, "Nf5", "", 0, "no knight can move to f5"},
 		{chess.StartFEN, "Zf3", "", 0, "not a piece letter"},

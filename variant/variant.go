@@ -116,6 +116,20 @@ func (r *Rejection) Text() (text string, ok bool) {
 	return text, ok
 }
 
+// ForRecord is the rejection as a record's reader says it: the sentence "record/<words>"
+// where there is one, in the words of a record ("the record gives 1") rather than a
+// player's ("you sent 1"; "wait for it"); else the rejection as it is.
+func (r *Rejection) ForRecord() *Rejection {
+	if r.Words == "" || say == nil {
+		return r
+	}
+	rec := &Rejection{Words: "record/" + r.Words, Args: r.Args}
+	if _, ok := say(rec.Words, rec.Args); ok {
+		return rec
+	}
+	return r
+}
+
 // Refuse builds a Rejection saying the sentence named words with args: a game's own are
 // named "<key>/<name>", the shared ones "common/<name>".
 func Refuse(words string, args map[string]any) error { return &Rejection{Words: words, Args: args} }

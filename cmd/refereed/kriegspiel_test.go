@@ -91,12 +91,18 @@ func TestKriegspielExportReplays(t *testing.T) {
 			if code, out, _ := run(t, "verify", file); code != exitOK || !strings.Contains(out, "1 games, 1 valid") {
 				t.Errorf("verify: %d %s\n%s", code, out, pgn)
 			}
-			// A wrong answer in the umpire's log is found.
+			// A wrong answer in the umpire's log is found: a warning, as every game's
+			// annotations that do not fit; --strict makes the game invalid.
 			bad := strings.Replace(pgn, "No}", "Try}", 1)
 			bad = strings.Replace(bad, ": No", ": Nonsense", 1)
 			os.WriteFile(file, []byte(bad), 0o644)
-			if code, _, _ := run(t, "verify", file); code != exitInvalid {
-				t.Errorf("verify of a record with a wrong answer: exit %d\n%s", code, bad)
+			// (In Kriegspiel the skipped "e4-f5: Try" leaves Any?'s Try unanswered by a pawn
+			// capture, so the true move that follows is refused: the game is invalid too.)
+			if code, out, _ := run(t, "verify", file); !strings.Contains(out, ": warning: ") || !strings.Contains(out, "1 with warnings") || code == exitOK && c.variant == "kriegspiel" {
+				t.Errorf("verify of a record with a wrong answer: exit %d\n%s\n%s", code, out, bad)
+			}
+			if code, _, _ := run(t, "verify", "--strict", file); code != exitInvalid {
+				t.Errorf("verify --strict of a record with a wrong answer: exit %d\n%s", code, bad)
 			}
 		})
 	}

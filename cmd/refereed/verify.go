@@ -17,24 +17,29 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// verdict is the outcome of verifying one game.
+// verdict is the outcome of verifying one game that is invalid or has warnings.
 type verdict struct {
-	File   string            `json:"file"`
-	Game   int               `json:"game"`
-	Line   int               `json:"line"`
-	Tags   map[string]string `json:"tags,omitempty"`
-	Where  string            `json:"where,omitempty"` // "move 12...", "result"
-	Move   string            `json:"move,omitempty"`  // the text as written
-	Reason string            `json:"reason"`
+	File     string            `json:"file"`
+	Game     int               `json:"game"`
+	Line     int               `json:"line"`
+	Tags     map[string]string `json:"tags,omitempty"`
+	Where    string            `json:"where,omitempty"` // "move 12...", "result"
+	Move     string            `json:"move,omitempty"`  // the text as written
+	Reason   string            `json:"reason,omitempty"`
+	Warnings []string          `json:"warnings,omitempty"`
 }
+
+// invalid reports whether v is an invalid game (strict: a game with warnings too).
+func (v *verdict) invalid(strict bool) bool { return v.Reason != "" || strict && len(v.Warnings) > 0 }
 
 func (m *Main) runVerify(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per invalid game, then a summary object")
+	asJSON := fs.Bool("json", false, "print one JSON object per invalid game or game with warnings, then a summary object")
+	strict := fs.Bool("strict", false, "a game with warnings (a wrong check mark or move number, an annotation that does not fit) is invalid")
 	workers := fs.Int("j", runtime.GOMAXPROCS(0), "games replayed in parallel")
 	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed verify [--json] [-j N] FILE...\n\nReplays every game; reports each invalid one with its number, tags, move and reason.\nExit status: 0 all valid, 1 some invalid, 2 unreadable input.")
+		fmt.Fprintln(m.Stderr, "Usage: refereed verify [--json] [--strict] [-j N] FILE...\n\nReplays every game; reports each invalid one with its number, tags, move and reason,\nand the warnings of the valid ones (--strict: a game with warnings is invalid).\nExit status: 0 all valid, 1 some invalid, 2 unreadable input.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,21 +52,38 @@ func (m *Main) runVerify(ctx context.Context, args []string) int {
 	if *workers < 1 {
 		*workers = 1
 	}
-	total, invalid, unreadable := 0, 0, false
+	total, invalid, warned, warnings, unreadable := 0, 0, 0, 0, false
 	enc := json.NewEncoder(m.Stdout)
 	for _, name := range fs.Args() {
-		n, bad, err := verifyFile(ctx, name, *workers, func(v verdict) {
+		n, err := verifyFile(ctx, name, *workers, func(v verdict) {
+			bad := v.invalid(*strict)
+			if bad {
+				invalid++
+			}
+			if len(v.Warnings) > 0 {
+				warned++
+				warnings += len(v.Warnings)
+			}
 			if *asJSON {
+				kind := "warnings"
+				if bad {
+					kind = "invalid"
+				}
 				enc.Encode(struct {
 					Type string `json:"type"`
 					verdict
-				}{"invalid", v})
+				}{kind, v})
 				return
 			}
-			fmt.Fprintf(m.Stdout, "%s: game %d (line %d)%s: %s%s\n", v.File, v.Game, v.Line, describeTags(v.Tags), where(v), v.Reason)
+			head := fmt.Sprintf("%s: game %d (line %d)%s: ", v.File, v.Game, v.Line, describeTags(v.Tags))
+			if v.Reason != "" {
+				fmt.Fprintf(m.Stdout, "%s%s%s\n", head, where(v), v.Reason)
+			}
+			for _, w := range v.Warnings {
+				fmt.Fprintf(m.Stdout, "%swarning: %s\n", head, w)
+			}
 		})
 		total += n
-		invalid += bad
 		if err != nil {
 			unreadable = true
 			if errors.Is(err, errNoGame) || errors.Is(err, errBinary) {
@@ -72,9 +94,17 @@ func (m *Main) runVerify(ctx context.Context, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc.Encode(map[string]any{"type": "summary", "games": total, "valid": total - invalid, "invalid": invalid, "unreadable": unreadable})
+		enc.Encode(map[string]any{"type": "summary", "games": total, "valid": total - invalid, "invalid": invalid,
+			"with_warnings": warned, "warnings": warnings, "strict": *strict, "unreadable": unreadable})
 	} else {
-		fmt.Fprintf(m.Stdout, "%d games, %d valid, %d invalid\n", total, total-invalid, invalid)
+		fmt.Fprintf(m.Stdout, "%d games, %d valid, %d invalid", total, total-invalid, invalid)
+		if warned > 0 {
+			fmt.Fprintf(m.Stdout, "; %d with warnings (%d warnings)", warned, warnings)
+			if *strict {
+				fmt.Fprint(m.Stdout, ", counted invalid (--strict)")
+			}
+		}
+		fmt.Fprintln(m.Stdout)
 	}
 	switch {
 	case unreadable:
@@ -150,13 +180,13 @@ func looksBinary(b []byte) bool {
 	return control > len(b)/20
 }
 
-// verifyFile streams one file's games through workers and reports invalid ones in file
-// order. It returns the number of games read and of invalid ones; a file without any game
-// is an error (errNoGame), and so is a binary one.
-func verifyFile(ctx context.Context, name string, workers int, report func(verdict)) (games, bad int, err error) {
+// verifyFile streams one file's games through workers and reports, in file order, each one
+// that is invalid or has warnings. It returns the number of games read; a file without any
+// game is an error (errNoGame), and so is a binary one.
+func verifyFile(ctx context.Context, name string, workers int, report func(verdict)) (games int, err error) {
 	r, done, err := openRecords(os.Stdin, name)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer done()
 	defer func() {
@@ -206,35 +236,37 @@ func verifyFile(ctx context.Context, name string, workers int, report func(verdi
 	for out := range order {
 		games++
 		if v := <-out; v != nil {
-			bad++
 			report(*v)
 		}
 	}
 	if readErr == nil && ctx.Err() != nil {
 		readErr = ctx.Err()
 	}
-	return games, bad, readErr
+	return games, readErr
 }
 
-// verifyRecord replays one game; nil means valid.
+// verifyRecord replays one game; nil means valid without a warning.
 func verifyRecord(rp *variant.Replayer, file string, rec *record.Record) *verdict {
-	fail := func(where, move, reason string) *verdict {
+	fail := func(where, move, reason string, warnings []string) *verdict {
 		tags := map[string]string{}
 		for _, t := range rec.Tags {
 			tags[t.Name] = t.Value
 		}
-		return &verdict{File: file, Game: rec.Number, Line: rec.Line, Tags: tags, Where: where, Move: move, Reason: reason}
+		return &verdict{File: file, Game: rec.Number, Line: rec.Line, Tags: tags, Where: where, Move: move, Reason: reason, Warnings: warnings}
 	}
 	r, err := rp.Replay(rec)
 	if err != nil {
-		return fail("", "", err.Error())
+		return fail("", "", err.Error(), nil)
 	}
 	if f := r.Failure; f != nil {
 		move := f.Text
 		if f.Where == "result" {
 			move = ""
 		}
-		return fail(f.Where, move, f.Err.Error())
+		return fail(f.Where, move, f.Err.Error(), r.Warnings)
+	}
+	if len(r.Warnings) > 0 {
+		return fail("", "", "", r.Warnings)
 	}
 	return nil
 }

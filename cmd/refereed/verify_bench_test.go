@@ -29,7 +29,12 @@ func BenchmarkVerifyBigBig(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "j1", 2: "j2"}[workers], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				n, bad, err := verifyFile(context.Background(), file, workers, func(verdict) {})
+				bad := 0
+				n, err := verifyFile(context.Background(), file, workers, func(v verdict) {
+					if v.invalid(false) {
+						bad++
+					}
+				})
 				if err != nil || n != 10000 || bad != 0 {
 					b.Fatalf("games %d invalid %d err %v", n, bad, err)
 				}

@@ -505,6 +505,17 @@ func (g *Game) stopWhy(r result, nostop bool) string {
 	return ""
 }
 
+// anyAnswer is the umpire's answer to by's "Any?" now (KR-D3).
+func (g *Game) anyAnswer(by chess.Color) anyAnswer {
+	switch {
+	case g.pos.ByPiece(by, chess.Pawn) == 0:
+		return anyNonsense
+	case g.hasPawnCapture(g.legal):
+		return anyTry
+	}
+	return anyNo
+}
+
 // ask answers "Any?" (KR-D3): "Try" when the player to move has a legal pawn capture, "No"
 // when he has none, "Nonsense" when he has no pawn. Everyone hears the answer.
 func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, error) {
@@ -516,13 +527,7 @@ func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, err
 	case g.asked:
 		return nil, result{}, variant.Refuse("kriegspiel/any-asked", nil)
 	}
-	answer := anyNo
-	switch {
-	case g.pos.ByPiece(by, chess.Pawn) == 0:
-		answer = anyNonsense
-	case g.hasPawnCapture(g.legal):
-		answer = anyTry
-	}
+	answer := g.anyAnswer(by)
 	if expect != "" && expect != answer.word() {
 		return nil, result{}, variant.Refuse("kriegspiel/record-any", map[string]any{"Record": expect, "Answer": answer})
 	}

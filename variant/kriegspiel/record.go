@@ -93,44 +93,28 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 		return seriesSteps(g, toks, buf)
 	}
 	steps := buf
-	side, no := g.pos.Turn, g.pos.Fullmove
-	numbered := false
+	count := record.Counter{No: g.pos.Fullmove, Black: g.pos.Turn == chess.Black}
 	lastMove := -1
 	place := func(text string) variant.Step {
-		after := ""
-		if side == chess.Black {
-			after = "..."
+		side, after := chess.White, ""
+		if count.Black {
+			side, after = chess.Black, "..."
 		}
-		return variant.Step{By: side, Text: text, Where: "move ", Num: no, After: after}
-	}
-	number := func(t string) {
-		if numbered {
-			return
-		}
-		numbered = true
-		if n, err := strconv.Atoi(strings.TrimRight(t, ".")); err == nil {
-			no = n
-		}
-		if strings.HasSuffix(t, "...") {
-			side = chess.Black
-		}
+		return variant.Step{By: side, Text: text, Where: "move ", Num: count.No, After: after, Warnings: count.Warnings()}
 	}
 	for _, t := range toks {
 		switch t.Kind {
 		case record.Number, record.Symbol:
 			num, text := record.MoveText(t)
 			if num != "" {
-				number(num)
+				count.Number(num)
 			}
 			if text == "" {
 				continue
 			}
 			steps = append(steps, place(text))
 			lastMove = len(steps) - 1
-			if side == chess.Black {
-				no++
-			}
-			side = side.Other()
+			count.Next()
 		case record.Paren:
 			if lastMove < 0 || lastMove != len(steps)-1 {
 				return nil, fmt.Errorf("%s before any move", t.Text)
@@ -141,7 +125,7 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 				steps = append(steps, place(it))
 			}
 		case record.Comma:
-			return nil, fmt.Errorf("unexpected comma at byte %d (is this a Progressive Kriegspiel record? add [Variant \"Progressive Kriegspiel\"])", t.Offset)
+			return nil, record.At(t.Offset, "unexpected comma (is this a Progressive Kriegspiel record? add [Variant \"Progressive Kriegspiel\"])")
 		case record.Result:
 			return steps, nil
 		}
@@ -154,12 +138,32 @@ func seriesSteps(g *Game, toks []record.Token, buf []variant.Step) ([]variant.St
 	steps := buf
 	no := g.series
 	lastMove := -1
+	var warn []string
 	place := func(text string) variant.Step {
-		return variant.Step{By: chess.Color(1 - no%2), Text: text, Where: "series ", Num: no}
+		w := warn
+		warn = nil
+		return variant.Step{By: chess.Color(1 - no%2), Text: text, Where: "series ", Num: no, Warnings: w}
 	}
+	// A series number names the series whose moves follow; one that is not the next series
+	// is a warning, and the count goes on (a record's numbers are labels).
+	numbered := false
 	setNumber := func(t string) {
+		if lastMove >= 0 || numbered {
+			if lastMove >= 0 {
+				no++
+			}
+			if w := record.NumberFits(strings.TrimRight(t, "."), no, false); w != "" {
+				warn = append(warn, w)
+			}
+			lastMove = -1
+			numbered = true
+			return
+		}
+		numbered = true
 		if n, err := strconv.Atoi(strings.TrimRight(t, ".")); err == nil && n > 0 {
 			no = n
+		} else {
+			warn = append(warn, record.NumberFits(t, no, false))
 		}
 	}
 	for _, t := range toks {
@@ -242,25 +246,40 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
+		if g.prog && g.done > 0 {
+			// The record moves on before the series is whole: say so as Progressive does.
+			return variant.Command{}, nil, variant.Refuse("record/series-short", map[string]any{"N": g.series, "Sent": g.done})
+		}
 		return variant.Command{}, nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
 	if what, answer, ok := cutAnswer(text); ok {
+		// The umpire's comments are annotations: one that does not fit the game is skipped
+		// with a warning, as a wrong check mark is (a move that cannot be played is an error).
 		if isAny(what) {
+			if g.prog || g.asked {
+				return variant.Command{}, nil, &variant.Skip{Why: "no Any? can be asked here"}
+			}
+			if got := g.anyAnswer(by); got.word() != answer {
+				return variant.Command{}, nil, &variant.Skip{Why: fmt.Sprintf("the record says Any?: %s, but the answer here is %s", answer, got)}
+			}
 			return variant.Command{By: by, Text: cmdAny + " " + answer}, nil, nil
 		}
 		if answer != "no" {
-			return variant.Command{}, nil, variant.Refuse("kriegspiel/record-attempt-answer", map[string]any{"Answer": answer})
+			return variant.Command{}, nil, &variant.Skip{Why: fmt.Sprintf("an attempt's answer is No, not %s", answer)}
 		}
 		n, err := chess.ParseNotation(what)
 		if err != nil {
-			return variant.Command{}, nil, variant.Reject("%v", err)
+			return variant.Command{}, nil, &variant.Skip{Why: err.Error()}
 		}
 		m, possible, warns, err := g.resolveAttempt(by, item{text: what, n: n})
 		switch {
 		case err != nil:
-			return variant.Command{}, warns, variant.Reject("%v", err)
+			return variant.Command{}, warns, &variant.Skip{Why: err.Error()}
 		case !possible:
-			return variant.Command{}, warns, variant.Refuse("kriegspiel/record-impossible", map[string]any{"Move": "", "By": by})
+			return variant.Command{}, warns, &variant.Skip{Why: fmt.Sprintf("%s is impossible: no man of %v's can make it", what, by)}
+		}
+		if _, legal := chess.FindMove(g.legal, m); legal {
+			return variant.Command{}, warns, &variant.Skip{Why: fmt.Sprintf("the record says No, but %s is legal here", what)}
 		}
 		return variant.Command{By: by, Text: variant.MoveCommand(m) + " " + expectNo}, warns, nil
 	}

@@ -17,7 +17,6 @@ package orthodox
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -241,42 +240,26 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 
 // alternatingSteps reads movetext of alternating single moves starting with first at move
 // number no (the FEN's). When the record's own move numbers start elsewhere, the first number
-// token wins.
+// token wins; a later number that does not fit the count is a warning on the next move.
 func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []variant.Step) ([]variant.Step, error) {
 	steps := buf
-	side := first
-	numbered := false
+	count := record.Counter{No: no, Black: first == chess.Black}
 	for _, t := range toks {
 		switch t.Kind {
 		case record.Number:
-			if !numbered {
-				no = moveNumber(t.Text, no)
-				numbered = true
-				if strings.HasSuffix(t.Text, "...") {
-					side = chess.Black
-				}
-			}
+			count.Number(t.Text)
 		case record.Symbol:
 			text := t.Text
 			if num, rest, ok := record.NumberAndSymbol(text); ok {
-				if !numbered {
-					no = moveNumber(num, no)
-					numbered = true
-					if strings.HasSuffix(num, "...") {
-						side = chess.Black
-					}
-				}
+				count.Number(num)
 				text = rest
 			}
-			after := ""
-			if side == chess.Black {
-				after = "..."
+			side, after := chess.White, ""
+			if count.Black {
+				side, after = chess.Black, "..."
 			}
-			steps = append(steps, variant.Step{By: side, Text: text, Where: "move ", Num: no, After: after})
-			if side == chess.Black {
-				no++
-			}
-			side = side.Other()
+			steps = append(steps, variant.Step{By: side, Text: text, Where: "move ", Num: count.No, After: after, Warnings: count.Warnings()})
+			count.Next()
 		case record.Paren:
 			if len(steps) == 0 {
 				return nil, fmt.Errorf("%s before any move", t.Text)
@@ -285,17 +268,8 @@ func alternatingSteps(toks []record.Token, first chess.Color, no int, buf []vari
 		case record.Result:
 			return steps, nil
 		case record.Comma:
-			return nil, fmt.Errorf("unexpected comma at byte %d (is this a Progressive record? add [Variant \"Progressive\"])", t.Offset)
+			return nil, record.At(t.Offset, "unexpected comma (is this a Progressive record? add [Variant \"Progressive\"])")
 		}
 	}
 	return steps, nil
-}
-
-// moveNumber reads a move number token's number ("12.", "3..."), or keeps no when it is too
-// long to be one.
-func moveNumber(text string, no int) int {
-	if n, err := strconv.Atoi(strings.TrimRight(text, ".")); err == nil {
-		return n
-	}
-	return no
 }

@@ -501,29 +501,38 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 	g := start.(*Game)
 	steps := buf
 	no := g.series
-	var cur []string
+	var cur, warn []string
 	flush := func() {
 		if len(cur) > 0 {
-			steps = append(steps, variant.Step{By: sideOf(no), Text: strings.Join(cur, ", "), Where: "series ", Num: no})
+			steps = append(steps, variant.Step{By: sideOf(no), Text: strings.Join(cur, ", "), Where: "series ", Num: no, Warnings: warn})
 			no++
-			cur = nil
+			cur, warn = nil, nil
+		}
+	}
+	// The first series number may start the count elsewhere (a game set up from a position);
+	// a later one that is not the next series is a warning, and the count goes on.
+	numbered := false
+	number := func(text string) {
+		flush()
+		if !numbered {
+			numbered = true
+			if n, err := strconv.Atoi(strings.TrimRight(text, ".")); err == nil && n >= 1 {
+				no = n
+				return
+			}
+		}
+		if w := record.NumberFits(strings.TrimRight(text, "."), no, false); w != "" {
+			warn = append(warn, w)
 		}
 	}
 	for _, t := range toks {
 		switch t.Kind {
 		case record.Number:
-			flush()
-			n, err := strconv.Atoi(strings.TrimRight(t.Text, "."))
-			if err == nil {
-				no = n
-			}
+			number(t.Text)
 		case record.Symbol:
 			text := t.Text
 			if num, rest, ok := record.NumberAndSymbol(text); ok {
-				flush()
-				if n, err := strconv.Atoi(strings.TrimRight(num, ".")); err == nil {
-					no = n
-				}
+				number(num)
 				text = rest
 			}
 			cur = append(cur, text)

@@ -49,44 +49,26 @@ func (g *Game) Movetext() string {
 }
 
 // Steps reads a record of synchronous chess: after each turn number, White's move then
-// Black's, both judged on the position before the turn. A turn number is optional; a
-// number that comes after only White's move of a turn starts a new turn all the same (the
-// replay then finds Black's move missing).
+// Black's, both judged on the position before the turn. A turn number is optional; one that
+// does not fit the count (a turn skipped, "N..." before White's move) is a warning, and the
+// count goes on.
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
-	no := start.Position().Fullmove
-	side := chess.White
+	count := record.Counter{No: start.Position().Fullmove}
 	steps := buf
 	add := func(text string) {
-		after := ""
-		if side == chess.Black {
-			after = "..."
+		side, after := chess.White, ""
+		if count.Black {
+			side, after = chess.Black, "..."
 		}
-		steps = append(steps, variant.Step{By: side, Text: text, Where: "turn ", Num: no, After: after})
-		if side == chess.Black {
-			no++
-		}
-		side = side.Other()
-	}
-	number := func(text string) {
-		var n int
-		if _, err := fmt.Sscanf(text, "%d", &n); err == nil && n > 0 {
-			no = n
-		}
-		if strings.HasSuffix(text, "...") {
-			side = chess.Black
-		} else {
-			side = chess.White
-		}
+		steps = append(steps, variant.Step{By: side, Text: text, Where: "turn ", Num: count.No, After: after, Warnings: count.Warnings()})
+		count.Next()
 	}
 	for _, t := range toks {
 		switch t.Kind {
 		case record.Number, record.Symbol:
 			num, text := record.MoveText(t)
 			if num != "" {
-				number(num)
-			}
-			if text == "" {
-				continue
+				count.Number(num)
 			}
 			if text != "" {
 				add(text)

@@ -567,17 +567,16 @@ func (g *Game) Movetext() string {
 // own moves, or at the next number or the result.
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
 	p := start.Position()
-	side, no := p.Turn, p.Fullmove
+	count := record.Counter{No: p.Fullmove, Black: p.Turn == chess.Black}
 	three := start.Key() == KeyThree
 	// ownMax is how many own moves the turn being read has: a move beyond them without a "/"
 	// starts the next turn, and the one read is cut short.
 	ownMax := func() int {
-		if three && !(side == chess.White && no == 1) {
+		if three && !(!count.Black && count.No == 1) {
 			return 2
 		}
 		return 1
 	}
-	numbered := false
 	steps := buf
 	var own []string
 	slash, open := false, false
@@ -589,27 +588,17 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 		if slash {
 			text += " / " + other
 		}
-		after := ""
-		if side == chess.Black {
-			after = "..."
+		side, after := chess.White, ""
+		if count.Black {
+			side, after = chess.Black, "..."
 		}
-		steps = append(steps, variant.Step{By: side, Text: text, Where: "turn ", Num: no, After: after})
-		if side == chess.Black {
-			no++
-		}
-		side = side.Other()
+		steps = append(steps, variant.Step{By: side, Text: text, Where: "turn ", Num: count.No, After: after, Warnings: count.Warnings()})
+		count.Next()
 		own, slash, open = nil, false, false
 	}
 	number := func(text string) {
 		flush("")
-		if numbered {
-			return
-		}
-		numbered = true
-		fmt.Sscanf(text, "%d", &no)
-		if strings.HasSuffix(text, "...") {
-			side = chess.Black
-		}
+		count.Number(text)
 	}
 	for _, t := range toks {
 		switch t.Kind {
@@ -637,7 +626,7 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 				}
 				if isSlash {
 					if !open || slash {
-						return nil, fmt.Errorf("turn %d: a / without the moves of part 1 before it", no)
+						return nil, fmt.Errorf("turn %d: a / without the moves of part 1 before it", count.No)
 					}
 					slash = true
 				}

@@ -74,7 +74,7 @@ func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]varia
 		case record.Result:
 			return steps, nil
 		case record.Comma:
-			return nil, fmt.Errorf("unexpected comma at byte %d: a Transactional turn is one move", t.Offset)
+			return nil, record.At(t.Offset, "unexpected comma: a Transactional turn is one move")
 		}
 	}
 	return steps, nil

@@ -311,6 +311,9 @@ func parseLine(text string) (parsed, error) {
 	}
 	// A promotion piece set apart from its move: "d1 (Q)+" is d1(Q)+ (rules.md 0.3a).
 	s = strings.ReplaceAll(s, " (", "(")
+	if i := strings.LastIndexByte(s, '('); i >= 0 && len(s)-i == 3 && s[i+2] == ')' && !strings.ContainsRune("QBNTqbnt", rune(s[i+1])) {
+		return p, variant.Refuse("transactional/bad-paren", args{"Text": s[i:]})
+	}
 	if strings.Contains(strings.ToUpper(s), "(R)") {
 		return p, variant.Refuse("transactional/rook-promotion", args{"Text": s})
 	}
