@@ -112,6 +112,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
 	}
 	t.Players[i] = neu
+	t.Replacements = append(t.Replacements, store.Replacement{Seat: i, Old: old, New: neu, At: tx.Now})
 	if err := tx.PutTournament(t); err != nil {
 		return 0, err
 	}

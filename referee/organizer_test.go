@@ -155,6 +155,12 @@ func TestOrganizerByMail(t *testing.T) {
 	if got := h.tournament(id).Players[2]; got != "erin@example.net" {
 		t.Fatalf("the table's player 3 is %s", got)
 	}
+	// The seat's row is erin's "for chen": all the seat's games, shown as whose they are
+	// (issue 21: not chen's results folded silently into erin's name).
+	if rp := h.tournament(id).Replacements; len(rp) != 1 || rp[0].Old != old || rp[0].New != "erin@example.net" || rp[0].Seat != 2 {
+		t.Fatalf("replacements %+v", rp)
+	}
+	mustSay(t, "the standings after REPLACE", bodyTo(t, org(td, "STANDINGS"), td), "erin (for chen)")
 
 	m = org(td, "WITHDRAW "+quartet[0])
 	mustSay(t, "the withdrawal", strings.Join(mailsTo(t, m, td), "\n"), quartet[0]+" is withdrawn")

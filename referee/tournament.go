@@ -158,6 +158,14 @@ func Section(tx *store.Tx, t *store.Tournament) (tournament.Section, error) {
 	for _, w := range t.Withdrawn {
 		s.Withdrawn = append(s.Withdrawn, w.Player)
 	}
+	if len(t.Replacements) > 0 {
+		s.For = make([]string, len(t.Players))
+		for _, rp := range t.Replacements {
+			if rp.Seat >= 0 && rp.Seat < len(s.For) {
+				s.For[rp.Seat] = join(s.For[rp.Seat], rp.Old)
+			}
+		}
+	}
 	for _, rd := range t.Rounds {
 		for _, tg := range rd.Games {
 			sg, err := tx.Game(tg.Game)
@@ -381,4 +389,12 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 		}
 	}
 	return r.sendStandings(tx, t, say("tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended}))
+}
+
+// join adds b to the list a ("dee, eve").
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + ", " + b
 }

@@ -23,6 +23,9 @@ type Tournament struct {
 	Rounds       []TournamentRound `json:"rounds"`
 	// Withdrawn lists the players (indices into Players) who withdrew, in order.
 	Withdrawn []Withdrawal `json:"withdrawn,omitempty"`
+	// Replacements lists who took over whose seat (the organizer's REPLACE), in order:
+	// Players holds the seat's present player.
+	Replacements []Replacement `json:"replacements,omitempty"`
 	// Time is the games' time control ("30d+3d"; "" for the simple deadline), LeaveDays the
 	// leave a player may take in a calendar year.
 	Time      string `json:"time,omitempty"`
@@ -56,6 +59,14 @@ type TournamentGame struct {
 type Withdrawal struct {
 	Player int       `json:"player"`
 	At     time.Time `json:"at"`
+}
+
+// Replacement is one REPLACE: New took over seat Seat (an index into Players) from Old.
+type Replacement struct {
+	Seat int       `json:"seat"`
+	Old  string    `json:"old"`
+	New  string    `json:"new"`
+	At   time.Time `json:"at"`
 }
 
 // CreateTournament stores a new tournament, assigning its ID. Its games are created apart

@@ -14,8 +14,8 @@ const Width = 72
 // side: 1 won, 0 lost, = drawn, + won by forfeit, - lost by forfeit, x not played (annulled
 // after a withdrawal), . still going, * himself. A double round robin has two lines per
 // player, one per cycle. A place shared after every tiebreak is written as the span of rows
-// it covers ("2-4") on each of them, once any game has a result; a player who withdrew has "(w)" after his name. Names
-// are abbreviated to fit.
+// it covers ("2-4") on each of them, once any game has a result; a player who withdrew has
+// "(w)" after his name, one who took over a seat "(for dee)". Names are abbreviated to fit.
 func (s Section) Crosstable() string {
 	st := s.Standings()
 	n := len(st)
@@ -59,19 +59,16 @@ func (s Section) Crosstable() string {
 	}
 	line := func(s string) { b.WriteString(strings.TrimRight(s, " ") + "\n") }
 	line(fmt.Sprintf("%5s %-*s %s"+totals, "#", nameW, "Player", head.String(), "Pts", "SB", "W"))
-	scored := false // before any result nobody has a place yet, shared or not
-	for _, x := range st {
-		scored = scored || x.Games > 0
-	}
 	for r, x := range st {
-		place := fmt.Sprint(r + 1)
-		if last := r + 1; scored && ((r > 0 && st[r-1].Rank == x.Rank) || (r+1 < n && st[r+1].Rank == x.Rank)) {
-			for last < n && st[last].Rank == x.Rank {
-				last++
+		place := Place(st, r)
+		name := localPart(s.Players[x.Player])
+		if p := x.Player; p < len(s.For) && s.For[p] != "" {
+			var was []string
+			for _, a := range strings.Split(s.For[p], ", ") {
+				was = append(was, localPart(a))
 			}
-			place = fmt.Sprintf("%d-%d", x.Rank, last)
+			name += " (for " + strings.Join(was, ", ") + ")"
 		}
-		name := s.Players[x.Player]
 		if x.Out {
 			name = abbreviate(name, nameW-4) + " (w)"
 		}
@@ -110,12 +107,18 @@ func cell(result string) (w, b byte) {
 	return '.', '.'
 }
 
+// localPart is an address's part before @ (a name as it is).
+func localPart(name string) string {
+	if at := strings.IndexByte(name, '@'); at > 0 {
+		return name[:at]
+	}
+	return name
+}
+
 // abbreviate cuts a name (an address: its part before @) to at most w characters, marking a
 // cut with a final ".".
 func abbreviate(name string, w int) string {
-	if at := strings.IndexByte(name, '@'); at > 0 {
-		name = name[:at]
-	}
+	name = localPart(name)
 	r := []rune(name)
 	if len(r) <= w {
 		return name

@@ -37,6 +37,36 @@ type Section struct {
 	Games     []Game
 	Withdrawn []int
 	Rule      string
+	// For, when set, names per seat the players the seat's present one replaced ("dee"):
+	// a seat's row holds all its games, its present player's and those finished before he
+	// took over, and is shown "hal (for dee)".
+	For []string
+}
+
+// Name is how seat p is shown: its player, and whom he replaced.
+func (s Section) Name(p int) string {
+	if p < len(s.For) && s.For[p] != "" {
+		return s.Players[p] + " (for " + s.For[p] + ")"
+	}
+	return s.Players[p]
+}
+
+// Place is how standing i of st is placed: "3", or the span of a place nothing separates
+// ("2-4") once any game has a result.
+func Place(st []Standing, i int) string {
+	scored := false
+	for _, x := range st {
+		scored = scored || x.Games > 0
+	}
+	x := st[i]
+	if !scored || !(i > 0 && st[i-1].Rank == x.Rank || i+1 < len(st) && st[i+1].Rank == x.Rank) {
+		return fmt.Sprint(i + 1)
+	}
+	last := i + 1
+	for last < len(st) && st[last].Rank == x.Rank {
+		last++
+	}
+	return fmt.Sprintf("%d-%d", x.Rank, last)
 }
 
 // Standing is one player's line of the standings. Points and the tiebreaks are counted in

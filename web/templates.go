@@ -63,7 +63,7 @@ var pages = template.Must(template.New("").Parse(`
 <p>{{.Variant}}, {{if .Double}}double{{else}}single{{end}} round robin, {{if .Finished}}finished{{else}}in progress{{end}}. <a href="/?tournament={{.ID}}">All its games</a></p>
 <h2>Standings</h2>
 <div class="scroll"><table><tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th><th>Wins</th><th>Games</th></tr>
-{{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
+{{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .For}} (for {{.For}}){{end}}{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
 {{end}}</table></div>
 <h2>Crosstable</h2><div class="scroll"><pre>{{.Crosstable}}</pre></div>
 <h2>Games</h2>

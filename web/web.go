@@ -44,6 +44,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -628,6 +629,7 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
 type standingRow struct {
 	Rank        string
 	Name        string
+	For         string // whom he replaced in the seat ("dee"), if anyone
 	Points, SB  string
 	Wins, Games int
 	Out         bool
@@ -672,14 +674,23 @@ func (h *Handler) tournament(w http.ResponseWriter, r *http.Request, idText stri
 			names[i] = Name(a)
 		}
 		s.Players = names
+		for i, was := range s.For {
+			if was != "" {
+				var local []string
+				for _, a := range strings.Split(was, ", ") {
+					local = append(local, Name(a))
+				}
+				s.For[i] = strings.Join(local, ", ")
+			}
+		}
 		pg = tournamentPage{Title: t.Name, ID: t.ID, Name: t.Name, Variant: t.Variant, Double: t.Double, Finished: s.Over(), Crosstable: s.Crosstable()}
 		st := s.Standings()
 		for i, x := range st {
-			rank := strconv.Itoa(x.Rank)
-			if (i > 0 && st[i-1].Rank == x.Rank) || (i+1 < len(st) && st[i+1].Rank == x.Rank) {
-				rank += "="
+			var was string
+			if x.Player < len(s.For) {
+				was = s.For[x.Player]
 			}
-			pg.Standings = append(pg.Standings, standingRow{Rank: rank, Name: names[x.Player], Points: x.Points(), SB: x.SB(), Wins: x.Wins, Games: x.Games, Out: x.Out})
+			pg.Standings = append(pg.Standings, standingRow{Rank: tournament.Place(st, i), Name: names[x.Player], For: was, Points: x.Points(), SB: x.SB(), Wins: x.Wins, Games: x.Games, Out: x.Out})
 		}
 		for _, rd := range t.Rounds {
 			rr := roundRows{Number: rd.Number}

@@ -209,6 +209,17 @@ func TestTournamentPages(t *testing.T) {
 	if !strings.Contains(page, `<div class="scroll"><pre>`) || !strings.Contains(page, `<div class="scroll"><table>`) {
 		t.Errorf("the crosstable and the tables do not scroll:\n%s", page)
 	}
+	// A replacement takes over the seat: the row says whose it is; each keeps his own page.
+	if _, err := w.ref.Organize(tid, "REPLACE cy@example.org eve@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, page = get(t, h, fmt.Sprintf("/tournament/%d", tid))
+	if !strings.Contains(page, `<a href="/player/eve">eve</a> (for cy)`) || !strings.Contains(page, "eve (for cy)") {
+		t.Errorf("the tournament page after a replacement:\n%s", page)
+	}
+	if code, _, p := get(t, h, "/player/eve"); code != 200 || !strings.Contains(p, "Player eve") {
+		t.Errorf("/player/eve: %d\n%s", code, p)
+	}
 }
 
 // Issue 21: a page not found is a page of the site that says what is missing and the way
