@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -30,58 +31,6 @@ const DefaultLeaveDays = 45
 // maxLeaveSpan bounds one leave: nobody asks for more than the allowance at once.
 const maxLeaveSpan = 366
 
-// timeControlOf is a game's time control, if it has one.
-func timeControlOf(sg *store.Game) (tournament.TimeControl, bool) {
-	if sg.Flags["time"] == "" {
-		return tournament.TimeControl{}, false
-	}
-	tc, err := tournament.ParseTimeControl(sg.Flags["time"])
-	return tc, err == nil
-}
-
-// stopsOf lists the spans in which sg's clocks stand still: the leave of both its players and
-// the pauses of its tournament (one still going stands for all time to come).
-func stopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
-	var stops []tournament.Stop
-	for _, p := range sg.Players {
-		rec, err := tx.PlayerRecord(p.Address)
-		if err != nil {
-			return nil, err
-		}
-		for _, lv := range rec.Leaves {
-			if s, ok := leaveStop(lv); ok {
-				stops = append(stops, s)
-			}
-		}
-	}
-	if sg.Tournament != 0 {
-		t, err := tx.Tournament(sg.Tournament)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range t.Pauses {
-			to := p.To
-			if to.IsZero() {
-				to = p.From.AddDate(1000, 0, 0)
-			}
-			stops = append(stops, tournament.Stop{From: p.From, To: to})
-		}
-	}
-	return stops, nil
-}
-
-const dateLayout = "2006-01-02"
-
-// leaveStop is the span of a leave: from the first day's start to the last day's end, UTC.
-func leaveStop(lv store.Leave) (tournament.Stop, bool) {
-	from, err1 := time.Parse(dateLayout, lv.From)
-	to, err2 := time.Parse(dateLayout, lv.To)
-	if err1 != nil || err2 != nil {
-		return tournament.Stop{}, false
-	}
-	return tournament.Stop{From: from, To: to.AddDate(0, 0, 1)}, true
-}
-
 // days writes a number of days: "1 day", "27 days"; an overdrawn clock shows 0.
 func days(n int) string {
 	if n == 1 {
@@ -93,25 +42,25 @@ func days(n int) string {
 // clockArgs are what the clock paragraph says of l at now: each side's days left, whose
 // clock runs since when and when his flag falls, and the stops still to come. While the
 // organizer's pause lasts no clock runs and no flag can fall: it says that instead.
-func clockArgs(l *loaded, now time.Time) templates.Args {
-	c := l.clock
-	over := l.sg.Status == "over" || l.g.Outcome().Over()
+func clockArgs(l *archive.Game, now time.Time) templates.Args {
+	c := l.Clock
+	over := l.Stored.Status == "over" || l.Live.Outcome().Over()
 	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)),
 		"Running": "", "Since": "", "Flag": "", "Paused": ""}
 	// The pause going on is named by its own start: merged with a leave that began earlier
 	// the stop would start at that leave's first day.
-	for _, s := range l.stops {
+	for _, s := range l.Stops {
 		if !over && openEnded(s, now) && !s.From.After(now) {
 			args["Paused"] = when(s.From)
 		}
 	}
 	var stops []string
-	for _, s := range tournament.Merge(l.stops) {
+	for _, s := range tournament.Merge(l.Stops) {
 		switch {
 		case over || !s.To.After(now) || openEnded(s, now):
 		default:
-			last := s.To.Add(-time.Second).UTC().Format(dateLayout)
-			if first := s.From.UTC().Format(dateLayout); first == last {
+			last := s.To.Add(-time.Second).UTC().Format(archive.DateLayout)
+			if first := s.From.UTC().Format(archive.DateLayout); first == last {
 				stops = append(stops, first)
 			} else {
 				stops = append(stops, first+" to "+last)
@@ -132,15 +81,15 @@ func clockArgs(l *loaded, now time.Time) templates.Args {
 func openEnded(s tournament.Stop, now time.Time) bool { return s.To.Sub(now) > 100*365*tournament.Day }
 
 // clockText is the clock paragraph of a game with a time control.
-func clockText(l *loaded, now time.Time) string { return say("clock", clockArgs(l, now)) }
+func clockText(l *archive.Game, now time.Time) string { return say("clock", clockArgs(l, now)) }
 
 // clockPara is the clock paragraph for a mail of game sg, "" for a game without a time
 // control. It replays the game: the mail is written after its commands were logged.
 func clockPara(tx *store.Tx, sg *store.Game) (string, error) {
-	if _, ok := timeControlOf(sg); !ok {
+	if _, ok := archive.TimeControlOf(sg); !ok {
 		return "", nil
 	}
-	l, err := load(tx, sg.ID)
+	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return "", err
 	}
@@ -157,12 +106,12 @@ func parseLeave(args []string) (leaveRequest, error) {
 		return lr, variant.Reject("%s", say("leave-usage", nil))
 	}
 	var err error
-	if lr.from, err = time.Parse(dateLayout, args[0]); err != nil {
+	if lr.from, err = time.Parse(archive.DateLayout, args[0]); err != nil {
 		return lr, variant.Reject("%s", say("leave-usage", nil))
 	}
 	lr.to = lr.from
 	if len(args) == 2 {
-		if lr.to, err = time.Parse(dateLayout, args[1]); err != nil {
+		if lr.to, err = time.Parse(archive.DateLayout, args[1]); err != nil {
 			return lr, variant.Reject("%s", say("leave-usage", nil))
 		}
 	}
@@ -178,7 +127,7 @@ func parseLeave(args []string) (leaveRequest, error) {
 func (lr leaveRequest) days() int { return int(lr.to.Sub(lr.from)/tournament.Day) + 1 }
 
 func (lr leaveRequest) String() string {
-	return lr.from.Format(dateLayout) + " " + lr.to.Format(dateLayout)
+	return lr.from.Format(archive.DateLayout) + " " + lr.to.Format(archive.DateLayout)
 }
 
 // daysIn counts the days of [from, to] (inclusive dates) in calendar year y.
@@ -225,10 +174,10 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	byOrganizer := organizer != nil
 	today := tx.Now.UTC().Truncate(tournament.Day)
 	if lr.from.Before(today) {
-		return "", variant.Reject("%s", say("leave-past", templates.Args{"Today": today.Format(dateLayout)}))
+		return "", variant.Reject("%s", say("leave-past", templates.Args{"Today": today.Format(archive.DateLayout)}))
 	}
 	if horizon := today.AddDate(1, 0, 0); lr.from.After(horizon) {
-		return "", variant.Reject("%s", say("leave-too-early", templates.Args{"Latest": horizon.Format(dateLayout)}))
+		return "", variant.Reject("%s", say("leave-too-early", templates.Args{"Latest": horizon.Format(archive.DateLayout)}))
 	}
 	rec, err := tx.PlayerRecord(addr)
 	if err != nil {
@@ -239,7 +188,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 		return "", err
 	}
 	for _, lv := range rec.Leaves {
-		s, ok := leaveStop(lv)
+		s, ok := archive.LeaveStop(lv)
 		if ok && s.From.Before(lr.to.AddDate(0, 0, 1)) && lr.from.Before(s.To) {
 			return "", variant.Reject("%s", say("leave-overlaps", templates.Args{"From": lv.From, "To": lv.To}))
 		}
@@ -256,7 +205,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	for y := lr.from.Year(); y <= lr.to.Year(); y++ {
 		taken := 0
 		for _, lv := range rec.Leaves {
-			if s, ok := leaveStop(lv); ok {
+			if s, ok := archive.LeaveStop(lv); ok {
 				taken += daysIn(s.From, s.To.AddDate(0, 0, -1), y)
 			}
 		}
@@ -268,7 +217,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 			notes = append(notes, say("leave-beyond-allowance", templates.Args{"Year": y, "Allowance": allow, "Days": taken + asked}))
 		}
 	}
-	rec.Leaves = append(rec.Leaves, store.Leave{From: lr.from.Format(dateLayout), To: lr.to.Format(dateLayout), Granted: tx.Now, By: by})
+	rec.Leaves = append(rec.Leaves, store.Leave{From: lr.from.Format(archive.DateLayout), To: lr.to.Format(archive.DateLayout), Granted: tx.Now, By: by})
 	if err := tx.PutPlayerRecord(rec); err != nil {
 		return "", err
 	}
@@ -297,7 +246,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	if err != nil {
 		return "", err
 	}
-	args := templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days()}
+	args := templates.Args{"From": lr.from.Format(archive.DateLayout), "To": lr.to.Format(archive.DateLayout), "Days": lr.days()}
 	n := 0
 	for i := range games {
 		sg := &games[i]
@@ -343,7 +292,7 @@ const maxLeavePeriods = 12
 func leavesStartingIn(rec *store.PlayerRecord, y int) int {
 	n := 0
 	for _, lv := range rec.Leaves {
-		if s, ok := leaveStop(lv); ok && s.From.Year() == y {
+		if s, ok := archive.LeaveStop(lv); ok && s.From.Year() == y {
 			n++
 		}
 	}
@@ -366,7 +315,7 @@ func gamesGoing(tx *store.Tx, addr string) (int, error) {
 func daysTakenIn(rec *store.PlayerRecord, y int) int {
 	n := 0
 	for _, lv := range rec.Leaves {
-		if s, ok := leaveStop(lv); ok {
+		if s, ok := archive.LeaveStop(lv); ok {
 			n += daysIn(s.From, s.To.AddDate(0, 0, -1), y)
 		}
 	}
@@ -387,7 +336,7 @@ func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, a
 	}
 	notices := []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}}
 	if sg.Status == "active" {
-		told := say("leave-told", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days(), "Side": side})
+		told := say("leave-told", templates.Args{"From": lr.from.Format(archive.DateLayout), "To": lr.to.Format(archive.DateLayout), "Days": lr.days(), "Side": side})
 		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Text: told})
 	}
 	return notices, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -86,12 +87,12 @@ func TestTimeControl(t *testing.T) {
 	// A fresh referee on the same store (a restart) finds the same game.
 	again := &Referee{DB: h.db, Address: h.ref.Address}
 	if err := h.db.View(func(tx *store.Tx) error {
-		l, err := load(tx, id)
+		l, err := archive.Load(tx, id)
 		if err != nil {
 			return err
 		}
-		if l.g.Outcome().Termination != "time forfeit" || l.clock.Moves != [2]int{1, 0} || l.clock.Used != [2]int{2, 6} {
-			t.Errorf("replayed: %+v, clock %+v", l.g.Outcome(), l.clock)
+		if l.Live.Outcome().Termination != "time forfeit" || l.Clock.Moves != [2]int{1, 0} || l.Clock.Used != [2]int{2, 6} {
+			t.Errorf("replayed: %+v, clock %+v", l.Live.Outcome(), l.Clock)
 		}
 		return nil
 	}); err != nil {

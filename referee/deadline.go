@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -137,22 +138,22 @@ type due struct {
 // had when the move began if that is less). Else rules.md 0.4a: reminded when he has waited
 // one deadline (plus what the organizer added to this wait), and he forfeits one deadline
 // after the reminder. Leave and pauses do not count as waiting.
-func dueOf(l *loaded, s chess.Color) due {
-	start := l.since[s]
-	if l.clock != nil {
-		flag := l.clock.Flag()
-		before := min(3*tournament.Day, tournament.Running(start, flag, l.stops)/2)
-		return due{remind: tournament.After(start, tournament.Running(start, flag, l.stops)-before, l.stops), lose: flag, onTime: true}
+func dueOf(l *archive.Game, s chess.Color) due {
+	start := l.Since[s]
+	if l.Clock != nil {
+		flag := l.Clock.Flag()
+		before := min(3*tournament.Day, tournament.Running(start, flag, l.Stops)/2)
+		return due{remind: tournament.After(start, tournament.Running(start, flag, l.Stops)-before, l.Stops), lose: flag, onTime: true}
 	}
-	d := deadlineOf(l.sg)
-	for _, e := range l.extended {
+	d := deadlineOf(l.Stored)
+	for _, e := range l.Extended {
 		if e.Side == int(s) && e.At.After(start) {
 			d += time.Duration(e.Days) * tournament.Day
 		}
 	}
-	dl := due{remind: tournament.After(start, d, l.stops)}
-	if reminded(l.sg, start) {
-		dl.lose = later(tournament.After(l.sg.Reminded, deadlineOf(l.sg), l.stops), tournament.After(start, d+deadlineOf(l.sg), l.stops))
+	dl := due{remind: tournament.After(start, d, l.Stops)}
+	if reminded(l.Stored, start) {
+		dl.lose = later(tournament.After(l.Stored.Reminded, deadlineOf(l.Stored), l.Stops), tournament.After(start, d+deadlineOf(l.Stored), l.Stops))
 	}
 	return dl
 }
@@ -167,21 +168,21 @@ func later(a, b time.Time) time.Time {
 func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 	r.deadlineLoads.Add(1)
 	gen := tx.ClockGen()
-	l, err := load(tx, id)
+	l, err := archive.Load(tx, id)
 	if err != nil {
 		return 0, err
 	}
-	sg, v, g := l.sg, l.v, l.g
+	sg, v, g := l.Stored, l.Variant, l.Live
 	act := g.ToAct()
 	if g.Outcome().Over() || len(act) != 1 {
 		// Over, or a simultaneous turn that neither player has chosen yet: no clock runs
 		// (0.4a). It starts for the one who has not chosen when the other has, which
 		// load's since records as the moment the game began to wait for him alone.
-		r.remember(id, waitCache{events: l.events, reminded: sg.Reminded, gen: gen})
+		r.remember(id, waitCache{events: l.Events, reminded: sg.Reminded, gen: gen})
 		return 0, nil
 	}
 	waiting := act[0]
-	start := l.since[waiting]
+	start := l.Since[waiting]
 	dl := dueOf(l, waiting)
 	next := dl.remind
 	if reminded(sg, start) || dl.onTime {
@@ -191,7 +192,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		}
 	}
 	defer func() {
-		r.remember(id, waitCache{events: l.events, reminded: sg.Reminded, gen: gen, due: next})
+		r.remember(id, waitCache{events: l.Events, reminded: sg.Reminded, gen: gen, due: next})
 	}()
 	switch {
 	case !dl.lose.IsZero() && !tx.Now.Before(dl.lose):
@@ -239,12 +240,12 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		}
 		var text, subject string
 		if dl.onTime {
-			text = say("reminder-clock", templates.Args{"Left": l.clock.Left(int(waiting), tx.Now), "Due": when(dl.lose)})
+			text = say("reminder-clock", templates.Args{"Left": l.Clock.Left(int(waiting), tx.Now), "Due": when(dl.lose)})
 			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(dl.lose)})
 		} else {
 			d := deadlineOf(sg)
-			due := tournament.After(tx.Now, d, l.stops)
-			text = say("reminder", templates.Args{"Waited": span(tournament.Running(start, tx.Now, l.stops)), "Deadline": span(d), "Due": when(due)})
+			due := tournament.After(tx.Now, d, l.Stops)
+			text = say("reminder", templates.Args{"Waited": span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": span(d), "Due": when(due)})
 			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(due)})
 		}
 		lt := letter{side: waiting, kind: "reminder", what: subject, paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
@@ -253,7 +254,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		}
 		next = dl.lose
 		if next.IsZero() {
-			next = tournament.After(tx.Now, deadlineOf(sg), l.stops)
+			next = tournament.After(tx.Now, deadlineOf(sg), l.Stops)
 		}
 		return 1, nil
 	}
@@ -290,16 +291,16 @@ func span(d time.Duration) string {
 // stands against its deadline or clock; "" for a finished game. A simultaneous turn that
 // both players have still to choose runs no clock, and says so.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
-	l, err := load(tx, id)
-	if err != nil || l.g.Outcome().Over() || len(l.g.ToAct()) == 0 || l.sg.Status == "over" {
+	l, err := archive.Load(tx, id)
+	if err != nil || l.Live.Outcome().Over() || len(l.Live.ToAct()) == 0 || l.Stored.Status == "over" {
 		return "", err
 	}
 	var s string
-	if len(l.g.ToAct()) > 1 {
+	if len(l.Live.ToAct()) > 1 {
 		s = "Waiting for both players to choose their moves; no clock runs until one of them has."
 	} else {
-		sg, waiting := l.sg, l.g.ToAct()[0]
-		start := l.since[waiting]
+		sg, waiting := l.Stored, l.Live.ToAct()[0]
+		start := l.Since[waiting]
 		dl := dueOf(l, waiting)
 		if dl.onTime {
 			s = fmt.Sprintf("Waiting for %s since %s (%s ago)", waiting, when(start), span(tx.Now.Sub(start)))
@@ -313,7 +314,7 @@ func Waiting(tx *store.Tx, id uint64) (string, error) {
 		}
 		s += "."
 	}
-	if l.clock != nil {
+	if l.Clock != nil {
 		s += "\n" + clockText(l, tx.Now)
 	}
 	return s, nil

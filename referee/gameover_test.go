@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -123,7 +124,11 @@ func TestGameOverRevealsEverything(t *testing.T) {
 				var events []store.Event
 				var record string
 				h.db.View(func(tx *store.Tx) error {
-					_, v, g, err := Load(tx, id)
+					l, err := archive.Load(tx, id)
+					var v, g = (*variant.Variant)(nil), variant.Game(nil)
+					if err == nil {
+						v, g = l.Variant, l.Live
+					}
 					if err != nil {
 						return err
 					}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -104,10 +105,11 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
-	sg, v, g, err := Load(tx, ref.Game)
+	l, err := archive.Load(tx, ref.Game)
 	if err != nil {
 		return err
 	}
+	sg, v, g := l.Stored, l.Variant, l.Live
 	side := chess.Color(ref.Side)
 	player := sg.Players[side]
 	if !strings.EqualFold(msg.From, player.Address) {
@@ -278,7 +280,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			// which is then what its log now replays to.
 			var changed bool
 			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
-				if _, _, g, err = Load(tx, sg.ID); err == nil {
+				var l *archive.Game
+				if l, err = archive.Load(tx, sg.ID); err == nil {
+					g = l.Live
 					before = len(g.Log())
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -135,7 +136,11 @@ func (h *harness) outcome(id uint64) variant.Outcome {
 	h.t.Helper()
 	var out variant.Outcome
 	if err := h.db.View(func(tx *store.Tx) error {
-		_, _, g, err := Load(tx, id)
+		l, err := archive.Load(tx, id)
+		var g variant.Game
+		if err == nil {
+			g = l.Live
+		}
 		if err == nil {
 			out = g.Outcome()
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -41,10 +42,11 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 				over = append(over, say("game-finished", templates.Args{"Game": sg.ID, "Variant": variantName(sg.Variant), "Opponent": opp, "Result": sg.Result, "Reason": sg.Reason}))
 				continue
 			}
-			_, _, g, err := Load(tx, sg.ID)
+			l, err := archive.Load(tx, sg.ID)
 			if err != nil {
 				return err
 			}
+			g := l.Live
 			active = append(active, say("game-in-progress", templates.Args{"Game": sg.ID, "Variant": variantName(sg.Variant), "Side": s, "Opponent": opp,
 				"YourMove": slices.Contains(g.ToAct(), s), "Address": r.replyAddress(sg.ID, s, p.Token)}))
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -44,18 +45,9 @@ func diagram(g variant.Game, s chess.Color, show variant.Show) string {
 func logLines(events []store.Event, layout string) []string {
 	out := make([]string, 0, len(events))
 	for _, e := range events {
-		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), eventBy(e), e.Text))
+		out = append(out, fmt.Sprintf("%s %s: %s", e.At.UTC().Format(layout), archive.EventBy(e), e.Text))
 	}
 	return out
-}
-
-// eventBy names who an event of a game's log is from: a player, or the organizer (an
-// extension, an adjudication; a withdrawal is the withdrawn player's).
-func eventBy(e store.Event) string {
-	if e.Kind == store.EventExtend || strings.HasPrefix(e.Text, variant.CmdAdjudicate+" ") {
-		return "organizer"
-	}
-	return chess.Color(e.Side & 1).String()
 }
 
 // reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in

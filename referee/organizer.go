@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -315,7 +316,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err != nil {
 			return nil, err
 		}
-		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(dateLayout), "To": lr.to.Format(dateLayout), "Days": lr.days()})); err != nil {
+		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(archive.DateLayout), "To": lr.to.Format(archive.DateLayout), "Days": lr.days()})); err != nil {
 			return nil, err
 		}
 		return []string{granted}, nil
@@ -330,10 +331,11 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if sg.Status != "over" {
 			return nil, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
 		}
-		_, v, g, err := Load(tx, sg.ID)
+		l, err := archive.Load(tx, sg.ID)
 		if err != nil {
 			return nil, err
 		}
+		v, g := l.Variant, l.Live
 		paras, err := reveal(tx, sg, v, g)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -17,11 +18,11 @@ import (
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
 // the same way), and tells both players, with the organizer's reason.
 func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
-	l, err := load(tx, sg.ID)
+	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return err
 	}
-	g := l.g
+	g := l.Live
 	before := len(g.Log())
 	notices, err := g.Submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)})
 	if err != nil {
@@ -33,7 +34,7 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 		}
 	}
 	res := g.Outcome()
-	sg = l.sg
+	sg = l.Stored
 	sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
 	if reason != "" {
 		sg.Reason += ": " + reason // the archive keeps why (export's Annotator, SHOW)
@@ -50,7 +51,7 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 			out.paras[s] = append(out.paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
 		}
 	}
-	if err := r.send(tx, sg, l.v, g, &out, nil, true, "update"); err != nil {
+	if err := r.send(tx, sg, l.Variant, g, &out, nil, true, "update"); err != nil {
 		return err
 	}
 	return r.tournamentGameOver(tx, sg)
@@ -59,12 +60,12 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
 // clocks, or, with the simple deadline, for the action they are on. Both players are told.
 func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
-	l, err := load(tx, sg.ID)
+	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return err
 	}
 	if len(sides) == 0 {
-		sides = l.g.ToAct()
+		sides = l.Live.ToAct()
 		if len(sides) == 0 {
 			sides = []chess.Color{chess.White, chess.Black}
 		}
@@ -81,9 +82,9 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	for _, s := range sides {
 		names = append(names, s.String())
 	}
-	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.clock != nil})
+	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.sg, l.v, letter{side: s, kind: "update", what: say("subject/extended", nil), paras: []string{text}, diagram: diagram(l.g, s, variant.ShowView)}); err != nil {
+		if err := r.enqueue(tx, l.Stored, l.Variant, letter{side: s, kind: "update", what: say("subject/extended", nil), paras: []string{text}, diagram: diagram(l.Live, s, variant.ShowView)}); err != nil {
 			return err
 		}
 	}
@@ -122,11 +123,11 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if tg.White != i && tg.Black != i {
 				continue
 			}
-			l, err := load(tx, tg.Game)
+			l, err := archive.Load(tx, tg.Game)
 			if err != nil {
 				return 0, err
 			}
-			sg := l.sg
+			sg := l.Stored
 			if sg.Status == "over" {
 				continue
 			}
@@ -148,12 +149,12 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if err := tx.PutGame(sg); err != nil {
 				return 0, err
 			}
-			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.v.Name, "Opponent": sg.Players[side.Other()].Address}
-			if err := r.enqueue(tx, sg, l.v, letter{side: side, kind: "opening", what: say("subject/taken-over", args),
-				paras: []string{say("replacement-welcome", args), helpText(l.v, l.g, true)}, diagram: diagram(l.g, side, variant.ShowView)}); err != nil {
+			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
+			if err := r.enqueue(tx, sg, l.Variant, letter{side: side, kind: "opening", what: say("subject/taken-over", args),
+				paras: []string{say("replacement-welcome", args), helpText(l.Variant, l.Live, true)}, diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
 				return 0, err
 			}
-			if err := r.enqueue(tx, sg, l.v, letter{side: side.Other(), kind: "update", what: say("subject/new-opponent", args),
+			if err := r.enqueue(tx, sg, l.Variant, letter{side: side.Other(), kind: "update", what: say("subject/new-opponent", args),
 				paras: []string{say("replacement-told", args)}}); err != nil {
 				return 0, err
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
@@ -185,7 +186,7 @@ func TestOrganizerByMail(t *testing.T) {
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 func (h *harness) section(tr *store.Tournament) (s tournament.Section, err error) {
-	err = h.db.View(func(tx *store.Tx) error { s, err = Section(tx, tr); return err })
+	err = h.db.View(func(tx *store.Tx) error { s, err = archive.Section(tx, tr); return err })
 	return s, err
 }
 

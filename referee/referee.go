@@ -38,6 +38,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -614,18 +615,18 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 			if sg.Status == "over" {
 				continue
 			}
-			l, err := load(tx, sg.ID)
+			l, err := archive.Load(tx, sg.ID)
 			if err != nil {
 				return err
 			}
 			for _, side := range []chess.Color{chess.White, chess.Black} {
 				what := say("subject/restored", nil)
-				if slices.Contains(l.g.ToAct(), side) {
-					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.g, side)})
+				if slices.Contains(l.Live.ToAct(), side) {
+					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.Live, side)})
 				}
-				if err := r.enqueue(tx, l.sg, l.v, letter{side: side, kind: "update", what: what,
+				if err := r.enqueue(tx, l.Stored, l.Variant, letter{side: side, kind: "update", what: what,
 					paras:   []string{say("restored", templates.Args{"When": when(taken)})},
-					diagram: diagram(l.g, side, variant.ShowView)}); err != nil {
+					diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
 					return err
 				}
 				queued++

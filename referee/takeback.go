@@ -3,6 +3,7 @@ package referee
 import (
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -51,13 +52,13 @@ func takebackVerb(line string) string {
 // takeback runs a takeback command of side in game sg. It logs it and returns the notices;
 // an accepted takeback changes the game, which the caller loads again (changed).
 func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb string) (notices []variant.Notice, changed bool, err error) {
-	l, err := load(tx, sg.ID)
+	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return nil, false, err
 	}
-	g, other := l.g, side.Other()
-	if !l.v.Open {
-		return nil, false, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.v.Name}))
+	g, other := l.Live, side.Other()
+	if !l.Variant.Open {
+		return nil, false, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.Variant.Name}))
 	}
 	if out := g.Outcome(); out.Over() {
 		return nil, false, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
@@ -67,11 +68,11 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 	switch verb {
 	case takebackOffer:
 		switch {
-		case l.takeback == int(side):
+		case l.Takeback == int(side):
 			return nil, false, variant.Reject("%s", say("takeback-already", nil))
-		case l.asked[side] == l.commands+1:
+		case l.Asked[side] == l.Commands+1:
 			return nil, false, variant.Reject("%s", say("takeback-once", nil)) // one request a turn: no ping-pong
-		case !waitsFor(g, other) || l.turnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.turnFrom[side]:], side):
+		case !archive.WaitsFor(g, other) || l.TurnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.TurnFrom[side]:], side):
 			return nil, false, variant.Reject("%s", say("takeback-not-now", nil))
 		}
 		args["Turn"] = turnText(l, side)
@@ -80,17 +81,17 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 			{To: variant.To(other), Kind: "takeback-offer", Text: say("takeback-offered", templates.Args{"Me": false, "By": side, "Other": other, "Turn": args["Turn"]})},
 		}
 	case takebackAccept, takebackDecline:
-		if l.takeback != int(other) {
+		if l.Takeback != int(other) {
 			return nil, false, variant.Reject("%s", say("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept}))
 		}
 		if verb == takebackAccept {
-			event.Undo = len(g.Log()) - l.turnFrom[other]
+			event.Undo = len(g.Log()) - l.TurnFrom[other]
 			args["Turn"] = turnText(l, other)
 		}
 		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
 	case takebackWithdraw:
-		if l.takeback != int(side) {
+		if l.Takeback != int(side) {
 			return nil, false, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
 		}
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args), Supersedes: "takeback-offer"}}
@@ -113,17 +114,17 @@ func onlyBy(log []variant.Command, side chess.Color) bool {
 
 // turnText is side's last turn as the game's record writes it: what the record says after
 // the turn that it does not say before it ("2. d5 Qd6"), or the commands themselves.
-func turnText(l *loaded, side chess.Color) string {
-	log := l.g.Log()
-	before, fail, err := variant.ReplayWith(l.v, variant.Options{FEN: l.sg.FEN, Flags: l.sg.Flags}, log[:l.turnFrom[side]], variant.Watch{})
+func turnText(l *archive.Game, side chess.Color) string {
+	log := l.Live.Log()
+	before, fail, err := variant.ReplayWith(l.Variant, variant.Options{FEN: l.Stored.FEN, Flags: l.Stored.Flags}, log[:l.TurnFrom[side]], variant.Watch{})
 	if err == nil && fail == nil {
-		all, head := strings.TrimSpace(l.v.WriteMovetext(l.g)), strings.TrimSpace(l.v.WriteMovetext(before))
+		all, head := strings.TrimSpace(l.Variant.WriteMovetext(l.Live)), strings.TrimSpace(l.Variant.WriteMovetext(before))
 		if rest, ok := strings.CutPrefix(all, head); ok && strings.TrimSpace(rest) != "" {
 			return strings.TrimSpace(rest)
 		}
 	}
 	var texts []string
-	for _, c := range log[l.turnFrom[side]:] {
+	for _, c := range log[l.TurnFrom[side]:] {
 		texts = append(texts, c.Text)
 	}
 	return strings.Join(texts, ", ")

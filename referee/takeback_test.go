@@ -1,10 +1,13 @@
 package referee
 
 import (
-	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/store"
 	"strings"
 	"testing"
+
+	"github.com/refereed/refereed/archive"
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 // Takebacks (issue 16 item 6): asked for by the player who just moved, standing across mails
@@ -63,7 +66,11 @@ func TestTakeback(t *testing.T) {
 	// The log keeps every step; the game is what stands.
 	rec := ""
 	h.db.View(func(tx *store.Tx) error {
-		_, v, g, err := Load(tx, id)
+		l, err := archive.Load(tx, id)
+		var v, g = (*variant.Variant)(nil), variant.Game(nil)
+		if err == nil {
+			v, g = l.Variant, l.Live
+		}
 		if err == nil {
 			rec = v.WriteMovetext(g)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -14,9 +15,8 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// withdrawnReason is the Reason of a game ended by a player's withdrawal from its tournament:
-// the standings score such a game by the tournament's rule, not by its stored result.
-const withdrawnReason = "withdrawal from the tournament"
+// withdrawnReason is the Reason of a game ended by a player's withdrawal (archive.WithdrawnReason).
+const withdrawnReason = archive.WithdrawnReason
 
 // TournamentOptions are the settings of a new tournament.
 type TournamentOptions struct {
@@ -152,39 +152,9 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	return id, nil
 }
 
-// Section is tournament t as package tournament counts it: each game's result as it stands.
-func Section(tx *store.Tx, t *store.Tournament) (tournament.Section, error) {
-	s := tournament.Section{Players: t.Players, Double: t.Double, Rule: t.WithdrawRule}
-	for _, w := range t.Withdrawn {
-		s.Withdrawn = append(s.Withdrawn, w.Player)
-	}
-	if len(t.Replacements) > 0 {
-		s.For = make([]string, len(t.Players))
-		for _, rp := range t.Replacements {
-			if rp.Seat >= 0 && rp.Seat < len(s.For) {
-				s.For[rp.Seat] = join(s.For[rp.Seat], rp.Old)
-			}
-		}
-	}
-	for _, rd := range t.Rounds {
-		for _, tg := range rd.Games {
-			sg, err := tx.Game(tg.Game)
-			if err != nil {
-				return s, err
-			}
-			res := tournament.Pending
-			if sg.Status == "over" && sg.Reason != withdrawnReason {
-				res = sg.Result
-			}
-			s.Games = append(s.Games, tournament.Game{Round: rd.Number, White: tg.White, Black: tg.Black, Result: res})
-		}
-	}
-	return s, nil
-}
-
 // standingsParas are the paragraphs of a standings mail: what it is, the crosstable, the key.
 func standingsParas(tx *store.Tx, t *store.Tournament) ([]string, error) {
-	s, err := Section(tx, t)
+	s, err := archive.Section(tx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +211,7 @@ func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head string) 
 		return err
 	}
 	paras = append([]string{head}, paras...)
-	s, err := Section(tx, t)
+	s, err := archive.Section(tx, t)
 	if err != nil {
 		return err
 	}
@@ -327,7 +297,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 	if err := tx.PutTournament(t); err != nil {
 		return err
 	}
-	s, err := Section(tx, t)
+	s, err := archive.Section(tx, t)
 	if err != nil {
 		return err
 	}
@@ -344,10 +314,11 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			sg, v, g, err := Load(tx, tg.Game)
+			l, err := archive.Load(tx, tg.Game)
 			if err != nil {
 				return err
 			}
+			sg, v, g := l.Stored, l.Variant, l.Live
 			if sg.Status == "over" {
 				continue
 			}
@@ -389,12 +360,4 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 		}
 	}
 	return r.sendStandings(tx, t, say("tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended}))
-}
-
-// join adds b to the list a ("dee, eve").
-func join(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + ", " + b
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -254,7 +255,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 		"    2 alice                0 * +      2       0   2",
 		"    3 bruno (w)            - - *      0       0   0")
 	var pgn strings.Builder
-	if err := h.db.View(func(tx *store.Tx) error { _, err := ExportTournament(tx, id, &pgn); return err }); err != nil {
+	if err := h.db.View(func(tx *store.Tx) error { _, err := archive.ExportTournament(tx, id, &pgn); return err }); err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, "the export", pgn.String(), `[Event "Autumn Cup"]`, `[Round "6"]`, `[Termination "abandoned"]`, "withdrawal from the tournament", `[Termination "forfeit"]`, "{refereed log:")

@@ -41,8 +41,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
@@ -120,7 +120,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case err == nil:
-	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound), errors.Is(err, referee.ErrNoGame):
+	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound), errors.Is(err, archive.ErrNoGame):
 		notFound(w, p)
 	default:
 		h.logger().Error("web: page", "path", p, "err", err)
@@ -427,10 +427,11 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			if pol == (policy{}) {
 				return nil // nothing of the game's state is replayed, so nothing can leak
 			}
-			_, _, g, err := referee.Load(tx, id)
+			l, err := archive.Load(tx, id)
 			if err != nil {
 				return err
 			}
+			g := l.Live
 			if pol.Turn {
 				pg.Turn = turnOf(g)
 			}
@@ -573,7 +574,7 @@ func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) err
 			return errNotFound
 		}
 		var raw bytes.Buffer
-		if err := referee.Export(tx, id, &raw); err != nil {
+		if err := archive.Export(tx, id, &raw); err != nil {
 			return err
 		}
 		text := raw.String()
@@ -610,7 +611,7 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
 		}
 		for i := len(ts) - 1; i >= 0; i-- {
 			t := &ts[i]
-			s, err := referee.Section(tx, t)
+			s, err := archive.Section(tx, t)
 			if err != nil {
 				return err
 			}
@@ -665,7 +666,7 @@ func (h *Handler) tournament(w http.ResponseWriter, r *http.Request, idText stri
 		if err != nil {
 			return err
 		}
-		s, err := referee.Section(tx, t)
+		s, err := archive.Section(tx, t)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 )
@@ -49,7 +50,7 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 			ids = append(ids, id)
 		}
 		for _, id := range ids {
-			if err := referee.Export(tx, id, m.Stdout); err != nil {
+			if err := archive.Export(tx, id, m.Stdout); err != nil {
 				return err
 			}
 		}

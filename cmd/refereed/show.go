@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
@@ -45,10 +46,11 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 	defer closeDB()
 	ref := refereeOf(db, "") // reads the store: never inside another transaction (bbolt)
 	err = db.View(func(tx *store.Tx) error {
-		sg, va, g, err := referee.Load(tx, id)
+		l, err := archive.Load(tx, id)
 		if err != nil {
 			return err
 		}
+		sg, va, g := l.Stored, l.Variant, l.Live
 		fmt.Fprintf(m.Stdout, "Game #%d, %s: %s (White) v %s (Black), %s", sg.ID, va.Name, sg.Players[0].Address, sg.Players[1].Address, sg.Status)
 		if sg.Result != "" {
 			fmt.Fprintf(m.Stdout, " %s (%s)", sg.Result, sg.Reason)

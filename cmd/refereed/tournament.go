@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
@@ -163,7 +164,7 @@ func (m *Main) tournamentList(args []string) int {
 		}
 		for i := range all {
 			t := &all[i]
-			s, err := referee.Section(tx, t)
+			s, err := archive.Section(tx, t)
 			if err != nil {
 				return err
 			}
@@ -279,7 +280,7 @@ func (m *Main) tournamentExport(args []string) int {
 	}
 	defer closeDB()
 	err = db.View(func(tx *store.Tx) error {
-		n, err := referee.ExportTournament(tx, id, m.Stdout)
+		n, err := archive.ExportTournament(tx, id, m.Stdout)
 		if err == nil {
 			fmt.Fprintf(m.Stderr, "refereed tournament export: %d game(s) of tournament #%d from %s\n", n, id, d.where(m))
 		}

@@ -1,12 +1,14 @@
-package referee
+package archive
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
 )
 
 // Export writes game id as PGN: variant tags, the movetext in the variant's notation, and,
@@ -47,10 +49,11 @@ type exportIn struct {
 }
 
 func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
-	sg, v, g, err := Load(tx, id)
+	l, err := Load(tx, id)
 	if err != nil {
 		return err
 	}
+	sg, v, g := l.Stored, l.Variant, l.Live
 	if in == nil && sg.Tournament != 0 {
 		// A tournament's game names its tournament and round wherever it is exported from.
 		t, err := tx.Tournament(sg.Tournament)
@@ -78,7 +81,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		tags = append(tags, record.Tag{Name: "Round", Value: fmt.Sprint(in.round)})
 	}
 	out := g.Outcome()
-	if out.Over() && (sg.Reason == withdrawnReason || out.Termination == "adjudication") {
+	if out.Over() && (sg.Reason == WithdrawnReason || out.Termination == "adjudication") {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
 	if in != nil && in.whole && !out.Over() {
@@ -104,11 +107,20 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
 		for _, e := range events {
-			who := eventBy(e)
+			who := EventBy(e)
 			fmt.Fprintf(&sb, "\n%s %s: %s", e.At.UTC().Format("2006-01-02T15:04:05Z"), who, strings.ReplaceAll(e.Text, "}", ")"))
 		}
 		sb.WriteString("}\n")
 		movetext = sb.String() + movetext
 	}
 	return record.Write(w, tags, movetext, out.Result)
+}
+
+// EventBy names who an event of a game's log is from: a player, or the organizer (an
+// extension, an adjudication; a withdrawal is the withdrawn player's).
+func EventBy(e store.Event) string {
+	if e.Kind == store.EventExtend || strings.HasPrefix(e.Text, variant.CmdAdjudicate+" ") {
+		return "organizer"
+	}
+	return chess.Color(e.Side & 1).String()
 }

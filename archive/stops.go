@@ -1,0 +1,64 @@
+package archive
+
+import (
+	"time"
+
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/tournament"
+)
+
+// When a game's clocks stand still: its players' leave and its tournament's pauses (the
+// clocks themselves are package tournament's, pure).
+
+// TimeControlOf is a game's time control, if it has one.
+func TimeControlOf(sg *store.Game) (tournament.TimeControl, bool) {
+	if sg.Flags["time"] == "" {
+		return tournament.TimeControl{}, false
+	}
+	tc, err := tournament.ParseTimeControl(sg.Flags["time"])
+	return tc, err == nil
+}
+
+// StopsOf lists the spans in which sg's clocks stand still: the leave of both its players and
+// the pauses of its tournament (one still going stands for all time to come).
+func StopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
+	var stops []tournament.Stop
+	for _, p := range sg.Players {
+		rec, err := tx.PlayerRecord(p.Address)
+		if err != nil {
+			return nil, err
+		}
+		for _, lv := range rec.Leaves {
+			if s, ok := LeaveStop(lv); ok {
+				stops = append(stops, s)
+			}
+		}
+	}
+	if sg.Tournament != 0 {
+		t, err := tx.Tournament(sg.Tournament)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range t.Pauses {
+			to := p.To
+			if to.IsZero() {
+				to = p.From.AddDate(1000, 0, 0)
+			}
+			stops = append(stops, tournament.Stop{From: p.From, To: to})
+		}
+	}
+	return stops, nil
+}
+
+// DateLayout is how leave days are written: "2026-11-25".
+const DateLayout = "2006-01-02"
+
+// LeaveStop is the span of a leave: from the first day's start to the last day's end, UTC.
+func LeaveStop(lv store.Leave) (tournament.Stop, bool) {
+	from, err1 := time.Parse(DateLayout, lv.From)
+	to, err2 := time.Parse(DateLayout, lv.To)
+	if err1 != nil || err2 != nil {
+		return tournament.Stop{}, false
+	}
+	return tournament.Stop{From: from, To: to.AddDate(0, 0, 1)}, true
+}
