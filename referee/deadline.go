@@ -31,10 +31,10 @@ func deadlineOf(g *store.Game) time.Duration {
 // which is logged like any command (CmdForfeit), so that replaying the log gives the same
 // result. A forfeit always follows a reminder, however short the deadline or long the daemon
 // was down. An action starts when the turn passed to the player (see actionStart): no query,
-// of his or his opponent's, restarts it. A simultaneous game (Synchronous chess) waits for
+// of his or his opponent's, restarts it. A simultaneous game (one whose ToAct names both players) waits for
 // both players at the start of each turn: then no clock runs. Once one of them has chosen,
 // the game waits for the other alone, and his clock runs from the moment his opponent chose
-// (rules.md 0.4a, after the clock rule of PSC), with the same reminder and forfeit. It
+// (rules.md 0.4a), with the same reminder and forfeit. It
 // returns how many mails it queued.
 func (r *Referee) CheckDeadlines() (int, error) {
 	var ids []uint64

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,17 +190,17 @@ func (r *Referee) allowRefusal(tx *store.Tx, address, what string) (bool, error)
 // Bounds on the work one mail can cause.
 const (
 	// MaxCommands is the most command lines read from one mail: far more than a player ever
-	// writes (a Progressive series is one line).
+	// writes (a series of moves is one line).
 	MaxCommands = 100
-	// QueryLimit private queries (HELP, BOARD, HISTORY, VIEW, CONTROL) per player per
+	// QueryLimit private queries (HELP, BOARD, HISTORY, a game's own) per player per
 	// QueryWindow are answered: each costs a replay or a long mail, and they change nothing.
 	QueryLimit  = 30
 	QueryWindow = time.Hour
 )
 
-// queries are the commands that only ask: the referee's own and those games answer with a
-// view of their own (Kriegspiel's Any? is a move of the game, not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "VIEW": true, "CONTROL": true, "STANDINGS": true}
+// queries are the referee's own commands that only ask; a game declares its own
+// (variant.Variant.Queries; a question that is a move of the game is not a query).
+var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true}
 
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
@@ -216,9 +217,10 @@ func firstWord(line string) string {
 	return ""
 }
 
-func isQuery(line string) bool {
+// isQuery reports whether line, in a game of v, only asks.
+func isQuery(v *variant.Variant, line string) bool {
 	f := strings.Fields(strings.ToUpper(line))
-	return len(f) > 0 && queries[f[0]]
+	return len(f) > 0 && (queries[f[0]] || slices.Contains(v.Queries, f[0]))
 }
 
 // apply runs the command lines of msg through the game and queues the mails.
@@ -253,7 +255,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
-		if isQuery(line.Text) {
+		if isQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
 			if err != nil {
 				return err
@@ -271,7 +273,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		isLeave := strings.EqualFold(firstWord(line.Text), "LEAVE")
 		if isLeave && leaves > 0 {
 			err = variant.Reject("%s", say("leave-one-a-mail", nil))
-		} else if sg.Status == "over" && !g.Outcome().Over() && !isQuery(line.Text) {
+		} else if sg.Status == "over" && !g.Outcome().Over() && !isQuery(v, line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
 			err = variant.Reject("the game is over (%s)", sg.Result)
@@ -407,7 +409,7 @@ func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, si
 		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
 			for _, n := range ns {
 				text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
-				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != "view" && n.Kind != "board" {
+				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
 					lines = append(lines, "- "+strings.ReplaceAll(text, "\n", "\n  "))
 				}
 			}

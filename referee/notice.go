@@ -112,7 +112,7 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 	if sender && out.noCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", "view", "ep-answer", "standings"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}
 	onlyAsked := len(out.kinds[s]) > 0 && !slices.ContainsFunc(out.kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": turnLabel(g, s)})
@@ -132,7 +132,7 @@ func subjectFor(g variant.Game, s chess.Color, out *outcome) string {
 		return say("subject/takeback-offered", templates.Args{"Turn": turnLabel(g, s)})
 	}
 	offered := slices.Contains(out.kinds[s], "draw-offer")
-	// A simultaneous turn (Synchronous chess): the move sealed, or the opponent's sealed.
+	// A simultaneous turn: the move sealed, or the opponent's sealed.
 	switch {
 	case offered:
 	case sender && slices.Contains(out.kinds[s], "chosen") && !slices.Contains(out.kinds[s], "move"):
@@ -256,7 +256,8 @@ func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g varia
 	return nil
 }
 
-// isAnswer reports whether a notice kind only answers a question (HELP, BOARD ...).
+// isAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
+// queries ...).
 func isAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", "view", "ep-answer", "standings"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}, kind)
 }

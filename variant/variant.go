@@ -296,6 +296,40 @@ func (o Options) Bool(name string) (bool, error) {
 	}
 }
 
+// Option is a per-game option a game declares: its type and what it does.
+type Option struct {
+	Type OptionType
+	Doc  string
+}
+
+// OptionType is the type of an option's value.
+type OptionType string
+
+// The types of options: Bool is read by Options.Bool, Number is a whole number the game
+// reads itself (it refuses any other value when the game is made).
+const (
+	Bool   OptionType = "true/false"
+	Number OptionType = "number"
+)
+
+// Spectator is what the web archive shows of a game in progress (Variant.InProgress).
+type Spectator struct {
+	Position bool // the board as it stands
+	Moves    bool // the move list in the literature's notation
+	Turn     bool // whose turn and its name ("move 12")
+	Number   bool // the number of the turn being played, from the resolved position
+	Public   bool // the game's public view (PublicViewer): committed men, announcements
+}
+
+// The kinds of notice the referee treats alike in every game (Notice.Kind): an answer to a
+// query of the game's (Variant.Queries) is KindView when it shows the asker a view (it is
+// not kept in his HISTORY, which is what he was told) and KindAnswer when it tells him a fact
+// (kept).
+const (
+	KindView   = "view"
+	KindAnswer = "answer"
+)
+
 // Variant is one registered game.
 type Variant struct {
 	Key     string   // stable lowercase key: stored in bbolt, written in [Variant] tags
@@ -309,10 +343,20 @@ type Variant struct {
 	Steps func(start Game, tokens []record.Token, buf []Step) ([]Step, error)
 	// WriteMovetext writes a game's log in the literature's notation (without result).
 	WriteMovetext func(g Game) string
-	// Options are the per-game options New reads from Options.Flags, each with what it does
-	// ("strict-forfeit": "an early check forfeits the game instead of being refused").
-	// `refereed new --option NAME=VALUE` accepts exactly these.
-	Options map[string]string
+	// Options are the per-game options New reads from Options.Flags, each with its type and
+	// what it does ("strict-forfeit": a Bool, "an early check forfeits the game instead of
+	// being refused"). `refereed new --option NAME=VALUE` accepts exactly these, each value
+	// of its type, and `refereed variants` lists them.
+	Options map[string]Option
+	// Queries are the game's own private queries, by their first word ("VIEW", "CONTROL"):
+	// the game answers them to the asker alone with a notice of kind KindView or KindAnswer,
+	// and the referee counts them against his hourly limit of queries, as it does its own
+	// (HELP, BOARD, HISTORY).
+	Queries []string
+	// InProgress is what a spectator (the web archive) may see of a game still going, besides
+	// its players and status: only what both players already know (rules.md 0.4b). The zero
+	// value shows nothing more. A finished game is shown whole.
+	InProgress Spectator
 	// Open: the game hides nothing from the players. Its players may take back their last
 	// turn if the opponent agrees before replying (the referee's TAKEBACK); in a game with
 	// hidden moves a takeback would show what the taken-back move was, or its absence.

@@ -7,24 +7,16 @@
 //
 // What is shown (rules.md 0.4b): of a finished game everything (the whole log, the referee's
 // view at every step, the PGN). Of a game in progress only what both players already know,
-// decided per variant by the table inProgress (policy.go):
-//
-//   - orthodox, progressive, progressive-italian, trainwreck, trainwreck-three: the position
-//     as it stands, the moves, and whose turn it is;
-//   - conditional: the same, the position being the played one; a stated C-move is not shown;
-//   - kriegspiel: players, status, whose move it is with its number, and every announcement;
-//   - synchronous, korolev: players, status and the number of the turn being played (not who
-//     has sealed his move);
-//   - progressive-kriegspiel: players, status and the announcements; transactional: players,
-//     status and the committed position (variant.PublicViewer, the same for both players);
-//   - any variant not in the table: players and status only.
+// as each game declares it (variant.Variant.InProgress): the position, the moves, whose turn,
+// the turn's number, the game's public view (variant.PublicViewer), each only where the game
+// says so; a game that declares nothing shows its players and status only. This package
+// names no game.
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
 //
-// The archive rebuilds games, sections and PGN with package referee (Load, Section, Export), so
-// that it, the daemon and `refereed export` agree: web imports referee (read-only functions
-// only), an arrow design.md's house plan does not draw.
+// The archive rebuilds games, sections and PGN with package archive (Load, Section, Export),
+// so that it, the daemon and `refereed export` agree.
 package web
 
 import (
@@ -422,9 +414,9 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			Finished: finished(sg), Tournament: sg.Tournament, Round: sg.Round, Result: "*"}
 		pg.Title = fmt.Sprintf("Game %d: %s", id, v.Name)
 		if !pg.Finished {
-			pol := policyOf(v.Key)
+			pol := v.InProgress
 			pg.Hidden = !pol.Position
-			if pol == (policy{}) {
+			if pol == (variant.Spectator{}) {
 				return nil // nothing of the game's state is replayed, so nothing can leak
 			}
 			l, err := archive.Load(tx, id)
@@ -482,7 +474,7 @@ func turnOf(g variant.Game) string {
 }
 
 // stripComments drops {comments} from a movetext: in a game in progress they may carry what
-// is not yet public (a stated C-move).
+// is not yet public (a stated conditional move).
 func stripComments(s string) string {
 	var sb strings.Builder
 	depth := 0

@@ -134,7 +134,7 @@ func TestPagesEveryVariant(t *testing.T) {
 		if code != 200 || !strings.Contains(page, "in progress") || !strings.Contains(page, "ann") {
 			t.Errorf("%s: game in progress: %d\n%s", key, code, page)
 		}
-		pol := policyOf(key)
+		pol := variant.MustLookup(key).InProgress
 		wantBoard := pol.Position
 		if g, _ := variant.MustLookup(key).New(variant.Options{}); pol.Public {
 			if pv, ok := g.(variant.PublicViewer); ok && len(pv.PublicView().Panels) > 0 {

@@ -18,8 +18,17 @@ func (m *Main) runVariants(ctx context.Context, args []string) int {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			fmt.Fprintf(m.Stdout, "%-22s   --option %s: %s\n", "", n, v.Options[n])
+			o := v.Options[n]
+			fmt.Fprintf(m.Stdout, "%-22s   --option %s=%s: %s\n", "", n, optionValue(o.Type), o.Doc)
 		}
 	}
 	return exitOK
+}
+
+// optionValue is how a value of type t is written in `--option NAME=VALUE`.
+func optionValue(t variant.OptionType) string {
+	if t == variant.Bool {
+		return "true|false"
+	}
+	return "N"
 }

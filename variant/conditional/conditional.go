@@ -58,8 +58,10 @@ const Key = "conditional"
 
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Conditional Chess",
-		Options: map[string]string{"a-check-loses": "an A-mover who cannot avoid a non-mating check loses, instead of a draw"},
-		Aliases: []string{"conditional chess"},
+		// The position is the played one; the move list drops any comment (a stated C-move).
+		InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
+		Options:    map[string]variant.Option{"a-check-loses": {Type: variant.Bool, Doc: "an A-mover who cannot avoid a non-mating check loses, instead of a draw"}},
+		Aliases:    []string{"conditional chess"},
 		Help: "A: e4 C: !d4     your A-move with your C-move, on one line or two\n" +
 			"C: Bg5?Nf6/c4    a C-move: condition?then/else, or !move (always). It may\n" +
 			"                 also come on its own after your A-move, until your\n" +

@@ -114,7 +114,9 @@ var pkEnds = variant.EndRules{
 
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Kriegspiel",
-		Aliases: []string{"kriegspiel chess", "kriegsspiel", "wild 16"},
+		// The move number is announced to both ("Played"), and every announcement.
+		InProgress: variant.Spectator{Turn: true, Public: true},
+		Aliases:    []string{"kriegspiel chess", "kriegsspiel", "wild 16"},
 		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works (Nf3,\n" +
 			"                  exd5, O-O, e8=Q); x and + are ignored\n" +
 			"ANY?              do I have a pawn capture? Try, No, or Nonsense; once a turn; after\n" +
@@ -127,7 +129,9 @@ func init() {
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 	})
 	variant.Register(&variant.Variant{Key: KeyProgressive, Name: "Progressive Kriegspiel",
-		Aliases: []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
+		// The announcements; whose series would tell one still going.
+		InProgress: variant.Spectator{Public: true},
+		Aliases:    []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
 		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works\n" +
 			"e4, d4, Nf3       attempts for your series, on one line or one a line: I stop at\n" +
 			"                  the first No, capture, check or pawn tries: yes\n" +

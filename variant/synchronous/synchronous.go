@@ -79,17 +79,21 @@ const (
 
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Synchronous Chess (PSC)",
+		// The number of the turn (both learn when a turn resolves); who is to act would tell
+		// whether one player has sealed his move.
+		InProgress: variant.Spectator{Number: true}, Queries: []string{"CONTROL"},
 		Aliases: []string{"psc", "parrow synchronous", "synchronous chess"},
 		Help:    help(false, false),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
-		Options: map[string]string{OptionFog: "fog of war: each player sees only the squares his men attack; off by default"}})
+		Options: map[string]variant.Option{OptionFog: {Type: variant.Bool, Doc: "fog of war: each player sees only the squares his men attack; off by default"}}})
 	variant.Register(&variant.Variant{Key: KeyKorolev, Name: "Korolev Synchronous Chess",
-		Aliases: []string{"korolev synchronous", "korolev synchronous chess"},
-		Help:    help(true, false),
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
-		Options: map[string]string{OptionKingMustMove: "a player in check may move only his king (or take the enemy king); off by default"}})
+		InProgress: variant.Spectator{Number: true},
+		Aliases:    []string{"korolev synchronous", "korolev synchronous chess"},
+		Help:       help(true, false),
+		New:        func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Steps:      Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Options: map[string]variant.Option{OptionKingMustMove: {Type: variant.Bool, Doc: "a player in check may move only his king (or take the enemy king); off by default"}}})
 }
 
 func help(korolev, fog bool) string {
@@ -359,7 +363,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		if g.Quiet() {
 			return nil, nil
 		}
-		return []variant.Notice{{To: variant.To(by), Kind: "view", Words: "synchronous/control",
+		return []variant.Notice{{To: variant.To(by), Kind: variant.KindView, Words: "synchronous/control",
 			Args: map[string]any{"N": g.pos.Fullmove, "Map": g.controlMap(by)}}}, nil
 	}
 	uci, ok := strings.CutPrefix(cmd.Text, "move ")

@@ -82,18 +82,18 @@ const (
 // OptionNote is the game option that turns the courtesy note of TW-D3 on.
 const OptionNote = "king-attacked-note"
 
-var options = map[string]string{
-	OptionNote: "tell a player when his king is attacked after a turn (a courtesy: there is no check in the game); off by default",
+var options = map[string]variant.Option{
+	OptionNote: {Type: variant.Bool, Doc: "tell a player when his king is attacked after a turn (a courtesy: there is no check in the game); off by default"},
 }
 
 func init() {
-	variant.Register(&variant.Variant{Open: true, Key: Key, Name: "Train Wreck Chess",
+	variant.Register(&variant.Variant{Open: true, Key: Key, Name: "Train Wreck Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases: []string{"train wreck", "train wreck chess", "trainwreck chess"},
 		Help:    help(false),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
-	variant.Register(&variant.Variant{Open: true, Key: KeyThree, Name: "Three-Move Train Wreck",
+	variant.Register(&variant.Variant{Open: true, Key: KeyThree, Name: "Three-Move Train Wreck", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases: []string{"three-move train wreck", "three-move train wreck chess", "three-move trainwreck", "three-move trainwreck chess"},
 		Help:    help(true),
 		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },

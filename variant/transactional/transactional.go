@@ -59,6 +59,8 @@ const MaxPending = 5
 
 func init() {
 	variant.Register(&variant.Variant{
+		// The committed position both see; whose transaction it is would tell a move pending.
+		InProgress: variant.Spectator{Public: true}, Queries: []string{"VIEW"},
 		Key:     Key,
 		Name:    "Transactional Chess",
 		Aliases: []string{"transactional chess"},
@@ -440,7 +442,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	switch {
 	case len(fields) > 0 && fields[0] == "view":
 		g.Accept(cmd)
-		return []variant.Notice{{To: variant.To(by), Kind: "view", Words: "transactional/views", Args: args{}, Show: variant.ShowView}}, nil
+		return []variant.Notice{{To: variant.To(by), Kind: variant.KindView, Words: "transactional/views", Args: args{}, Show: variant.ShowView}}, nil
 	case len(fields) > 0 && fields[0] == "ep":
 		return g.submitEPQuestion(cmd, fields)
 	}
@@ -710,7 +712,7 @@ func (g *Game) submitEPQuestion(cmd variant.Command, fields []string) ([]variant
 	}
 	yes := pass.Valid() && g.pl[by.Other()].epSquares.Has(pass) && g.turn == by
 	g.Accept(cmd)
-	return []variant.Notice{{To: variant.To(by), Kind: "ep-answer", Words: "transactional/ep-answer", Args: args{"Square": sq, "Yes": yes}}}, nil
+	return []variant.Notice{{To: variant.To(by), Kind: variant.KindAnswer, Words: "transactional/ep-answer", Args: args{"Square": sq, "Yes": yes}}}, nil
 }
 
 func squares(b chess.Bitboard) string {
