@@ -85,7 +85,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
 	if in != nil && in.whole && !out.Over() {
-		if sg.Status != "over" {
+		if !sg.Over() {
 			return record.Write(w, tags, "", "*")
 		}
 		// Ended by a withdrawal from the tournament before withdrawals were logged in the

@@ -30,7 +30,7 @@ func Section(tx *store.Tx, t *store.Tournament) (tournament.Section, error) {
 				return s, err
 			}
 			res := tournament.Pending
-			if sg.Status == "over" && sg.Reason != WithdrawnReason {
+			if sg.Over() && sg.Reason != WithdrawnReason {
 				res = sg.Result
 			}
 			s.Games = append(s.Games, tournament.Game{Round: rd.Number, White: tg.White, Black: tg.Black, Result: res})

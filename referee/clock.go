@@ -44,7 +44,7 @@ func days(n int) string {
 // organizer's pause lasts no clock runs and no flag can fall: it says that instead.
 func clockArgs(l *archive.Game, now time.Time) templates.Args {
 	c := l.Clock
-	over := l.Stored.Status == "over" || l.Live.Outcome().Over()
+	over := l.Stored.Over() || l.Live.Outcome().Over()
 	args := templates.Args{"Control": c.Control.String(), "White": days(c.Left(0, now)), "Black": days(c.Left(1, now)),
 		"Running": "", "Since": "", "Flag": "", "Paused": ""}
 	// The pause going on is named by its own start: merged with a leave that began earlier
@@ -250,7 +250,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 	n := 0
 	for i := range games {
 		sg := &games[i]
-		if sg.Status != "active" {
+		if sg.Over() {
 			continue
 		}
 		for side, p := range sg.Players {
@@ -304,7 +304,7 @@ func gamesGoing(tx *store.Tx, addr string) (int, error) {
 	games, err := tx.Games()
 	n := 0
 	for _, g := range games {
-		if g.Status == "active" && (g.Players[0].Address == addr || g.Players[1].Address == addr) {
+		if !g.Over() && (g.Players[0].Address == addr || g.Players[1].Address == addr) {
 			n++
 		}
 	}
@@ -335,7 +335,7 @@ func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, a
 		return nil, err
 	}
 	notices := []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}}
-	if sg.Status == "active" {
+	if !sg.Over() {
 		told := say("leave-told", templates.Args{"From": lr.from.Format(archive.DateLayout), "To": lr.to.Format(archive.DateLayout), "Days": lr.days(), "Side": side})
 		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Text: told})
 	}

@@ -41,7 +41,7 @@ func (r *Referee) CheckDeadlines() (int, error) {
 	if err := r.DB.View(func(tx *store.Tx) error {
 		games, err := tx.Games()
 		for _, g := range games {
-			if g.Status == "active" {
+			if !g.Over() {
 				ids = append(ids, g.ID)
 			}
 		}
@@ -211,7 +211,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 			}
 		}
 		res := g.Outcome()
-		sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+		sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err
 		}
@@ -292,7 +292,7 @@ func span(d time.Duration) string {
 // both players have still to choose runs no clock, and says so.
 func Waiting(tx *store.Tx, id uint64) (string, error) {
 	l, err := archive.Load(tx, id)
-	if err != nil || l.Live.Outcome().Over() || len(l.Live.ToAct()) == 0 || l.Stored.Status == "over" {
+	if err != nil || l.Live.Outcome().Over() || len(l.Live.ToAct()) == 0 || l.Stored.Over() {
 		return "", err
 	}
 	var s string

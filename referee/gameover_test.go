@@ -185,7 +185,7 @@ func TestGameOverAtCreation(t *testing.T) {
 		}
 		var sg *store.Game
 		h.db.View(func(tx *store.Tx) error { sg, err = tx.Game(id); return err })
-		if sg.Status != "over" || sg.Result != tc.result {
+		if !sg.Over() || sg.Result != tc.result {
 			t.Errorf("%s: stored as %q %q, want over %s", tc.key, sg.Status, sg.Result, tc.result)
 		}
 		m := h.outbox()

@@ -273,7 +273,7 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		isLeave := strings.EqualFold(firstWord(line.Text), "LEAVE")
 		if isLeave && leaves > 0 {
 			err = variant.Reject("%s", say("leave-one-a-mail", nil))
-		} else if sg.Status == "over" && !g.Outcome().Over() && !isQuery(v, line.Text) {
+		} else if sg.Over() && !g.Outcome().Over() && !isQuery(v, line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
 			err = variant.Reject("the game is over (%s)", sg.Result)
@@ -344,8 +344,8 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		}
 	}
 	endedNow := false
-	if res := g.Outcome(); res.Over() && sg.Status != "over" {
-		sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+	if res := g.Outcome(); res.Over() && !sg.Over() {
+		sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
 		endedNow = true
 		if err := tx.PutGame(sg); err != nil {
 			return err

@@ -38,7 +38,7 @@ func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Messa
 			address = p.Address
 			s := chess.Color(side)
 			opp := sg.Players[s.Other()].Address
-			if sg.Status == "over" {
+			if sg.Over() {
 				over = append(over, say("game-finished", templates.Args{"Game": sg.ID, "Variant": variantName(sg.Variant), "Opponent": opp, "Result": sg.Result, "Reason": sg.Reason}))
 				continue
 			}

@@ -328,7 +328,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err != nil {
 			return nil, err
 		}
-		if sg.Status != "over" {
+		if !sg.Over() {
 			return nil, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
 		}
 		l, err := archive.Load(tx, sg.ID)
@@ -358,7 +358,7 @@ func gamesList(tx *store.Tx, t *store.Tournament) (string, error) {
 				return "", err
 			}
 			args := templates.Args{"Round": rd.Number, "Game": sg.ID, "White": t.Players[tg.White], "Black": t.Players[tg.Black], "Result": "", "Reason": ""}
-			if sg.Status == "over" {
+			if sg.Over() {
 				args["Result"], args["Reason"] = sg.Result, sg.Reason
 			}
 			lines = append(lines, say("organizer-game-line", args))
@@ -373,7 +373,7 @@ const maxReason = 300
 // gameOf finds a game of t named by the organizer ("12" or "#12") that is still going.
 func (r *Referee) gameOf(tx *store.Tx, t *store.Tournament, s string) (*store.Game, error) {
 	sg, err := r.gameIn(tx, t, s)
-	if err == nil && sg.Status == "over" {
+	if err == nil && sg.Over() {
 		return nil, variant.Reject("%s", say("organizer-game-over", templates.Args{"Game": sg.ID, "Result": sg.Result}))
 	}
 	return sg, err

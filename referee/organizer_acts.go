@@ -35,7 +35,7 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 	}
 	res := g.Outcome()
 	sg = l.Stored
-	sg.Status, sg.Result, sg.Reason = "over", res.Result, res.Reason
+	sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
 	if reason != "" {
 		sg.Reason += ": " + reason // the archive keeps why (export's Annotator, SHOW)
 	}
@@ -128,7 +128,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 				return 0, err
 			}
 			sg := l.Stored
-			if sg.Status == "over" {
+			if sg.Over() {
 				continue
 			}
 			side := chess.White

@@ -294,7 +294,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	if out.Over() {
 		// A position that is already decided (a mate, a dead position): the game is
 		// over before it begins, and says so everywhere.
-		sg.Status, sg.Result, sg.Reason = "over", out.Result, out.Reason
+		sg.Status, sg.Result, sg.Reason = store.Over, out.Result, out.Reason
 	}
 	if err := tx.CreateGame(sg); err != nil {
 		return nil, err
@@ -456,7 +456,7 @@ func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l let
 	}
 	args := templates.Args{"Game": g.ID, "Variant": v.Name, "Side": side, "Opponent": g.Players[side.Other()].Address, "Result": g.Result}
 	footer := say("footer", args)
-	if g.Status == "over" {
+	if g.Over() {
 		footer = say("footer-over", args)
 	}
 	raw, err := templates.Render(templates.Mail{
@@ -612,7 +612,7 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 			if err := tx.PutGame(sg); err != nil {
 				return err
 			}
-			if sg.Status == "over" {
+			if sg.Over() {
 				continue
 			}
 			l, err := archive.Load(tx, sg.ID)

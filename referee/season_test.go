@@ -222,7 +222,7 @@ func (w *seasonWorld) gameOver(id uint64) bool {
 	if err := w.h.db.View(func(tx *store.Tx) error {
 		sg, err := tx.Game(id)
 		if err == nil {
-			over = sg.Status == "over"
+			over = sg.Over()
 		}
 		return err
 	}); err != nil {

@@ -319,7 +319,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 				return err
 			}
 			sg, v, g := l.Stored, l.Variant, l.Live
-			if sg.Status == "over" {
+			if sg.Over() {
 				continue
 			}
 			// The game's log says it ended, so that it takes no more moves, in replay too.
@@ -336,7 +336,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 					return err
 				}
 			}
-			sg.Status, sg.Reason = "over", withdrawnReason
+			sg.Status, sg.Reason = store.Over, withdrawnReason
 			sg.Result = tournament.WhiteWins
 			if tg.White == p {
 				sg.Result = tournament.BlackWins

@@ -314,7 +314,7 @@ func TestOverInStoreOnly(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sg.Status, sg.Result, sg.Reason = "over", "0-1", withdrawnReason
+		sg.Status, sg.Result, sg.Reason = store.Over, "0-1", withdrawnReason
 		return tx.PutGame(sg)
 	}); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ type Game struct {
 	FEN     string            `json:"fen,omitempty"`
 	Flags   map[string]string `json:"flags,omitempty"`
 	Players [2]Player         `json:"players"` // [0] White, [1] Black
-	Status  string            `json:"status"`  // "active" or "over"
+	Status  Status            `json:"status"`
 	Result  string            `json:"result,omitempty"`
 	// Reminded is when the last deadline reminder was sent (rules.md 0.4a): it counts for the
 	// action waiting if it was sent after that action began.
@@ -29,6 +29,19 @@ type Game struct {
 	Created    time.Time `json:"created"`
 	Updated    time.Time `json:"updated"`
 }
+
+// Status is whether a game goes on. The game's log is its truth: Status is the log's outcome
+// kept beside it (set by the referee when the game ends, in the same transaction) so that
+// lists and pages need not replay the log to know it.
+type Status string
+
+const (
+	Active Status = "active" // the game goes on
+	Over   Status = "over"   // the game has ended: its result and reason are set
+)
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.Status == Over }
 
 // Player is a player of one game.
 type Player struct {
@@ -100,7 +113,7 @@ func (t *Tx) CreateGame(g *Game) error {
 	g.ID = id
 	g.Created, g.Updated = t.Now, t.Now
 	if g.Status == "" {
-		g.Status = "active"
+		g.Status = Active
 	}
 	for side, p := range g.Players {
 		if p.Token == "" {

@@ -18,7 +18,7 @@ func BenchmarkGamesList(b *testing.B) {
 			g := &store.Game{Variant: []string{"orthodox", "kriegspiel", "transactional"}[i%3],
 				Players: [2]store.Player{{Address: fmt.Sprintf("p%d@example.com", i%50), Token: fmt.Sprintf("a%d", i)}, {Address: fmt.Sprintf("q%d@example.net", i%70), Token: fmt.Sprintf("b%d", i)}}}
 			if i%2 == 0 {
-				g.Status, g.Result = "over", "1-0"
+				g.Status, g.Result = store.Over, "1-0"
 			}
 			if err := tx.CreateGame(g); err != nil {
 				return err

@@ -52,7 +52,7 @@ func TestNoLeak(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			if g := w.game(id); g.Status != "active" {
+			if g := w.game(id); g.Over() {
 				t.Fatalf("game is %s", g.Status)
 			}
 			if !strings.Contains(strings.Join(log, "\n"), c.hidden[0]) {

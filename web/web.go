@@ -206,7 +206,7 @@ func parseID(s string) (uint64, error) {
 }
 
 // finished reports whether a game is over, by its board or by the referee (a withdrawal).
-func finished(sg *store.Game) bool { return sg.Status == "over" }
+func finished(sg *store.Game) bool { return sg.Over() }
 
 // gameRow is one line of a games list.
 type gameRow struct {
@@ -272,9 +272,9 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 		if tour != 0 && sg.Tournament != tour {
 			continue
 		}
-		switch pg.Status {
-		case "active", "over":
-			if sg.Status != pg.Status {
+		switch st := store.Status(pg.Status); st {
+		case store.Active, store.Over:
+			if sg.Status != st {
 				continue
 			}
 		}

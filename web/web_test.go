@@ -107,7 +107,7 @@ func TestPagesEveryVariant(t *testing.T) {
 		done := w.newGame(key)
 		w.mail(done, chess.White, opening(key))
 		w.mail(done, chess.Black, "RESIGN")
-		if g := w.game(done); g.Status != "over" || g.Result != "1-0" {
+		if g := w.game(done); !g.Over() || g.Result != "1-0" {
 			t.Fatalf("%s: game %d is %s %s after Black resigned", key, done, g.Status, g.Result)
 		}
 		going := w.newGame(key)

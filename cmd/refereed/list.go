@@ -48,7 +48,7 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tVARIANT\tWHITE\tBLACK\tSTATUS\tUPDATED")
 	for _, g := range games {
-		status := g.Status
+		status := string(g.Status)
 		if g.Result != "" {
 			status += " " + g.Result
 		}

@@ -67,7 +67,7 @@ func TestTrainWreckExportReplaysAndVerifies(t *testing.T) {
 			}
 		})
 	}
-	if _, out, _ := run(t, "variants"); !strings.Contains(out, "--option king-attacked-note:") || !strings.Contains(out, "Three-Move Train Wreck") {
+	if _, out, _ := run(t, "variants"); !strings.Contains(out, "--option king-attacked-note=true|false:") || !strings.Contains(out, "Three-Move Train Wreck") {
 		t.Errorf("variants does not list the games and their option:\n%s", out)
 	}
 }
