@@ -200,29 +200,20 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		if dl.onTime {
 			forfeit = variant.CmdTimeForfeit
 		}
-		before := len(g.Log())
-		notices, err := g.Submit(variant.Command{By: waiting, Text: forfeit})
+		a := &game{Game: l, tx: tx}
+		notices, err := a.submit(variant.Command{By: waiting, Text: forfeit}, "deadline")
 		if err != nil {
 			return 0, err
 		}
-		for _, cmd := range g.Log()[before:] {
-			if _, err := tx.AppendEvent(id, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "deadline"}); err != nil {
-				return 0, err
-			}
-		}
-		res := g.Outcome()
-		sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
-		if err := tx.PutGame(sg); err != nil {
+		if _, err := a.settle(""); err != nil {
 			return 0, err
 		}
+		res := g.Outcome()
 		var out outcome
 		for _, n := range notices {
 			out.add(n)
 		}
-		if err := r.send(tx, sg, v, g, &out, nil, true, "deadline"); err != nil {
-			return 0, err
-		}
-		if err := r.tournamentGameOver(tx, sg); err != nil {
+		if err := r.finish(a, &out, nil, true, "deadline"); err != nil {
 			return 0, err
 		}
 		queued := 2

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
@@ -106,11 +105,11 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
-	l, err := archive.Load(tx, ref.Game)
+	a, err := openGame(tx, ref.Game)
 	if err != nil {
 		return err
 	}
-	sg, v, g := l.Stored, l.Variant, l.Live
+	sg, v := a.Stored, a.Variant
 	side := chess.Color(ref.Side)
 	player := sg.Players[side]
 	if !strings.EqualFold(msg.From, player.Address) {
@@ -155,7 +154,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 			say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)}),
 		}})
 	}
-	return r.apply(tx, key, msg, sg, v, g, side)
+	return r.apply(key, msg, a, side)
 }
 
 // RefusalLimit is how many refusal-only answers (refused lines, mails with no command, oversize
@@ -224,7 +223,8 @@ func isQuery(v *variant.Variant, line string) bool {
 }
 
 // apply runs the command lines of msg through the game and queues the mails.
-func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) error {
+func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side chess.Color) error {
+	tx, sg, v, g := a.tx, a.Stored, a.Variant, a.Live
 	out := outcome{sender: &side}
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
@@ -282,14 +282,13 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			// which is then what its log now replays to.
 			var changed bool
 			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
-				var l *archive.Game
-				if l, err = archive.Load(tx, sg.ID); err == nil {
-					g = l.Live
+				if a, err = openGame(tx, sg.ID); err == nil {
+					sg, g = a.Stored, a.Live
 					before = len(g.Log())
 				}
 			}
 		} else {
-			notices, warns, err = r.command(tx, sg, v, g, side, line.Text)
+			notices, warns, err = r.command(a, side, line.Text)
 			if isLeave {
 				leaves++
 			}
@@ -322,10 +321,8 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 		if err := r.fault("log"); err != nil {
 			return err
 		}
-		for _, cmd := range g.Log()[before:] {
-			if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: key.String()}); err != nil {
-				return err
-			}
+		if err := a.logSince(before, key.String()); err != nil {
+			return err
 		}
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
@@ -343,13 +340,9 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			break
 		}
 	}
-	endedNow := false
-	if res := g.Outcome(); res.Over() && !sg.Over() {
-		sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
-		endedNow = true
-		if err := tx.PutGame(sg); err != nil {
-			return err
-		}
+	endedNow, err := a.settle("")
+	if err != nil {
+		return err
 	}
 	if err := r.fault("render"); err != nil {
 		return err
@@ -362,26 +355,22 @@ func (r *Referee) apply(tx *store.Tx, key store.InboxKey, msg *parser.Message, s
 			return nil
 		}
 	}
-	if err := r.send(tx, sg, v, g, &out, msg, endedNow, "update"); err != nil {
+	if err := r.finish(a, &out, msg, endedNow, "update"); err != nil {
 		return err
-	}
-	if endedNow { // the standings come after the mail that says the game ended
-		if err := r.tournamentGameOver(tx, sg); err != nil {
-			return err
-		}
 	}
 	return r.fault("enqueue")
 }
 
 // command runs one line: the referee's own commands (HELP, BOARD, HISTORY), else the game's.
-func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
+func (r *Referee) command(a *game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
+	tx, sg, v, g := a.tx, a.Stored, a.Variant, a.Live
 	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
 	case "HELP", "?":
 		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g, sg.Tournament != 0)}}, nil, nil
 	case "BOARD":
 		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
 	case "HISTORY":
-		h, err := r.history(sg, v, g, side)
+		h, err := r.history(a, side)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -403,7 +392,8 @@ func (r *Referee) command(tx *store.Tx, sg *store.Game, v *variant.Variant, g va
 }
 
 // history replays the game with notices on and keeps what side was told: his own record.
-func (r *Referee) history(sg *store.Game, v *variant.Variant, g variant.Game, side chess.Color) (string, error) {
+func (r *Referee) history(a *game, side chess.Color) (string, error) {
+	sg, v, g := a.Stored, a.Variant, a.Live
 	var lines []string
 	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
 		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {

@@ -18,28 +18,15 @@ import (
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
 // the same way), and tells both players, with the organizer's reason.
 func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
-	l, err := archive.Load(tx, sg.ID)
+	a, err := openGame(tx, sg.ID)
 	if err != nil {
 		return err
 	}
-	g := l.Live
-	before := len(g.Log())
-	notices, err := g.Submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)})
+	notices, err := a.submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)}, "organizer")
 	if err != nil {
 		return err
 	}
-	for _, cmd := range g.Log()[before:] {
-		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "organizer"}); err != nil {
-			return err
-		}
-	}
-	res := g.Outcome()
-	sg = l.Stored
-	sg.Status, sg.Result, sg.Reason = store.Over, res.Result, res.Reason
-	if reason != "" {
-		sg.Reason += ": " + reason // the archive keeps why (export's Annotator, SHOW)
-	}
-	if err := tx.PutGame(sg); err != nil {
+	if _, err := a.settle(reason); err != nil {
 		return err
 	}
 	var out outcome
@@ -51,10 +38,7 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 			out.paras[s] = append(out.paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
 		}
 	}
-	if err := r.send(tx, sg, l.Variant, g, &out, nil, true, "update"); err != nil {
-		return err
-	}
-	return r.tournamentGameOver(tx, sg)
+	return r.finish(a, &out, nil, true, "update")
 }
 
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their

@@ -294,7 +294,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	if out.Over() {
 		// A position that is already decided (a mate, a dead position): the game is
 		// over before it begins, and says so everywhere.
-		sg.Status, sg.Result, sg.Reason = store.Over, out.Result, out.Reason
+		markOver(sg, out.Result, out.Reason)
 	}
 	if err := tx.CreateGame(sg); err != nil {
 		return nil, err

@@ -314,11 +314,11 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			l, err := archive.Load(tx, tg.Game)
+			a, err := openGame(tx, tg.Game)
 			if err != nil {
 				return err
 			}
-			sg, v, g := l.Stored, l.Variant, l.Live
+			sg, v, g := a.Stored, a.Variant, a.Live
 			if sg.Over() {
 				continue
 			}
@@ -327,21 +327,14 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.Black == p {
 				side = chess.Black
 			}
-			before := len(g.Log())
-			if _, err := g.Submit(variant.Command{By: side, Text: variant.CmdAbandon}); err != nil {
+			if _, err := a.submit(variant.Command{By: side, Text: variant.CmdAbandon}, "organizer"); err != nil {
 				return err
 			}
-			for _, cmd := range g.Log()[before:] {
-				if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: "organizer"}); err != nil {
-					return err
-				}
-			}
-			sg.Status, sg.Reason = store.Over, withdrawnReason
-			sg.Result = tournament.WhiteWins
+			result := tournament.WhiteWins
 			if tg.White == p {
-				sg.Result = tournament.BlackWins
+				result = tournament.BlackWins
 			}
-			if err := tx.PutGame(sg); err != nil {
+			if err := a.end(result, withdrawnReason); err != nil {
 				return err
 			}
 			revealed, err := reveal(tx, sg, v, g) // the game is over: the whole of it (rules.md 0.4b)
