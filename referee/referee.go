@@ -1,9 +1,13 @@
 // Package referee is the service between "an email arrived" and "these emails must go out".
-// Handle takes one inbound message and, in one store transaction, parses it, finds the game
-// and the player, checks that the sender is that player, submits each command line to the
-// game, appends the accepted commands to the game's log, renders every notice into mail for
-// the player(s) who may read it, queues the mail, and marks the message processed. Either all
-// of that commits or none of it does.
+// The daemon's entry is ProcessInbox: it takes the inbound mails the intake stored, a page at
+// a time, and handles up to BatchSize of them in one store transaction (a batch that fails is
+// handled again mail by mail, and a mail that keeps failing is quarantined). For each mail it
+// parses it once, finds the game and the player, checks that the sender is that player,
+// plays each command line through the game aggregate (game.go: the only place a game
+// changes or ends), renders every notice into mail for the player(s) who may read it, queues
+// the mail, and marks the message processed: all of that commits, or none of it. Handle is
+// one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
+// its log, exports, a tournament's section) is package archive's.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
