@@ -39,8 +39,7 @@ func (r *Referee) authentic(key store.InboxKey, g *store.Game, raw []byte, from 
 	r.judgedMu.Lock()
 	j, found := r.judged[key]
 	r.judgedMu.Unlock()
-	if !found {
-		j = judgement{}
+	if !found || !j.asked {
 		j.verdict, j.why = parser.Authenticate(raw, from, r.Auth)
 	}
 	verdict, why := j.verdict, j.why
@@ -55,19 +54,28 @@ func (r *Referee) authentic(key store.InboxKey, g *store.Game, raw []byte, from 
 	}
 }
 
-// judgement is the mail system's word on one mail's sender, reached before its transaction.
+// judgement is what is known of one mail before its transaction: the mail parsed (once: the
+// transaction reads it from here), and the mail system's word on its sender, if asked.
 type judgement struct {
-	verdict parser.AuthVerdict
-	why     string
+	msg      *parser.Message
+	parseErr error
+	asked    bool // the game asks for the mail system's word: verdict and why are it
+	verdict  parser.AuthVerdict
+	why      string
 }
 
-// prejudge asks the mail system about the senders of ms before they are handled, outside any
-// store transaction (DKIM keys come from DNS, which can take seconds); the returned function
-// forgets the verdicts once they were used.
+// prejudge parses ms and asks the mail system about their senders before they are handled,
+// outside any store transaction (DKIM keys come from DNS, which can take seconds); the
+// returned function forgets what it found once it was used.
 func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 	verdicts := map[store.InboxKey]judgement{}
 	for _, m := range ms {
+		if m.Oversize > 0 {
+			continue // only its head is kept: read says so
+		}
 		msg, err := parser.Parse(m.Raw)
+		j := judgement{msg: msg, parseErr: err}
+		verdicts[m.Key] = j
 		if err != nil || msg.From == "" {
 			continue
 		}
@@ -85,7 +93,7 @@ func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 		if policy == "" || policy == AuthNone {
 			continue // no game to judge for, or one that asks nothing
 		}
-		var j judgement
+		j.asked = true
 		j.verdict, j.why = parser.Authenticate(m.Raw, msg.From, r.Auth)
 		verdicts[m.Key] = j
 	}
@@ -104,4 +112,12 @@ func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 		}
 		r.judgedMu.Unlock()
 	}
+}
+
+// parsed is mail key as prejudge parsed it, if it did.
+func (r *Referee) parsed(key store.InboxKey) (msg *parser.Message, ok bool, err error) {
+	r.judgedMu.Lock()
+	defer r.judgedMu.Unlock()
+	j, ok := r.judged[key]
+	return j.msg, ok, j.parseErr
 }

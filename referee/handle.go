@@ -70,7 +70,10 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if err := r.fault("parse"); err != nil {
 		return err
 	}
-	msg, err := parser.Parse(raw)
+	msg, ok, err := r.parsed(key) // parsed once, before the transaction
+	if !ok {
+		msg, err = parser.Parse(raw)
+	}
 	if err != nil {
 		log.Warn("unreadable mail dropped", "err", err)
 		return nil
