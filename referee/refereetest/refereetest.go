@@ -1,0 +1,299 @@
+// Package refereetest plays games by mail through a Referee on a real bbolt store with a fixed
+// clock, for the tests of any game, wherever it lives: Harness (make a game, send a player's
+// reply, take the outbox), CheckMail (what every mail to a player must be), Golden (every
+// mail of a scripted game against its golden file) and Contract (what every game owes its
+// players by mail). A new game's package runs them from its own tests: nothing outside its
+// folder needs a line for it.
+package refereetest
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// The players of every game a Harness makes, and the referee's address.
+const (
+	White   = "ann@example.com"
+	Black   = "bob@example.net"
+	Address = "referee@example.org"
+)
+
+// Now is the clock of every Harness: mails must not depend on when tests run.
+var Now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// Harness is a Referee on a fresh store in a test's temporary directory.
+type Harness struct {
+	T   testing.TB
+	DB  *store.DB
+	Ref *referee.Referee
+	uid uint32
+	// sent numbers each player's mails, so that their Message-IDs differ.
+	sent [2]int
+}
+
+// New makes a Harness; the store is closed when the test ends.
+func New(t testing.TB) *Harness {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.Now = func() time.Time { return Now }
+	return &Harness{T: t, DB: db, Ref: &referee.Referee{DB: db, Address: Address, Rand: rand.New(rand.NewSource(1))}}
+}
+
+// NewGame makes a game of variant key between White and Black.
+func (h *Harness) NewGame(key string, opts variant.Options) uint64 {
+	h.T.Helper()
+	id, err := h.Ref.NewGame(key, White, Black, opts)
+	if err != nil {
+		h.T.Fatalf("new %s: %v", key, err)
+	}
+	return id
+}
+
+// Reply is a plain-text reply from side's player to game id, as a mail client writes it.
+func (h *Harness) Reply(id uint64, side chess.Color, body string) []byte {
+	h.T.Helper()
+	var g *store.Game
+	if err := h.DB.View(func(tx *store.Tx) (err error) { g, err = tx.Game(id); return err }); err != nil {
+		h.T.Fatal(err)
+	}
+	h.sent[side]++
+	return []byte(fmt.Sprintf("From: Player <%s>\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <%d.%d.%d@example.com>\r\n"+
+		"Date: Sun, 22 Nov 2026 11:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		g.Players[side].Address, h.Ref.ReplyAddress(g, side), id, side, h.sent[side], strings.ReplaceAll(body, "\n", "\r\n")))
+}
+
+// Deliver hands raw to the referee under the next inbox key.
+func (h *Harness) Deliver(raw []byte) {
+	h.T.Helper()
+	h.uid++
+	if err := h.Ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, raw); err != nil {
+		h.T.Fatalf("Handle: %v", err)
+	}
+}
+
+// Outbox takes the mails queued so far (as delivery would).
+func (h *Harness) Outbox() []store.OutMail {
+	h.T.Helper()
+	var out []store.OutMail
+	if err := h.DB.Update(func(tx *store.Tx) error {
+		mails, err := tx.Outbox()
+		for _, m := range mails {
+			if err == nil {
+				err = tx.Done(m)
+			}
+		}
+		out = mails
+		return err
+	}); err != nil {
+		h.T.Fatal(err)
+	}
+	return out
+}
+
+// Log is game id's event log as the store holds it.
+func (h *Harness) Log(id uint64) []store.Event {
+	h.T.Helper()
+	var events []store.Event
+	if err := h.DB.View(func(tx *store.Tx) (err error) { events, err = tx.Events(id); return err }); err != nil {
+		h.T.Fatal(err)
+	}
+	return events
+}
+
+var (
+	ruleID       = regexp.MustCompile(`\b[A-Z]{2}-D\d+\b|rules\.md`)
+	missingWords = regexp.MustCompile(`\[[a-z][a-z/-]{2,}\]`)
+	mailNumber   = regexp.MustCompile(`^(refereed\.g\d+\.[wb]\.[a-z2-7]+\.)(\d+)@(.*)$`)
+)
+
+// CheckMail holds a mail to a player to what every such mail must be: readable, Black's board
+// from Black's side, no rule ID, no sentence missing its words, no invitation to play in a
+// finished game, threaded under the game's opening mail, lines of at most 72 columns.
+func CheckMail(t testing.TB, m store.OutMail) {
+	t.Helper()
+	p, err := parser.Parse(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("mail %s (%s)", m.MessageID, p.Subject)
+	if m.Side == int(chess.Black) && m.Game != 0 && strings.Contains(p.Body, "    a  b  c  d  e  f  g  h") {
+		t.Errorf("%s: a board drawn from White's side for Black:\n%s", name, p.Body)
+	}
+	if id := ruleID.FindString(p.Body + p.Subject); id != "" {
+		t.Errorf("%s: a rule ID (%s) in a player's mail:\n%s", name, id, p.Body)
+	}
+	if w := missingWords.FindString(p.Body + p.Subject); w != "" {
+		t.Errorf("%s: a sentence without its words (%s):\n%s", name, w, p.Body)
+	}
+	if strings.Contains(p.Subject, "game over") && (strings.Contains(p.Body, "Reply to this mail") || strings.Contains(p.Body, "HELP lists")) {
+		t.Errorf("%s: a finished game invites commands:\n%s", name, p.Body)
+	}
+	if sub := mailNumber.FindStringSubmatch(m.MessageID); sub != nil && sub[2] != "1" {
+		root := sub[1] + "1@" + sub[3]
+		if !slices.Contains(p.References, root) || len(p.InReplyTo) == 0 {
+			t.Errorf("%s: not threaded under the game's opening mail %s", name, root)
+		}
+	}
+	for _, line := range strings.Split(p.Body, "\n") {
+		if n := len([]rune(strings.TrimRight(line, "\r"))); n > 72 && !strings.HasPrefix(line, "> ") {
+			t.Errorf("%s: a line of %d columns: %q", name, n, line)
+		}
+	}
+}
+
+// Step is one mail of a scripted game: Side's reply with Body, its mails named Name.
+type Step struct {
+	Name string
+	Side chess.Color
+	Body string
+}
+
+// Golden plays steps in a game of variant key and compares every mail it causes with the file
+// dir/<game>-NN-<name>-<white|black>.eml; a golden file no step produced fails too. With
+// REFEREED_UPDATE_GOLDEN=1 in the environment it writes the files instead (and removes the
+// unproduced ones).
+func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []Step) {
+	t.Helper()
+	update := os.Getenv("REFEREED_UPDATE_GOLDEN") != ""
+	h := New(t)
+	id := h.NewGame(key, opts)
+	produced := map[string]bool{}
+	check := func(n int, name string) {
+		for _, m := range h.Outbox() {
+			who := "white"
+			if m.To[0] == Black {
+				who = "black"
+			}
+			file := filepath.Join(dir, fmt.Sprintf("%s-%02d-%s-%s.eml", game, n, name, who))
+			if produced[file] {
+				t.Errorf("%s: two mails to the same player in one step", file)
+			}
+			produced[file] = true
+			CheckMail(t, m)
+			if update {
+				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Errorf("%s: %v (REFEREED_UPDATE_GOLDEN=1 writes it)", file, err)
+				continue
+			}
+			if !bytes.Equal(m.Raw, want) {
+				t.Errorf("%s differs; got:\n%s", file, m.Raw)
+			}
+		}
+	}
+	check(0, "opening")
+	for i, s := range steps {
+		h.Deliver(h.Reply(id, s.Side, s.Body))
+		check(i+1, s.Name)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, game+"-*.eml"))
+	for _, f := range files {
+		switch {
+		case produced[f]:
+		case update:
+			os.Remove(f)
+		default:
+			t.Errorf("%s: this mail was not sent", f)
+		}
+	}
+}
+
+// Contract holds a game of variant key, made with opts, to what every game owes its players
+// by mail: both are told the game began; HELP lists the game's commands in two columns;
+// nonsense is refused to its sender alone and changes nothing in the game's log; White's
+// first move (found among the usual ways to write e2-e4) is accepted; a draw offer reaches
+// the opponent and can be declined; a resignation ends the game and both players get the
+// whole record and the final position. Every mail passes CheckMail.
+func Contract(t *testing.T, key string, opts variant.Options) {
+	t.Helper()
+	h := New(t)
+	id := h.NewGame(key, opts)
+	mails := func(want int, what string) []store.OutMail {
+		t.Helper()
+		out := h.Outbox()
+		for _, m := range out {
+			CheckMail(t, m)
+		}
+		if want >= 0 && len(out) != want {
+			t.Fatalf("%s: %d mails, want %d", what, len(out), want)
+		}
+		return out
+	}
+	body := func(m store.OutMail) string {
+		p, _ := parser.Parse(m.Raw)
+		return p.Body
+	}
+	mails(2, "the opening")
+
+	h.Deliver(h.Reply(id, chess.White, "HELP"))
+	help := body(mails(1, "HELP")[0])
+	if !strings.Contains(help, "RESIGN") || !strings.Contains(help, "DRAW OFFER") {
+		t.Errorf("HELP lacks the common commands:\n%s", help)
+	}
+
+	before := len(h.Log(id))
+	h.Deliver(h.Reply(id, chess.White, "Zz9 nonsense"))
+	if m := mails(1, "a refused line"); m[0].To[0] != White || !strings.Contains(body(m[0]), "was refused") {
+		t.Errorf("a refused line's answer:\n%s", body(m[0]))
+	}
+	if len(h.Log(id)) != before {
+		t.Errorf("a refused line changed the game's log")
+	}
+
+	moved := false
+	for _, first := range []string{"e4", "e2e4", "e2-e4", "A: e4", "T1: e4 (C)", "e2-e4 / b8-c6", "e4 / Nc6"} {
+		h.Deliver(h.Reply(id, chess.White, first))
+		mails(-1, "a first move")
+		if len(h.Log(id)) > before {
+			moved = true
+			break
+		}
+	}
+	if !moved {
+		t.Fatalf("no first move of White's was accepted")
+	}
+
+	h.Deliver(h.Reply(id, chess.White, "DRAW OFFER"))
+	offer := mails(-1, "a draw offer")
+	told := false
+	for _, m := range offer {
+		told = told || m.To[0] == Black && strings.Contains(strings.ToLower(body(m)), "draw")
+	}
+	if !told {
+		t.Errorf("Black was not told of the draw offer")
+	}
+	h.Deliver(h.Reply(id, chess.Black, "DRAW DECLINE"))
+	mails(-1, "a declined draw")
+
+	h.Deliver(h.Reply(id, chess.Black, "RESIGN"))
+	end := mails(2, "the resignation")
+	for _, m := range end {
+		b := body(m)
+		if !strings.Contains(b, "resigned") || !strings.Contains(b, "Every command I accepted") || !strings.Contains(b, "The final position") {
+			t.Errorf("the end of the game, to %s:\n%s", m.To[0], b)
+		}
+	}
+}
