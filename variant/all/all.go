@@ -1,5 +1,8 @@
 // Package all registers every variant refereed plays, their refusals worded by templates.
-// Import it for its side effect; a new variant adds one line here and nothing elsewhere.
+// Import it for its side effect; a new variant adds one line here, its sentences in
+// templates/words, and nothing elsewhere: it declares in its Register what a spectator may
+// see, its private queries and its typed options, and its tests hold it to the referee's
+// contract by mail (referee/refereetest), as variant/toy shows.
 package all
 
 import (

@@ -28,7 +28,9 @@ func init() {
 			g, err := orthodox.New(o)
 			return toy{g}, err
 		},
-		Steps:         func(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) { return orthodox.Steps(start, toks, buf) },
+		Steps: func(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
+			return orthodox.Steps(start, toks, buf)
+		},
 		WriteMovetext: func(g variant.Game) string { return variant.MustLookup(orthodox.Key).WriteMovetext(g.(toy).Game) },
 	})
 }
