@@ -3,15 +3,14 @@ package referee
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates/mailcheck"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -35,43 +34,11 @@ var firstMove = map[string]string{
 	"progressive-kriegspiel": "DRAW OFFER\ne4",
 }
 
-// checkMail holds what every mail to a player must do (design.md "Mail people can read",
-// rules.md 0.4): Black's boards are drawn from Black's side; no rule IDs; a finished game's
-// mail invites no more commands; every mail after the opening threads under the opening.
 // missingWords is what templates.Say writes for a sentence it cannot render.
 var missingWords = regexp.MustCompile(`\[[a-z][a-z/-]{2,}\]`)
 
-func checkMail(t *testing.T, m store.OutMail) {
-	t.Helper()
-	p, err := parser.Parse(m.Raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("mail %s (%s)", m.MessageID, p.Subject)
-	if m.Side == int(chess.Black) && m.Game != 0 && strings.Contains(p.Body, "    a  b  c  d  e  f  g  h") {
-		t.Errorf("%s: a board drawn from White's side for Black:\n%s", name, p.Body)
-	}
-	if id := ruleID.FindString(p.Body + p.Subject); id != "" {
-		t.Errorf("%s: a rule ID (%s) in a player's mail:\n%s", name, id, p.Body)
-	}
-	if w := missingWords.FindString(p.Body + p.Subject); w != "" {
-		t.Errorf("%s: a sentence without its words (%s): templates/words lacks it or its fields:\n%s", name, w, p.Body)
-	}
-	if strings.Contains(p.Subject, "game over") && (strings.Contains(p.Body, "Reply to this mail") || strings.Contains(p.Body, "HELP lists")) {
-		t.Errorf("%s: a finished game invites commands:\n%s", name, p.Body)
-	}
-	if sub := mailNumber.FindStringSubmatch(m.MessageID); sub != nil && sub[2] != "1" {
-		root := sub[1] + "1@" + sub[3]
-		if !slices.Contains(p.References, root) || len(p.InReplyTo) == 0 {
-			t.Errorf("%s: not threaded under the game's opening mail %s: References %v, In-Reply-To %v", name, root, p.References, p.InReplyTo)
-		}
-	}
-}
-
-var (
-	ruleID     = regexp.MustCompile(`\b[A-Z]{2}-D\d+\b|rules\.md`)
-	mailNumber = regexp.MustCompile(`^(refereed\.g\d+\.[wb]\.[a-z2-7]+\.)(\d+)@(.*)$`)
-)
+// checkMail holds what every mail to a player must do (templates/mailcheck).
+func checkMail(t *testing.T, m store.OutMail) { t.Helper(); mailcheck.Check(t, m) }
 
 // rules.md 0.4b: when a game ends, however it ends, both players get the whole true record:
 // the record in the game's notation, every accepted command (hidden ones included, like a

@@ -1,8 +1,8 @@
 // Package refereetest plays games by mail through a Referee on a real bbolt store with a fixed
 // clock, for the tests of any game, wherever it lives: Harness (make a game, send a player's
-// reply, take the outbox), CheckMail (what every mail to a player must be), Golden (every
-// mail of a scripted game against its golden file) and Contract (what every game owes its
-// players by mail). A new game's package runs them from its own tests: nothing outside its
+// reply, take the outbox), Golden (every mail of a scripted game against its golden file) and
+// Contract (what every game owes its players by mail); every mail they see passes
+// templates/mailcheck. A new game's package runs them from its own tests: nothing outside its
 // folder needs a line for it.
 package refereetest
 
@@ -12,8 +12,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +20,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates/mailcheck"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -118,47 +117,6 @@ func (h *Harness) Log(id uint64) []store.Event {
 	return events
 }
 
-var (
-	ruleID       = regexp.MustCompile(`\b[A-Z]{2}-D\d+\b|rules\.md`)
-	missingWords = regexp.MustCompile(`\[[a-z][a-z/-]{2,}\]`)
-	mailNumber   = regexp.MustCompile(`^(refereed\.g\d+\.[wb]\.[a-z2-7]+\.)(\d+)@(.*)$`)
-)
-
-// CheckMail holds a mail to a player to what every such mail must be: readable, Black's board
-// from Black's side, no rule ID, no sentence missing its words, no invitation to play in a
-// finished game, threaded under the game's opening mail, lines of at most 72 columns.
-func CheckMail(t testing.TB, m store.OutMail) {
-	t.Helper()
-	p, err := parser.Parse(m.Raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("mail %s (%s)", m.MessageID, p.Subject)
-	if m.Side == int(chess.Black) && m.Game != 0 && strings.Contains(p.Body, "    a  b  c  d  e  f  g  h") {
-		t.Errorf("%s: a board drawn from White's side for Black:\n%s", name, p.Body)
-	}
-	if id := ruleID.FindString(p.Body + p.Subject); id != "" {
-		t.Errorf("%s: a rule ID (%s) in a player's mail:\n%s", name, id, p.Body)
-	}
-	if w := missingWords.FindString(p.Body + p.Subject); w != "" {
-		t.Errorf("%s: a sentence without its words (%s):\n%s", name, w, p.Body)
-	}
-	if strings.Contains(p.Subject, "game over") && (strings.Contains(p.Body, "Reply to this mail") || strings.Contains(p.Body, "HELP lists")) {
-		t.Errorf("%s: a finished game invites commands:\n%s", name, p.Body)
-	}
-	if sub := mailNumber.FindStringSubmatch(m.MessageID); sub != nil && sub[2] != "1" {
-		root := sub[1] + "1@" + sub[3]
-		if !slices.Contains(p.References, root) || len(p.InReplyTo) == 0 {
-			t.Errorf("%s: not threaded under the game's opening mail %s", name, root)
-		}
-	}
-	for _, line := range strings.Split(p.Body, "\n") {
-		if n := len([]rune(strings.TrimRight(line, "\r"))); n > 72 && !strings.HasPrefix(line, "> ") {
-			t.Errorf("%s: a line of %d columns: %q", name, n, line)
-		}
-	}
-}
-
 // Step is one mail of a scripted game: Side's reply with Body, its mails named Name.
 type Step struct {
 	Name string
@@ -187,7 +145,7 @@ func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []S
 				t.Errorf("%s: two mails to the same player in one step", file)
 			}
 			produced[file] = true
-			CheckMail(t, m)
+			mailcheck.Check(t, m)
 			if update {
 				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
 					t.Fatal(err)
@@ -226,7 +184,7 @@ func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []S
 // nonsense is refused to its sender alone and changes nothing in the game's log; White's
 // first move (found among the usual ways to write e2-e4) is accepted; a draw offer reaches
 // the opponent and can be declined; a resignation ends the game and both players get the
-// whole record and the final position. Every mail passes CheckMail.
+// whole record and the final position. Every mail passes mailcheck.Check.
 func Contract(t *testing.T, key string, opts variant.Options) {
 	t.Helper()
 	h := New(t)
@@ -235,7 +193,7 @@ func Contract(t *testing.T, key string, opts variant.Options) {
 		t.Helper()
 		out := h.Outbox()
 		for _, m := range out {
-			CheckMail(t, m)
+			mailcheck.Check(t, m)
 		}
 		if want >= 0 && len(out) != want {
 			t.Fatalf("%s: %d mails, want %d", what, len(out), want)
