@@ -1,15 +1,13 @@
 package referee
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/templates/mailcheck"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -40,35 +38,8 @@ func runGoldenWith(t *testing.T, game, variantKey string, opts variant.Options, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	produced := map[string]bool{}
-	check := func(n int, name string) {
-		for _, m := range h.outbox() {
-			who := "white"
-			if m.To[0] == bob {
-				who = "black"
-			}
-			file := filepath.Join("testdata", "golden", fmt.Sprintf("%s-%02d-%s-%s.eml", game, n, name, who))
-			if produced[file] {
-				t.Errorf("%s: two mails to the same player in one step", file)
-			}
-			produced[file] = true
-			checkMail(t, m)
-			if *update {
-				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Errorf("%s: %v (run go test ./referee -run Golden -update)", file, err)
-				continue
-			}
-			if !bytes.Equal(m.Raw, want) {
-				t.Errorf("%s differs; got:\n%s", file, m.Raw)
-			}
-		}
-	}
+	golden := mailcheck.Golden{Dir: filepath.Join("testdata", "golden"), Game: game, Black: bob, Update: *update}
+	check := func(n int, name string) { golden.Check(t, n, name, h.outbox()) }
 	check(0, "opening")
 	for i, s := range steps {
 		if s.wait > 0 {
@@ -88,22 +59,7 @@ func runGoldenWith(t *testing.T, game, variantKey string, opts variant.Options, 
 		h.deliver(raw)
 		check(i+1, s.name)
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "golden", game+"-*.eml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if produced[f] {
-			continue
-		}
-		if *update {
-			if err := os.Remove(f); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		t.Errorf("%s: this mail was not sent", f)
-	}
+	golden.Done(t)
 }
 
 // Every kind of mail of a Transactional game.

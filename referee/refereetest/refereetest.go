@@ -7,7 +7,6 @@
 package refereetest
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand"
 	"os"
@@ -130,53 +129,15 @@ type Step struct {
 // unproduced ones).
 func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []Step) {
 	t.Helper()
-	update := os.Getenv("REFEREED_UPDATE_GOLDEN") != ""
+	golden := mailcheck.Golden{Dir: dir, Game: game, Black: Black, Update: os.Getenv("REFEREED_UPDATE_GOLDEN") != ""}
 	h := New(t)
 	id := h.NewGame(key, opts)
-	produced := map[string]bool{}
-	check := func(n int, name string) {
-		for _, m := range h.Outbox() {
-			who := "white"
-			if m.To[0] == Black {
-				who = "black"
-			}
-			file := filepath.Join(dir, fmt.Sprintf("%s-%02d-%s-%s.eml", game, n, name, who))
-			if produced[file] {
-				t.Errorf("%s: two mails to the same player in one step", file)
-			}
-			produced[file] = true
-			mailcheck.Check(t, m)
-			if update {
-				if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Errorf("%s: %v (REFEREED_UPDATE_GOLDEN=1 writes it)", file, err)
-				continue
-			}
-			if !bytes.Equal(m.Raw, want) {
-				t.Errorf("%s differs; got:\n%s", file, m.Raw)
-			}
-		}
-	}
-	check(0, "opening")
+	golden.Check(t, 0, "opening", h.Outbox())
 	for i, s := range steps {
 		h.Deliver(h.Reply(id, s.Side, s.Body))
-		check(i+1, s.Name)
+		golden.Check(t, i+1, s.Name, h.Outbox())
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, game+"-*.eml"))
-	for _, f := range files {
-		switch {
-		case produced[f]:
-		case update:
-			os.Remove(f)
-		default:
-			t.Errorf("%s: this mail was not sent", f)
-		}
-	}
+	golden.Done(t)
 }
 
 // Contract holds a game of variant key, made with opts, to what every game owes its players

@@ -4,7 +4,10 @@
 package mailcheck
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -52,6 +55,70 @@ func Check(t testing.TB, m store.OutMail) {
 	for _, line := range strings.Split(p.Body, "\n") {
 		if n := len([]rune(strings.TrimRight(line, "\r"))); n > 72 && !strings.HasPrefix(line, "> ") {
 			t.Errorf("%s: a line of %d columns: %q", name, n, line)
+		}
+	}
+}
+
+// Golden compares the mails of a scripted game with their golden files,
+// Dir/<Game>-NN-<name>-<white|black>.eml (Black names the black player's address); with
+// Update it writes them instead. Done then fails for a golden file no step produced (with
+// Update, removes it): a mail that is no longer sent fails as a changed one does.
+type Golden struct {
+	Dir, Game, Black string
+	Update           bool
+	produced         map[string]bool
+}
+
+// Check compares the mails of step n, named name, each passing Check too.
+func (g *Golden) Check(t testing.TB, n int, name string, mails []store.OutMail) {
+	t.Helper()
+	if g.produced == nil {
+		g.produced = map[string]bool{}
+	}
+	for _, m := range mails {
+		who := "white"
+		if m.To[0] == g.Black {
+			who = "black"
+		}
+		file := filepath.Join(g.Dir, fmt.Sprintf("%s-%02d-%s-%s.eml", g.Game, n, name, who))
+		if g.produced[file] {
+			t.Errorf("%s: two mails to the same player in one step", file)
+		}
+		g.produced[file] = true
+		Check(t, m)
+		if g.Update {
+			if err := os.WriteFile(file, m.Raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Errorf("%s: %v (the test's update option writes it)", file, err)
+			continue
+		}
+		if !bytes.Equal(m.Raw, want) {
+			t.Errorf("%s differs; got:\n%s", file, m.Raw)
+		}
+	}
+}
+
+// Done fails for each golden file of the game that no step produced.
+func (g *Golden) Done(t testing.TB) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(g.Dir, g.Game+"-*.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		switch {
+		case g.produced[f]:
+		case g.Update:
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Errorf("%s: this mail was not sent", f)
 		}
 	}
 }
