@@ -104,10 +104,18 @@ func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Mov
 	ours := p.colors[us]
 	checkers := p.AttackersTo(king, them, occ)
 
-	// King moves come first; looking for any move (first), last, since each costs a look at
-	// the attackers of its square.
-	if froms.Has(king) && (!first || checkers.Count() > 1) {
-		buf = p.kingMoves(buf, king, tos, first)
+	// King moves come first, in the loop written out here (perft's hot path). Looking for
+	// any move (first), they come last, since each costs a look at its square's attackers.
+	if froms.Has(king) && !first {
+		occNoKing := occ &^ king.Bit()
+		for tb := kingAttacks[king] &^ ours & tos; tb != 0; {
+			to := tb.pop()
+			if p.AttackersTo(to, them, occNoKing) == 0 {
+				buf = append(buf, Move{From: king, To: to})
+			}
+		}
+	} else if froms.Has(king) && checkers.Count() > 1 {
+		buf = p.firstKingMove(buf, king, tos)
 	}
 	if checkers.Count() > 1 {
 		return buf
@@ -164,25 +172,21 @@ func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Mov
 		buf = p.epCaptures(buf, us, ep, froms)
 	}
 	if first && len(buf) == start && froms.Has(king) {
-		buf = p.kingMoves(buf, king, tos, first)
+		buf = p.firstKingMove(buf, king, tos)
 	}
 	return buf
 }
 
-// kingMoves adds the moves of the side to move's king on king onto squares of tos that no
-// enemy man attacks (with first, it may stop at the first one). The king is removed from
-// the occupancy so that it cannot hide behind itself.
-func (p *Position) kingMoves(buf []Move, king Square, tos Bitboard, first bool) []Move {
-	us := p.Turn
-	them := us.Other()
+// firstKingMove adds the first legal move of the side to move's king on king onto a square
+// of tos, if it has one: a square no enemy man attacks, the king removed from the occupancy
+// so that it cannot hide behind itself (as in legalMoves's own loop).
+func (p *Position) firstKingMove(buf []Move, king Square, tos Bitboard) []Move {
+	them := p.Turn.Other()
 	occNoKing := p.Occupied() &^ king.Bit()
-	for tb := kingAttacks[king] &^ p.colors[us] & tos; tb != 0; {
+	for tb := kingAttacks[king] &^ p.colors[p.Turn] & tos; tb != 0; {
 		to := tb.pop()
 		if p.AttackersTo(to, them, occNoKing) == 0 {
-			buf = append(buf, Move{From: king, To: to})
-			if first {
-				return buf
-			}
+			return append(buf, Move{From: king, To: to})
 		}
 	}
 	return buf
