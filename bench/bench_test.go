@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,33 +71,48 @@ func timeRun(b *testing.B, cmd *exec.Cmd) time.Duration {
 	return time.Since(start)
 }
 
-// BenchmarkVerify runs, in each iteration, `refereed verify` (all cores, the default),
-// `refereed verify -j 1`, `pgn-extract -s -o /dev/null`, and a program that reads every game
-// with corentings/chess's Scanner (ParseNext, which replays the moves), on the same 10,000
-// games. Metrics: games/s of each and refereed's ratio to each peer.
+// BenchmarkVerify runs, in each iteration (a round), `refereed verify` (all cores, the
+// default), `refereed verify -j 1`, `refereed verify` on one core (GOMAXPROCS=1: its reader
+// and its replay share the core), `pgn-extract -s -o /dev/null`, and a program that reads
+// every game with corentings/chess's Scanner (ParseNext, which replays the moves), on the
+// same 10,000 games. Rounds interleave the tools; each figure is the median round. Metrics:
+// games/s of each and refereed's ratio to each peer.
 func BenchmarkVerify(b *testing.B) {
 	file := bigBig(b)
 	pgnExtract := peer(b, "pgn-extract")
 	const games = 10000
-	var ref, ref1, pe, cs time.Duration
+	var ref, ref1, refCPU1, pe, cs []time.Duration
 	for i := 0; i < b.N; i++ {
-		ref += timeRun(b, exec.Command(refereedBin, "verify", file))
-		ref1 += timeRun(b, exec.Command(refereedBin, "verify", "-j", "1", file))
-		pe += timeRun(b, exec.Command(pgnExtract, "-s", "-o", "/dev/null", file))
+		ref = append(ref, timeRun(b, exec.Command(refereedBin, "verify", file)))
+		ref1 = append(ref1, timeRun(b, exec.Command(refereedBin, "verify", "-j", "1", file)))
+		oneCPU := exec.Command(refereedBin, "verify", file)
+		oneCPU.Env = append(os.Environ(), "GOMAXPROCS=1")
+		refCPU1 = append(refCPU1, timeRun(b, oneCPU))
+		pe = append(pe, timeRun(b, exec.Command(pgnExtract, "-s", "-o", "/dev/null", file)))
 		start := time.Now()
 		if n := scanCorentings(b, file); n != games {
 			b.Fatalf("corentings scanner read %d games", n)
 		}
-		cs += time.Since(start)
+		cs = append(cs, time.Since(start))
 	}
-	gps := func(d time.Duration) float64 { return float64(games*b.N) / d.Seconds() }
+	gps := func(d []time.Duration) float64 { return games / median(d).Seconds() }
+	ratio := func(peer, d []time.Duration) float64 { return median(peer).Seconds() / median(d).Seconds() }
 	b.ReportMetric(gps(ref), "refereed-games/s")
 	b.ReportMetric(gps(ref1), "refereed-j1-games/s")
+	b.ReportMetric(gps(refCPU1), "refereed-1cpu-games/s")
 	b.ReportMetric(gps(pe), "pgn-extract-games/s")
 	b.ReportMetric(gps(cs), "corentings-games/s")
-	b.ReportMetric(pe.Seconds()/ref.Seconds(), "x-pgn-extract")
-	b.ReportMetric(pe.Seconds()/ref1.Seconds(), "j1-x-pgn-extract")
-	b.ReportMetric(cs.Seconds()/ref.Seconds(), "x-corentings")
+	b.ReportMetric(ratio(pe, ref), "x-pgn-extract")
+	b.ReportMetric(ratio(pe, ref1), "j1-x-pgn-extract")
+	b.ReportMetric(ratio(pe, refCPU1), "1cpu-x-pgn-extract")
+	b.ReportMetric(ratio(cs, ref), "x-corentings")
+}
+
+// median returns the middle duration (the upper one of an even count).
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func scanCorentings(b *testing.B, file string) int {

@@ -1,6 +1,9 @@
 package chess
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // BenchmarkPerft6 is perft(6) from the start; bench/ compares it with fairy-stockfish.
 func BenchmarkPerft6(b *testing.B) {
@@ -37,6 +40,56 @@ func BenchmarkPerftDeep(b *testing.B) {
 					b.Fatalf("perft(%d) = %d, want %d", c.depth, n, c.nodes)
 				}
 			}
+		})
+	}
+}
+
+// operaGame is Morphy v Duke Karl / Count Isouard, Paris 1858: checks, castling, a mate.
+var operaGame = strings.Fields("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 " +
+	"Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#")
+
+// BenchmarkReplaySAN is what a replay does per ply in the chess core: read the SAN, find its
+// move, judge its check mark, play it, and ask whether the side to move has a move. The
+// "candidates" way generates only the moves the SAN may name and stops at the first legal
+// move (what verify does); "all-legal" generates every legal move for both, as verify did
+// before. Metric: ns per ply.
+func BenchmarkReplaySAN(b *testing.B) {
+	notations := make([]Notation, len(operaGame))
+	for i, s := range operaGame {
+		n, err := ParseNotation(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		notations[i] = n
+	}
+	ways := []struct {
+		name   string
+		find   func(p *Position, n Notation, buf []Move) []Move
+		noMove func(p *Position, buf []Move) bool
+	}{
+		{"candidates", func(p *Position, n Notation, buf []Move) []Move { return p.Candidates(buf, n) },
+			func(p *Position, _ []Move) bool { return !p.HasLegalMove() }},
+		{"all-legal", func(p *Position, _ Notation, buf []Move) []Move { return p.LegalMoves(buf) },
+			func(p *Position, buf []Move) bool { return len(p.LegalMoves(buf)) == 0 }},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			var buf [256]Move
+			for i := 0; i < b.N; i++ {
+				p := Start()
+				for _, n := range notations {
+					m, _, err := Resolve(&p, n, w.find(&p, n, buf[:0]))
+					if err != nil {
+						b.Fatal(err)
+					}
+					p.Checks(m)
+					p.Play(m)
+					if w.noMove(&p, buf[:0]) != (p.Fullmove == 17 && p.Turn == Black) {
+						b.Fatalf("%s: wrong end", p.FEN())
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(notations)), "ns/ply")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package chess
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -21,10 +22,28 @@ var extraPositions = []string{
 	"8/8/8/KPp4r/8/8/8/7k w - c6 0 2",      // the horizontal pin on en passant
 	"4k3/8/8/2pPp3/8/8/8/4K3 w - e6 0 2",   // two pawns could take on one square
 	"4k3/8/8/8/8/2N3N1/8/N3K1N1 w - - 0 1", // four knights onto e2
+	"7k/8/8/8/3b4/8/1N1n4/K1n5 w - - 0 1",  // stalemate: the only knight is pinned
+	"k7/8/8/3b4/6n1/7n/6P1/7K w - - 0 1",   // stalemate: the only pawn is pinned
 }
 
-func walkAgreement(t *testing.T, depth int, f func(id string, p *Position)) {
+// walkAgreement calls f on the perft suite's positions to depth plies, on extraPositions and
+// the positions one ply below them, and on every position of games random games.
+func walkAgreement(t *testing.T, depth, games int, f func(id string, p *Position)) {
 	walkSuite(t, depth, f)
+	// Random games to their end reach what the suite's shallow trees do not: bare kings,
+	// lone pieces, mates and stalemates far from the start.
+	rng := rand.New(rand.NewPCG(27, 1))
+	for g := 0; g < games; g++ {
+		p := Start()
+		for ply := 0; ply < 400; ply++ {
+			f(fmt.Sprintf("random-%d ply %d", g, ply), &p)
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 || p.InsufficientMaterial() {
+				break
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
 	for i, fen := range extraPositions {
 		p, err := ParseFEN(fen)
 		if err != nil {
@@ -50,7 +69,7 @@ func filterMoves(moves []Move, froms Bitboard, to Square) []Move {
 }
 
 func TestLegalMovesToAgreesWithLegalMoves(t *testing.T) {
-	walkAgreement(t, 2, func(id string, p *Position) {
+	walkAgreement(t, 2, 40, func(id string, p *Position) {
 		legal := p.LegalMoves(nil)
 		if got := p.HasLegalMove(); got != (len(legal) > 0) {
 			t.Fatalf("%s %s: HasLegalMove %v with %d legal moves", id, p.FEN(), got, len(legal))
@@ -95,7 +114,7 @@ func sameResolution(p *Position, n Notation) error {
 }
 
 func TestCandidatesResolveAsLegalMoves(t *testing.T) {
-	walkAgreement(t, 1, func(id string, p *Position) {
+	walkAgreement(t, 1, 2, func(id string, p *Position) {
 		for _, text := range notationsFor(p) {
 			n, err := ParseNotation(text)
 			if err != nil {
@@ -139,7 +158,7 @@ func FuzzCandidates(f *testing.F) {
 // Checks answers as playing the move and looking does, for every move generated in any of
 // the ways variants generate them (its shortcut skips the play when nothing can check).
 func TestChecksAsPlayed(t *testing.T) {
-	walkAgreement(t, 2, func(id string, p *Position) {
+	walkAgreement(t, 2, 40, func(id string, p *Position) {
 		var moves []Move
 		for _, c := range []Color{White, Black} {
 			moves = p.Generate(moves, MoveRules{Color: c, Pseudo: true})

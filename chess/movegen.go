@@ -25,7 +25,7 @@ func (p *Position) HasLegalMove() bool {
 	us := p.Turn
 	if king := p.King(us); king != NoSquare && p.AttackersTo(king, us.Other(), p.Occupied()) == 0 {
 		// Out of check, a man on no line through his king is not pinned: each of his moves
-		// is legal. A pawn's step or a knight's move is nearly always there.
+		// is legal. A pawn's step, a knight's or a piece's move is nearly always there.
 		ours := p.colors[us]
 		free := ours &^ (rookRays[king] | bishopRays[king])
 		steps := p.ByPiece(us, Pawn) & free
@@ -39,6 +39,13 @@ func (p *Position) HasLegalMove() bool {
 		}
 		for fb := p.ByPiece(us, Knight) & free; fb != 0; {
 			if knightAttacks[fb.pop()]&^ours != 0 {
+				return true
+			}
+		}
+		occ := p.Occupied()
+		for fb := (p.ByPiece(us, Bishop) | p.ByPiece(us, Rook) | p.ByPiece(us, Queen)) & free; fb != 0; {
+			from := fb.pop()
+			if Attacks(p.squares[from], from, occ)&^ours != 0 {
 				return true
 			}
 		}
@@ -97,8 +104,9 @@ func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Mov
 	ours := p.colors[us]
 	checkers := p.AttackersTo(king, them, occ)
 
-	// King moves: the king itself is removed from occupancy so it cannot hide behind itself.
-	if froms.Has(king) {
+	// King moves come first, in the loop written out here (perft's hot path). Looking for
+	// any move (first), they come last, since each costs a look at its square's attackers.
+	if froms.Has(king) && !first {
 		occNoKing := occ &^ king.Bit()
 		for tb := kingAttacks[king] &^ ours & tos; tb != 0; {
 			to := tb.pop()
@@ -106,9 +114,8 @@ func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Mov
 				buf = append(buf, Move{From: king, To: to})
 			}
 		}
-		if first && len(buf) > start {
-			return buf
-		}
+	} else if froms.Has(king) && checkers.Count() > 1 {
+		buf = p.firstKingMove(buf, king, tos)
 	}
 	if checkers.Count() > 1 {
 		return buf
@@ -163,6 +170,24 @@ func (p *Position) legalMoves(buf []Move, froms, tos Bitboard, first bool) []Mov
 	}
 	if ep := p.EnPassant; ep != NoSquare && tos.Has(ep) {
 		buf = p.epCaptures(buf, us, ep, froms)
+	}
+	if first && len(buf) == start && froms.Has(king) {
+		buf = p.firstKingMove(buf, king, tos)
+	}
+	return buf
+}
+
+// firstKingMove adds the first legal move of the side to move's king on king onto a square
+// of tos, if it has one: a square no enemy man attacks, the king removed from the occupancy
+// so that it cannot hide behind itself (as in legalMoves's own loop).
+func (p *Position) firstKingMove(buf []Move, king Square, tos Bitboard) []Move {
+	them := p.Turn.Other()
+	occNoKing := p.Occupied() &^ king.Bit()
+	for tb := kingAttacks[king] &^ p.colors[p.Turn] & tos; tb != 0; {
+		to := tb.pop()
+		if p.AttackersTo(to, them, occNoKing) == 0 {
+			return append(buf, Move{From: king, To: to})
+		}
 	}
 	return buf
 }
@@ -500,13 +525,32 @@ func (p *Position) checksNot(m Move) bool {
 		return true
 	}
 	occ := p.Occupied()&^m.From.Bit() | m.To.Bit()
-	if Attacks(pc, m.To, occ).Has(k) {
+	if emptyBoardAttacks(pc, m.To).Has(k) && Attacks(pc, m.To, occ).Has(k) {
 		return false
 	}
 	others := p.colors[us] &^ m.From.Bit()
-	attackers := (RookAttacks(k, occ) & (p.roles[Rook] | p.roles[Queen])) |
-		(BishopAttacks(k, occ) & (p.roles[Bishop] | p.roles[Queen])) |
-		(knightAttacks[k] & p.roles[Knight]) | (kingAttacks[k] & p.roles[King]) |
-		(pawnAttacks[them][k] & p.roles[Pawn])
-	return attackers&others == 0
+	if others&((knightAttacks[k]&p.roles[Knight])|(kingAttacks[k]&p.roles[King])|(pawnAttacks[them][k]&p.roles[Pawn])) != 0 {
+		return false
+	}
+	// A slider's table is looked up only when one stands on a line through the king.
+	if rq := others & (p.roles[Rook] | p.roles[Queen]); rq&rookRays[k] != 0 && RookAttacks(k, occ)&rq != 0 {
+		return false
+	}
+	if bq := others & (p.roles[Bishop] | p.roles[Queen]); bq&bishopRays[k] != 0 && BishopAttacks(k, occ)&bq != 0 {
+		return false
+	}
+	return true
+}
+
+// emptyBoardAttacks returns the squares a piece on s attacks on an otherwise empty board.
+func emptyBoardAttacks(p Piece, s Square) Bitboard {
+	switch p.Role() {
+	case Bishop:
+		return bishopRays[s]
+	case Rook:
+		return rookRays[s]
+	case Queen:
+		return bishopRays[s] | rookRays[s]
+	}
+	return Attacks(p, s, 0)
 }

@@ -304,12 +304,14 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 
 // Candidates appends the orthodox legal moves of the side to move that n may name, in the
 // order LegalMoves gives them, without generating the others (shakmaty's san_candidates):
-// for castling the king's moves, else the moves to n.To from the file and rank n gives, by
+// for castling the king's moves two squares along the rank, else the moves to n.To from the file and rank n gives, by
 // men of n's role. Resolve finds the same move, warnings and errors among them as among all
 // the legal moves.
 func (p *Position) Candidates(buf []Move, n Notation) []Move {
 	if n.Castle != 0 {
-		return p.legalMoves(buf, p.ByPiece(p.Turn, King), All, false)
+		// The castling moves: the king's moves two squares along its rank.
+		king := p.ByPiece(p.Turn, King)
+		return p.legalMoves(buf, king, (king<<2|king>>2)&(Rank1|Rank8), false)
 	}
 	froms := All
 	if n.FromFile >= 0 {

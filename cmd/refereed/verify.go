@@ -195,17 +195,32 @@ func verifyFile(ctx context.Context, name string, workers int, report func(verdi
 		}
 	}()
 	rd := record.NewReader(r)
-	type job struct {
+	// Games go to the workers in batches of consecutive games, and their verdicts come back
+	// so: handed over one by one, each game cost goroutine wake-ups.
+	type item struct {
 		rec *record.Record
 		syn *record.SyntaxError
-		out chan *verdict
 	}
-	jobs := make(chan job, 4*workers)
-	order := make(chan chan *verdict, 64*workers)
+	type job struct {
+		items []item
+		out   chan []*verdict
+	}
+	jobs := make(chan job, 2*workers)
+	order := make(chan chan []*verdict, 4*workers)
 	var readErr error
 	go func() {
 		defer close(jobs)
 		defer close(order)
+		var batch []item
+		send := func() {
+			if len(batch) > 0 {
+				j := job{items: batch, out: make(chan []*verdict, 1)}
+				order <- j.out
+				jobs <- j
+				batch = nil
+			}
+		}
+		defer send()
 		for ctx.Err() == nil {
 			rec, err := rd.Next()
 			var syn *record.SyntaxError
@@ -216,27 +231,34 @@ func verifyFile(ctx context.Context, name string, workers int, report func(verdi
 				readErr = err
 				return
 			}
-			j := job{rec: rec, syn: syn, out: make(chan *verdict, 1)}
-			order <- j.out
-			jobs <- j
+			batch = append(batch, item{rec: rec, syn: syn})
+			if len(batch) == verifyBatch {
+				send()
+			}
 		}
 	}()
 	for i := 0; i < workers; i++ {
 		go func() {
 			var rp variant.Replayer
 			for j := range jobs {
-				if j.syn != nil {
-					j.out <- &verdict{File: name, Game: j.syn.Number, Line: j.syn.Line, Reason: j.syn.Msg}
-					continue
+				vs := make([]*verdict, len(j.items))
+				for k, it := range j.items {
+					if it.syn != nil {
+						vs[k] = &verdict{File: name, Game: it.syn.Number, Line: it.syn.Line, Reason: it.syn.Msg}
+						continue
+					}
+					vs[k] = verifyRecord(&rp, name, it.rec)
 				}
-				j.out <- verifyRecord(&rp, name, j.rec)
+				j.out <- vs
 			}
 		}()
 	}
 	for out := range order {
-		games++
-		if v := <-out; v != nil {
-			report(*v)
+		for _, v := range <-out {
+			games++
+			if v != nil {
+				report(*v)
+			}
 		}
 	}
 	if readErr == nil && ctx.Err() != nil {
@@ -244,6 +266,9 @@ func verifyFile(ctx context.Context, name string, workers int, report func(verdi
 	}
 	return games, readErr
 }
+
+// verifyBatch is how many consecutive games a worker replays at a time.
+const verifyBatch = 32
 
 // verifyRecord replays one game; nil means valid without a warning.
 func verifyRecord(rp *variant.Replayer, file string, rec *record.Record) *verdict {

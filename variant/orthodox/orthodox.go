@@ -47,6 +47,15 @@ type Game struct {
 	pos    chess.Position
 	hashes []uint64     // Hash of every position reached, the start included
 	moves  []chess.Move // the moves played
+	// found is the move Resolve last found, as the command it made of it, at the ply it
+	// was found (len(moves): pos changes only with moves). Submit of that command at that
+	// ply plays it without looking for it among the legal moves again: replaying a record
+	// resolves and then submits each move.
+	found struct {
+		text string
+		ply  int
+		move chess.Move
+	}
 }
 
 // New starts a game from the initial position or from o.FEN.
@@ -86,7 +95,9 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	if err != nil {
 		return variant.Command{}, nil, err
 	}
-	return variant.Command{By: by, Text: variant.MoveCommand(m)}, warns, nil
+	cmd := variant.Command{By: by, Text: variant.MoveCommand(m)}
+	g.found.text, g.found.ply, g.found.move = cmd.Text, len(g.moves), m
+	return cmd, warns, nil
 }
 
 // Submit applies a canonical command.
@@ -108,7 +119,10 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	if cmd.By != g.pos.Turn {
 		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
-	m, err := g.pos.FindLegalUCI(uci)
+	m, err := g.found.move, error(nil)
+	if cmd.Text != g.found.text || len(g.moves) != g.found.ply {
+		m, err = g.pos.FindLegalUCI(uci)
+	}
 	if err != nil {
 		return nil, variant.Refuse("common/move-why", map[string]any{"Move": uci, "Why": err})
 	}

@@ -231,3 +231,30 @@ func TestTurnName(t *testing.T) {
 		})
 	}
 }
+
+// Submit plays a move without looking for it again only when Resolve has just found it, on
+// the same position: any other canonical command is checked as before.
+func TestSubmitChecksWhatResolveDidNotFind(t *testing.T) {
+	g, err := New(variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd, _, err := g.Resolve(chess.White, "e4"); err != nil || cmd.Text != "move e2e4" {
+		t.Fatalf("resolve e4: %v %v", cmd, err)
+	}
+	if _, err := g.Submit(variant.Command{By: chess.White, Text: "move e2e5"}); !variant.IsRejection(err) {
+		t.Fatalf("e2e5 after resolving e4: %v", err)
+	}
+	for _, c := range []variant.Command{{By: chess.White, Text: "move e2e3"}, {By: chess.Black, Text: "move e7e5"}} {
+		if _, err := g.Submit(c); err != nil {
+			t.Fatalf("%s: %v", c.Text, err)
+		}
+	}
+	// e2e4 was found two plies ago; the pawn has left e2 since.
+	if _, err := g.Submit(variant.Command{By: chess.White, Text: "move e2e4"}); !variant.IsRejection(err) {
+		t.Fatalf("e2e4 with no pawn on e2: %v", err)
+	}
+	if p := g.Position(); p.FEN() != "rnbqkbnr/pppp1ppp/8/4p3/8/4P3/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
+		t.Errorf("position %s", p.FEN())
+	}
+}
