@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
 )
@@ -117,8 +118,8 @@ func (m *Main) runReplay(ctx context.Context, args []string) int {
 // readGame returns game n (1-based) of a PGN file ("-" is standard input) and the number of
 // games the file holds.
 func readGame(stdin io.Reader, name string, n int) (*record.Record, int, error) {
-	r, done, err := openRecords(stdin, name)
-	if errors.Is(err, errBinary) {
+	r, done, err := archive.OpenRecords(stdin, name)
+	if errors.Is(err, archive.ErrBinary) {
 		return nil, 0, fmt.Errorf("%s %w", name, err)
 	} else if err != nil {
 		return nil, 0, err
@@ -135,7 +136,7 @@ func readGame(stdin io.Reader, name string, n int) (*record.Record, int, error) 
 		case err == io.EOF:
 			switch {
 			case games == 0:
-				return nil, 0, fmt.Errorf("%s %w", name, errNoGame)
+				return nil, 0, fmt.Errorf("%s %w", name, archive.ErrNoGames)
 			case found == nil && foundErr == nil:
 				return nil, games, fmt.Errorf("%s has no game %d (it holds %d)", name, n, games)
 			}

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/refereed/refereed/archive"
 )
 
 // bigBig is fixtures/pgns/big_big.pgn of github.com/corentings/chess/v2@v2.3.2: 10,000 real
@@ -30,8 +32,8 @@ func BenchmarkVerifyBigBig(b *testing.B) {
 		b.Run(map[int]string{1: "j1", 2: "j2"}[workers], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				bad := 0
-				n, err := verifyFile(context.Background(), file, workers, func(v verdict) {
-					if v.invalid(false) {
+				n, err := archive.VerifyFile(context.Background(), file, workers, func(v archive.Verdict) {
+					if v.Invalid(false) {
 						bad++
 					}
 				})
