@@ -79,7 +79,7 @@ func markOver(sg *store.Game, result, reason string) {
 // doing; kind: "update", "deadline" ...): when the game ended now, the whole game to both,
 // and then its tournament's standings (they come after the mail that says the game ended).
 func (r *Referee) finish(a *game, out *outcome, msg *parser.Message, endedNow bool, kind string) error {
-	if err := r.send(a.tx, a.Stored, a.Variant, a.Live, out, msg, endedNow, kind); err != nil {
+	if err := r.send(a.tx, a.Game, out, msg, endedNow, kind); err != nil {
 		return err
 	}
 	if !endedNow {

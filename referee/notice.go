@@ -53,7 +53,8 @@ func logLines(events []store.Event, layout string) []string {
 // reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in
 // the game's notation and every command the referee accepted, hidden ones included, so that
 // nothing is secret any more and any dispute can be checked. The final position goes under it.
-func reveal(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game) ([]string, error) {
+func reveal(tx *store.Tx, l *archive.Game) ([]string, error) {
+	sg, v, g := l.Stored, l.Variant, l.Live
 	var paras []string
 	if record := strings.TrimSpace(v.WriteMovetext(g)); record != "" {
 		paras = append(paras, say("whole-game", nil)+"\n"+record)
@@ -223,11 +224,12 @@ func (o *outcome) add(n variant.Notice) {
 // one, his opponent only when there is something for him, and both when the game ended with
 // it (endedNow), with the whole game revealed. msg is the sender's mail, nil for the
 // referee's own doing (a deadline).
-func (r *Referee) send(tx *store.Tx, sg *store.Game, v *variant.Variant, g variant.Game, out *outcome, msg *parser.Message, endedNow bool, kind string) error {
+func (r *Referee) send(tx *store.Tx, l *archive.Game, out *outcome, msg *parser.Message, endedNow bool, kind string) error {
+	sg, v, g := l.Stored, l.Variant, l.Live
 	var revealed []string
 	if endedNow {
 		var err error
-		if revealed, err = reveal(tx, sg, v, g); err != nil {
+		if revealed, err = reveal(tx, l); err != nil {
 			return err
 		}
 	}

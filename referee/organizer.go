@@ -335,8 +335,8 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err != nil {
 			return nil, err
 		}
-		v, g := l.Variant, l.Live
-		paras, err := reveal(tx, sg, v, g)
+		g := l.Live
+		paras, err := reveal(tx, l)
 		if err != nil {
 			return nil, err
 		}

@@ -337,7 +337,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if err := a.end(result, withdrawnReason); err != nil {
 				return err
 			}
-			revealed, err := reveal(tx, sg, v, g) // the game is over: the whole of it (rules.md 0.4b)
+			revealed, err := reveal(tx, a.Game) // the game is over: the whole of it (rules.md 0.4b)
 			if err != nil {
 				return err
 			}
