@@ -58,3 +58,12 @@ func NoticeText(kind, words, text string, args map[string]any) string {
 func HasWords(key, kind string) bool {
 	return (key != "" && words.Lookup(key+"/"+kind) != nil) || words.Lookup(kind) != nil
 }
+
+// WordNames lists the names of every sentence.
+func WordNames() []string {
+	var out []string
+	for _, t := range words.Templates() {
+		out = append(out, t.Name())
+	}
+	return out
+}

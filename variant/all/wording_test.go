@@ -260,3 +260,17 @@ func TestRefusalsAreSentences(t *testing.T) {
 		t.Fatalf("read %d refusals of the games: %v", refusals, err)
 	}
 }
+
+// Every record sentence stands for a sentence of a game's (templates/words/record.tmpl: the
+// same fields, in a record's words): one without its player's sentence is a typo.
+func TestRecordSentencesStandForOnes(t *testing.T) {
+	for _, name := range templates.WordNames() {
+		rest, ok := strings.CutPrefix(name, "record/")
+		if !ok || rest == "series-short" {
+			continue
+		}
+		if !slices.Contains(templates.WordNames(), rest) {
+			t.Errorf("%s stands for no sentence %q", name, rest)
+		}
+	}
+}
