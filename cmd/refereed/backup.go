@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 )
 
 func (m *Main) runBackup(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("backup", "Usage: refereed backup [--data DIR] FILE\n\nWrites a consistent snapshot of the database to FILE, also while the daemon\nruns. 'refereed restore FILE' puts it back.")
 	d := addDataFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed backup [--data DIR] FILE\n\nWrites a consistent snapshot of the database to FILE, also while the daemon\nruns. 'refereed restore FILE' puts it back.")
-		fs.PrintDefaults()
-	}
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/refereed/refereed/store"
@@ -12,13 +11,8 @@ import (
 // a file by itself). The daemon does it at start when most of the file is free; this is for
 // an operator who wants it now. The daemon must be stopped.
 func (m *Main) runCompact(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("compact", "Usage: refereed compact [--data DIR]\n\nRewrites the store without its free pages; stop the daemon first.")
 	d := addDataFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed compact [--data DIR]\n\nRewrites the store without its free pages; stop the daemon first.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

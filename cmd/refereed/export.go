@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/refereed/refereed/archive"
@@ -11,14 +10,9 @@ import (
 )
 
 func (m *Main) runExport(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("export", "Usage: refereed export ID | --all\n\nWrites PGN with variant tags; a finished game carries its whole revealed log with times.")
 	d := addDataFlags(fs)
 	all := fs.Bool("all", false, "export every game")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed export ID | --all\n\nWrites PGN with variant tags; a finished game carries its whole revealed log with times.")
-		fs.PrintDefaults()
-	}
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -17,11 +16,7 @@ import (
 // processed, or quarantined after failing repeatedly (a poison mail never crash-loops the
 // daemon; it waits here).
 func (m *Main) runInbox(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("inbox", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
-	d := addDataFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, `Usage: refereed inbox list|show KEY|drop KEY|retry KEY [--data DIR]
+	fs := m.flagSet("inbox", `Usage: refereed inbox list|show KEY|drop KEY|retry KEY [--data DIR]
 
 The mail the daemon has fetched and not yet processed, and the mail it quarantined
 after failing to process it several times.
@@ -29,8 +24,7 @@ after failing to process it several times.
   show KEY   the mail's header and error, and its raw text (control characters escaped)
   drop KEY   delete it; it counts as processed and is not fetched again
   retry KEY  put a quarantined mail back in line, its attempts forgotten`)
-		fs.PrintDefaults()
-	}
+	d := addDataFlags(fs)
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,13 +9,8 @@ import (
 )
 
 func (m *Main) runList(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("list", "Usage: refereed list [--data DIR]\n\nLists the games of the store: variant, players, status, last change.")
 	d := addDataFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed list [--data DIR]\n\nLists the games of the store: variant, players, status, last change.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

@@ -127,3 +127,15 @@ func usageCode(err error) int {
 	}
 	return exitUsage
 }
+
+// flagSet is a subcommand's flags: its errors go to the command's error output, and its usage
+// is usage (the synopsis and what the command does) followed by the flags.
+func (m *Main) flagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}

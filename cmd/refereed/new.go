@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"sort"
 	"strings"
@@ -14,8 +13,7 @@ import (
 )
 
 func (m *Main) runNew(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("new", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("new", "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player. Creates the data\ndirectory if there is none yet.")
 	d := addDataFlags(fs)
 	address := addressFlag(fs)
 	v := fs.String("variant", "orthodox", "the game: "+strings.Join(variant.Keys(), ", "))
@@ -27,10 +25,6 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
 	timeControl := fs.String("time", "", "a correspondence time control in whole days instead of --deadline: 30d+3d (days and an increment a move) or 50d/10 (days per 10 moves)")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed new --variant NAME --white ADDR --black ADDR\n\nCreates a game and queues the opening mail to each player. Creates the data\ndirectory if there is none yet.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

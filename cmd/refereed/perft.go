@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"sort"
 	"strconv"
@@ -12,14 +11,9 @@ import (
 )
 
 func (m *Main) runPerft(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("perft", "Usage: refereed perft [--fen FEN] [--divide] DEPTH")
 	fen := fs.String("fen", chess.StartFEN, "start position")
 	divide := fs.Bool("divide", false, "print the count below each legal move")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed perft [--fen FEN] [--divide] DEPTH")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -35,14 +34,9 @@ type replayReport struct {
 }
 
 func (m *Main) runReplay(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("replay", "Usage: refereed replay [--json] [--game N] FILE\n\nPrints the final position (diagram and FEN), the result and how the game ended.\nExit status: 0 replayed, 1 the record has an illegal move, 2 unreadable input.")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	gameNo := fs.Int("game", 1, "which game of the file to replay")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed replay [--json] [--game N] FILE\n\nPrints the final position (diagram and FEN), the result and how the game ended.\nExit status: 0 replayed, 1 the record has an illegal move, 2 unreadable input.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

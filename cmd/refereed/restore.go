@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,13 +14,8 @@ import (
 )
 
 func (m *Main) runRestore(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("restore", "Usage: refereed restore [--data DIR] FILE\n\nPuts a backup written by 'refereed backup' back as the data directory's store.\nThe daemon must be stopped. The store it replaces is kept beside it as\nrefereed.db.before-restore-TIME. Creates the data directory if there is none.")
 	d := addDataFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed restore [--data DIR] FILE\n\nPuts a backup written by 'refereed backup' back as the data directory's store.\nThe daemon must be stopped. The store it replaces is kept beside it as\nrefereed.db.before-restore-TIME. Creates the data directory if there is none.")
-		fs.PrintDefaults()
-	}
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}

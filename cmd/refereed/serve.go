@@ -40,8 +40,7 @@ type serveOptions struct {
 }
 
 func (m *Main) runServe(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("serve", "Usage: refereed serve [--data DIR] [--config FILE] [options]\n\nWithout --config, runs a local mail server on 127.0.0.1 (IMAP :1143, SMTP :2525) for\nthe domain localhost, with the referee at referee@localhost.")
 	data := fs.String("data", "refereed-data", "data directory (holds refereed.db)")
 	configPath := fs.String("config", "", "TOML configuration for real mail servers; without it a local mail server runs")
 	address := fs.String("address", "", "the referee's mail address (referee@localhost without --config)")
@@ -52,10 +51,6 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	fastPoll := fs.Duration("fast-poll", 0, "poll IMAP this often instead of IDLE (lower latency on Dovecot)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed serve [--data DIR] [--config FILE] [options]\n\nWithout --config, runs a local mail server on 127.0.0.1 (IMAP :1143, SMTP :2525) for\nthe domain localhost, with the referee at referee@localhost.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

@@ -12,14 +12,9 @@ import (
 )
 
 func (m *Main) runShow(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("show", "Usage: refereed show [--as white|black|referee] ID")
 	d := addDataFlags(fs)
 	as := fs.String("as", "referee", "whose view: white, black or referee")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed show [--as white|black|referee] ID")
-		fs.PrintDefaults()
-	}
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -63,8 +62,7 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 }
 
 func (m *Main) tournamentNew(args []string) int {
-	fs := flag.NewFlagSet("tournament new", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("tournament new", "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
 	d := addDataFlags(fs)
 	address := addressFlag(fs)
 	name := fs.String("name", "", "the tournament's name, as its mails and records give it")
@@ -77,10 +75,6 @@ func (m *Main) tournamentNew(args []string) int {
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action in every game: a reminder after it, a forfeit one more deadline later")
 	timeControl := fs.String("time", "", "a correspondence time control for every game, in whole days, instead of --deadline: 30d+3d or 50d/10")
 	leaveDays := fs.Int("leave-days", 0, "the leave a player may take in a calendar year (0: the config's leave_days, else 45)")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
@@ -142,8 +136,7 @@ func (m *Main) tournamentNew(args []string) int {
 }
 
 func (m *Main) tournamentList(args []string) int {
-	fs := flag.NewFlagSet("tournament list", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("tournament list", "Usage: refereed tournament list [--data DIR]\n\nLists the tournaments of the store: variant, players, games decided, name.")
 	d := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
@@ -192,8 +185,7 @@ func (m *Main) tournamentList(args []string) int {
 // tournamentArgs parses the data flags and the n arguments of show, export, withdraw; code
 // is -1 when they are right, else the exit code.
 func (m *Main) tournamentArgs(name string, args []string, n int) (dataFlags, []string, int) {
-	fs := flag.NewFlagSet("tournament "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("tournament "+name, "Usage: refereed tournament "+name+" ID ...")
 	d := addDataFlags(fs)
 	if err := parseInterspersed(fs, args); err != nil {
 		return d, nil, usageCode(err)
@@ -324,8 +316,7 @@ func (m *Main) tournamentOrganize(verb string, args []string) int {
 	if verb != "" {
 		name = strings.ToLower(verb)
 	}
-	fs := flag.NewFlagSet("tournament "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("tournament "+name, "Usage: refereed tournament "+name+" ID ...")
 	d := addDataFlags(fs)
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)

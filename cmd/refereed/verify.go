@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"runtime"
 	"strings"
@@ -13,15 +12,10 @@ import (
 )
 
 func (m *Main) runVerify(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("verify", "Usage: refereed verify [--json] [--strict] [-j N] FILE...\n\nReplays every game; reports each invalid one with its number, tags, move and reason,\nand the warnings of the valid ones (--strict: a game with warnings is invalid).\nExit status: 0 all valid, 1 some invalid, 2 unreadable input.")
 	asJSON := fs.Bool("json", false, "print one JSON object per invalid game or game with warnings, then a summary object")
 	strict := fs.Bool("strict", false, "a game with warnings (a wrong check mark or move number, an annotation that does not fit) is invalid")
 	workers := fs.Int("j", runtime.GOMAXPROCS(0), "games replayed in parallel")
-	fs.Usage = func() {
-		fmt.Fprintln(m.Stderr, "Usage: refereed verify [--json] [--strict] [-j N] FILE...\n\nReplays every game; reports each invalid one with its number, tags, move and reason,\nand the warnings of the valid ones (--strict: a game with warnings is invalid).\nExit status: 0 all valid, 1 some invalid, 2 unreadable input.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -19,14 +18,9 @@ import (
 // runWeb serves the web archive of a data directory or a backup file, read-only, without
 // the daemon (which holds the store's lock: stop it, or serve a backup).
 func (m *Main) runWeb(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("web", flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs := m.flagSet("web", "Usage: refereed web [--data DIR|FILE] [--listen ADDR]\n\nServe the read-only web archive of a store without the daemon.")
 	data := fs.String("data", "refereed-data", "data directory (holds "+dbName+"), or a store or backup file")
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the archive on")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: refereed web [--data DIR|FILE] [--listen ADDR]\n\nServe the read-only web archive of a store without the daemon.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
