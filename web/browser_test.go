@@ -128,6 +128,14 @@ func TestInABrowser(t *testing.T) {
 	} else {
 		t.Logf("screenshot of the game page: %s (%d bytes)", shot, fi.Size())
 	}
+	// A phone's width: the tables scroll in their boxes, the page itself does not widen.
+	narrow := filepath.Join(dir, "tournament-400px.png")
+	browse(t, bin, srv.URL+fmt.Sprintf("/tournament/%d", tid), "--screenshot="+narrow, "--window-size=400,1200")
+	if fi, err := os.Stat(narrow); err != nil || fi.Size() < 5000 {
+		t.Errorf("no screenshot of the tournament page at 400 px: %v", err)
+	} else {
+		t.Logf("screenshot of the tournament page at 400 px: %s", narrow)
+	}
 
 	going := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", hidden), "--dump-dom")
 	if !strings.Contains(going, "in progress") {
