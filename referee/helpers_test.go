@@ -20,7 +20,7 @@ import (
 var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	db   *store.DB
 	ref  *Referee
 	uid  uint32
@@ -28,7 +28,7 @@ type harness struct {
 	now  time.Time // the store's clock; tests move it
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
 	if err != nil {
