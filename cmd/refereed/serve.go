@@ -121,6 +121,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.localIMAP, o.localSMTP = *imapAddr, *smtpAddr
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
+		o.processed = mailer.Delete // the store holds the referee's mail: no second copy kept
 	}
 	if !strings.Contains(o.address, "@") {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
