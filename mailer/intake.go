@@ -35,7 +35,7 @@ type Intake struct {
 	Mailbox   string // "INBOX" when empty
 	Processed string // folder that fetched mail moves to ("Processed" when empty); "-" to flag \Seen instead; Delete to expunge it
 	// MaxSize is the largest mail fetched whole; a larger one is stored as its header only,
-	// marked oversize, so that the referee can answer it (2 MiB when 0).
+	// marked oversize, so that the referee can answer it (DefaultMaxSize when 0).
 	MaxSize int64
 	// Admit, when set, is asked about every mail larger than PrefixBytes, given its first
 	// PrefixBytes: only admitted mail is fetched and stored whole (the referee admits mail
@@ -343,6 +343,9 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	return in.takeOut(c, done)
 }
 
+// DefaultMaxSize is an Intake's MaxSize when none is given: 2 MiB.
+const DefaultMaxSize = 2 << 20
+
 // Delete as an Intake's Processed expunges fetched mail once the store holds it: the
 // built-in server keeps no second copy of the referee's mail (the store has it).
 const Delete = "!delete"
@@ -383,7 +386,7 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 	}
 	max, prefixBytes, batchBytes := in.MaxSize, in.PrefixBytes, in.BatchBytes
 	if max == 0 {
-		max = 2 << 20
+		max = DefaultMaxSize
 	}
 	if prefixBytes == 0 {
 		prefixBytes = 16 << 10

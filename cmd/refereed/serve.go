@@ -182,7 +182,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
-			Referee: o.address, Log: log.With("part", "localmail")}
+			Referee: o.address, Log: log.With("part", "localmail"), MaxMessageBytes: localMaxSize(o.maxSize)}
 		if o.password == "" { // each address its own password
 			if local.Secret, err = localSecret(o.data); err != nil {
 				return err
@@ -314,6 +314,16 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	cancel()
 	wg.Wait()
 	return nil
+}
+
+// localMaxSize is the built-in SMTP server's SIZE: the largest mail the intake reads whole,
+// less room for the headers delivery adds, so that too large a mail is refused at once, to
+// its sender, and never kept.
+func localMaxSize(intake int64) int64 {
+	if intake <= 0 {
+		intake = mailer.DefaultMaxSize
+	}
+	return max(intake-4<<10, 64<<10)
 }
 
 // localSecret is the install's secret behind the local mail server's per-address passwords:

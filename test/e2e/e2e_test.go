@@ -240,6 +240,21 @@ func (e *env) sendRaw(from, to string, raw []byte) {
 	e.t.Fatalf("send to %s: %v", to, err)
 }
 
+// trySend sends raw once and returns the server's answer.
+func (e *env) trySend(from, to string, raw []byte) error {
+	c, err := smtp.Dial(e.smtpAddr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("AUTH"); ok {
+		if err := c.Auth(sasl.NewPlainClient("", from, e.password)); err != nil {
+			return err
+		}
+	}
+	return c.SendMail(from, []string{to}, bytes.NewReader(raw))
+}
+
 // login opens an IMAP session as user; nil if the login is refused. Close it when done.
 func (e *env) login(user string) *imapclient.Client {
 	e.t.Helper()
