@@ -100,6 +100,7 @@ func (s *Server) quota() int64 {
 // Start opens the store, listens on both addresses and serves in the background.
 func (s *Server) Start() error {
 	var err error
+	began := time.Now()
 	if s.disk, err = openDisk(s.Dir, s.Fault); err != nil {
 		return err
 	}
@@ -111,6 +112,14 @@ func (s *Server) Start() error {
 		s.disk.close()
 		return err
 	}
+	var msgs int
+	var bytes int64
+	for _, u := range s.users {
+		for _, b := range u.boxes {
+			msgs, bytes = msgs+len(b.msgs), bytes+b.size
+		}
+	}
+	s.logInfo("localmail: index loaded", "addresses", len(s.users), "messages", msgs, "bytes", bytes, "took", time.Since(began))
 	if s.Referee != "" {
 		if _, err := s.Mailbox(s.Referee); err != nil {
 			s.disk.close()

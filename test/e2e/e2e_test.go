@@ -144,6 +144,11 @@ func (e *env) startErr() error {
 		return err
 	}
 	d := exec.Command(binary, args...)
+	if cg := os.Getenv("REFEREED_TEST_CGROUP_START"); cg != "" {
+		// The daemon starts inside the memory cgroup, start-up included (the shell joins
+		// it, then becomes the daemon).
+		d = exec.Command("sh", append([]string{"-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, cg, binary}, args...)...)
+	}
 	d.Stdout, d.Stderr = log, log
 	if err := d.Start(); err != nil {
 		return err
@@ -152,12 +157,12 @@ func (e *env) startErr() error {
 	e.daemon = d
 	e.mu.Unlock()
 	sock := filepath.Join(e.data, "refereed.sock")
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 1000; i++ {
 		if c, err := net.Dial("unix", sock); err == nil {
 			c.Close()
 			return nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 	return fmt.Errorf("the daemon did not start")
 }
