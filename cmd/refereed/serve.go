@@ -179,12 +179,13 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var local *localmail.Server
+	secretMade := false
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
 			Referee: o.address, Log: log.With("part", "localmail"), MaxMessageBytes: localMaxSize(o.maxSize)}
 		if o.password == "" { // each address its own password
-			if local.Secret, err = localSecret(o.data); err != nil {
+			if local.Secret, secretMade, err = localSecret(o.data); err != nil {
 				return err
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
@@ -293,7 +294,12 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
 		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
 		if o.password == "" {
-			fmt.Fprintf(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players';\n  the referee's is %s\n", o.imap.Password)
+			fmt.Fprintln(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players',")
+			if secretMade { // once: a terminal's scrollback or a log should not hold it at every start
+				fmt.Fprintf(m.Stdout, "  the referee's is %s (made now; `refereed mailpass` prints it again)\n", o.imap.Password)
+			} else {
+				fmt.Fprintln(m.Stdout, "  `refereed mailpass` the referee's")
+			}
 		} else {
 			fmt.Fprintln(m.Stdout, "  one password for every mailbox, as given (for tests: players could read each other's mail)")
 		}
@@ -327,21 +333,21 @@ func localMaxSize(intake int64) int64 {
 }
 
 // localSecret is the install's secret behind the local mail server's per-address passwords:
-// kept in DIR/mail-secret, made at the first start.
-func localSecret(dir string) ([]byte, error) {
+// kept in DIR/mail-secret, made at the first start (made reports that).
+func localSecret(dir string) (secret []byte, made bool, err error) {
 	path := filepath.Join(dir, "mail-secret")
 	if b, err := os.ReadFile(path); err == nil {
 		if s := strings.TrimSpace(string(b)); s != "" {
-			return []byte(s), nil
+			return []byte(s), false, nil
 		}
 	} else if !os.IsNotExist(err) {
-		return nil, fmt.Errorf("local mail secret: %w", err)
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
 	b := make([]byte, 32)
 	rand.Read(b)
-	secret := hex.EncodeToString(b)
-	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("local mail secret: %w", err)
+	s := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
-	return []byte(secret), nil
+	return []byte(s), true, nil
 }
