@@ -259,3 +259,37 @@ func appendMail(c *imapclient.Client, n int) error {
 	_, err := cmd.Wait()
 	return err
 }
+
+// The index is compacted at a start when it is mostly free pages: the file follows the mail
+// kept, not all mail ever received.
+func TestIndexCompacted(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, dir)
+	c := login(t, s, "ann@localhost")
+	for i := 0; i < 300; i++ { // mailboxes with long names make pages; deleted, they are free
+		name := fmt.Sprintf("%s%d", strings.Repeat("m", 200), i)
+		if err := c.Create(name, nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 300; i++ {
+		if err := c.Delete(fmt.Sprintf("%s%d", strings.Repeat("m", 200), i)).Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	path := filepath.Join(dir, "localmail.db")
+	before, _ := os.Stat(path)
+	s = &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Dir: dir, Referee: "referee@localhost", CompactAbove: 64 << 10}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	after, _ := os.Stat(path)
+	if after.Size()*2 > before.Size() {
+		t.Errorf("index %d KB before the start, %d KB after", before.Size()>>10, after.Size()>>10)
+	}
+	if inbox, _ := mailbox(t, login(t, s, "ann@localhost"), "INBOX"); len(inbox) != 0 {
+		t.Errorf("INBOX after the compaction: %v", inbox)
+	}
+}

@@ -62,6 +62,9 @@ type Server struct {
 	Referee string
 	// Log receives what a client is not told (a disk error's detail); none when nil.
 	Log *slog.Logger
+	// CompactAbove is the size of the index (localmail.db) above which a start compacts it
+	// when it is mostly free pages (8 MiB when 0).
+	CompactAbove int64
 	// Fault, when set, is called before each write to the disk ("write": a message's file,
 	// "index": the index); an error from it fails that write as a full disk would. Tests
 	// inject faults through it.
@@ -101,7 +104,11 @@ func (s *Server) quota() int64 {
 func (s *Server) Start() error {
 	var err error
 	began := time.Now()
-	if s.disk, err = openDisk(s.Dir, s.Fault); err != nil {
+	compactAbove := s.CompactAbove
+	if compactAbove <= 0 {
+		compactAbove = 8 << 20
+	}
+	if s.disk, err = openDisk(s.Dir, s.Fault, compactAbove); err != nil {
 		return err
 	}
 	if err := s.migrate(); err != nil {

@@ -111,7 +111,7 @@ type disk struct {
 	fault func(step string) error
 }
 
-func openDisk(dir string, fault func(string) error) (*disk, error) {
+func openDisk(dir string, fault func(string) error, compactAbove int64) (*disk, error) {
 	d := &disk{fault: fault}
 	if dir == "" { // tests: a store of their own, gone when the server closes
 		tmp, err := os.MkdirTemp("", "localmail-")
@@ -121,6 +121,9 @@ func openDisk(dir string, fault func(string) error) (*disk, error) {
 		dir, d.temp = tmp, tmp
 	}
 	path := filepath.Join(dir, "localmail.db")
+	if err := compactIfMostlyFree(path, compactAbove); err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("localmail: %s is in use by another process", path)
@@ -310,3 +313,35 @@ type clientError struct{ err error }
 
 func (e *clientError) Error() string { return e.err.Error() }
 func (e *clientError) Unwrap() error { return e.err }
+
+// compactIfMostlyFree compacts an index above the size given that is mostly free pages
+// (bbolt reuses them but never gives them back), so that the file follows the mail kept.
+func compactIfMostlyFree(path string, above int64) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() <= above {
+		return nil
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second}) // read-only would not load the free list
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return fmt.Errorf("localmail: %s is in use by another process", path)
+	}
+	if err != nil {
+		return fmt.Errorf("localmail: open %s: %w", path, err)
+	}
+	st := db.Stats()
+	free := int64(st.FreePageN+st.PendingPageN) * int64(db.Info().PageSize)
+	db.Close()
+	if free*2 < fi.Size() {
+		return nil
+	}
+	tmp := path + ".compact"
+	if err := compactFile(path, tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("localmail: compact %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("localmail: compact %s: %w", path, err)
+	}
+	return nil
+}
