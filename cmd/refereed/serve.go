@@ -292,7 +292,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
-		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
+		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS: loopback only; log in with the full address, to send too)\n", local.IMAPListen(), local.SMTPListen())
 		if o.password == "" {
 			fmt.Fprintln(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players',")
 			if secretMade { // once: a terminal's scrollback or a log should not hold it at every start

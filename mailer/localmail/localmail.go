@@ -38,6 +38,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-smtp"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Server is the local mail host.
@@ -308,7 +309,15 @@ func (s *Server) deliver(from string, to []string, r io.Reader) error {
 		if u.size()+adding[u] > s.quota() {
 			return errMailboxFull(false)
 		}
-		in = append(in, incoming{box: u.boxes["INBOX"], file: files[i], size: n, t: now})
+		inbox := u.boxes["INBOX"]
+		if inbox == nil { // a journal of an earlier version may have deleted it
+			var err error
+			if err = s.disk.update(func(tx *bolt.Tx) (err error) { inbox, err = createBox(tx, u, "INBOX"); return err }); err != nil {
+				return fmt.Errorf("localmail: deliver: %w", err)
+			}
+			u.boxes["INBOX"] = inbox
+		}
+		in = append(in, incoming{box: inbox, file: files[i], size: n, t: now})
 	}
 	if _, err := s.addLocked(in, nil); err != nil {
 		return fmt.Errorf("localmail: deliver: %w", err)
