@@ -46,8 +46,12 @@ func (sess *imapSession) Login(username, password string) error {
 	return nil
 }
 
+// Close ends the session. It only reads the session's fields: go-imap may call it while an
+// IDLE's goroutine is still reading them.
 func (sess *imapSession) Close() error {
-	sess.unselect()
+	if sess.view != nil {
+		sess.view.Close()
+	}
 	return nil
 }
 
