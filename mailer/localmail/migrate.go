@@ -18,7 +18,8 @@ import (
 // bucket of localmail.db), replayed into memory at each start. migrate replays such a
 // journal once into the disk store, with the same UIDVALIDITY and UIDs (the intake's keys
 // rely on them), writes each message to its file as the replay reaches it, and then drops
-// the journal and compacts the file. A crash during the migration leaves the journal, and
+// the journal and compacts the file. The referee's Processed folder is not carried over: its
+// mail is in the referee's store already. A crash during the migration leaves the journal, and
 // the next start does it again from the beginning.
 
 // oldOp is one journaled change of the earlier versions.
@@ -205,6 +206,14 @@ func (s *Server) migrate() error {
 		})
 	}); err != nil {
 		return fmt.Errorf("localmail: migrate the journal: %w", err)
+	}
+	// The referee's Processed folder holds mail its store has taken in: no second copy is kept
+	// any more (the intake deletes what it has stored).
+	if ou := users[s.canonical(s.Referee)]; ou != nil {
+		if b := ou.u.boxes["Processed"]; b != nil {
+			remove(b, func(*message) bool { return true })
+			delete(ou.u.boxes, "Processed")
+		}
 	}
 	if err := d.db.Update(func(tx *bolt.Tx) error {
 		for addr, ou := range users {
