@@ -112,7 +112,7 @@ func TestHostileMail(t *testing.T) {
 
 // A burst of moves across many games while the daemon is killed with SIGKILL at random
 // moments and restarted: every move applied exactly once, every reply delivered. The kills
-// need real servers: the local mail server lives in the daemon's memory and dies with it, so
+// need real servers: the local mail server lives in the daemon's process and dies with it, so
 // locally the burst runs without them.
 func TestCrashBurst(t *testing.T) {
 	games, movesPerGame := 20, 10
