@@ -114,3 +114,16 @@ func TestControlCharactersRefused(t *testing.T) {
 		}
 	}
 }
+
+// With the built-in mail server (LocalDomain) an address must be of its domain: mail to any
+// other could never be delivered.
+func TestAddressDeliverableLocally(t *testing.T) {
+	h := newHarness(t)
+	h.ref.LocalDomain = "example.org"
+	if _, err := h.ref.NewGame("orthodox", "ann@example.org", "bob@gmail.example", variant.Options{}); err == nil || !strings.Contains(err.Error(), "@example.org only") {
+		t.Errorf("another domain with the built-in server: %v", err)
+	}
+	if _, err := h.ref.NewGame("orthodox", "ann@example.org", "Bob@Example.org", variant.Options{}); err != nil {
+		t.Error(err)
+	}
+}

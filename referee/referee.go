@@ -67,6 +67,9 @@ type Referee struct {
 	// Organizer is the organizer of every game and tournament that names none of its own
 	// (the config's "organizer"): he is told of forfeits and failed deliveries.
 	Organizer string
+	// LocalDomain, when set, is the one domain mail can reach (the built-in mail server's,
+	// which relays nowhere): an address of another domain is refused where it enters.
+	LocalDomain string
 	// LeaveDays is the leave a player may take in a calendar year outside tournaments that
 	// set their own (DefaultLeaveDays when 0).
 	LeaveDays int

@@ -39,6 +39,15 @@ type serveOptions struct {
 	web                  string // the web archive's listen address; "" serves none
 }
 
+// localDomain is the built-in mail server's domain (the referee's), "" with real servers.
+func (o *serveOptions) localDomain() string {
+	if !o.local {
+		return ""
+	}
+	_, d, _ := strings.Cut(o.address, "@")
+	return d
+}
+
 func (m *Main) runServe(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
@@ -128,7 +137,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if o.organizer != "" {
-		org, err := (&referee.Referee{Address: o.address}).CheckAddress(o.organizer)
+		org, err := (&referee.Referee{Address: o.address, LocalDomain: o.localDomain()}).CheckAddress(o.organizer)
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "refereed serve: the config's organizer: %v\n", err)
 			return exitUsage
@@ -170,7 +179,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		}
 	}
 	defer db.Close()
-	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays)} {
+	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays),
+		"local_domain": o.localDomain()} {
 		if err := db.SetMeta(k, v); err != nil {
 			return err
 		}
@@ -201,7 +211,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
-		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays}
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain()}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
