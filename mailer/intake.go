@@ -33,9 +33,9 @@ type Intake struct {
 	IMAP      IMAP
 	DB        *store.DB
 	Mailbox   string // "INBOX" when empty
-	Processed string // folder that fetched mail moves to ("Processed" when empty); "-" to flag \Seen instead
+	Processed string // folder that fetched mail moves to ("Processed" when empty); "-" to flag \Seen instead; Delete to expunge it
 	// MaxSize is the largest mail fetched whole; a larger one is stored as its header only,
-	// marked oversize, so that the referee can answer it (2 MiB when 0).
+	// marked oversize, so that the referee can answer it (DefaultMaxSize when 0).
 	MaxSize int64
 	// Admit, when set, is asked about every mail larger than PrefixBytes, given its first
 	// PrefixBytes: only admitted mail is fetched and stored whole (the referee admits mail
@@ -190,7 +190,7 @@ func (in *Intake) session(ctx context.Context) error {
 		case <-c.Closed():
 		}
 	}()
-	if in.Processed != "-" {
+	if in.Processed != "-" && in.Processed != Delete {
 		if err := c.Create(in.processed(), nil).Wait(); err != nil {
 			var ie *imap.Error
 			if !errors.As(err, &ie) || (ie.Code != imap.ResponseCodeAlreadyExists && ie.Type != imap.StatusResponseTypeNo) {
@@ -343,7 +343,15 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	return in.takeOut(c, done)
 }
 
-// takeOut moves mail that is safe in the store out of the mailbox (or flags it \Seen).
+// DefaultMaxSize is an Intake's MaxSize when none is given: 2 MiB.
+const DefaultMaxSize = 2 << 20
+
+// Delete as an Intake's Processed expunges fetched mail once the store holds it: the
+// built-in server keeps no second copy of the referee's mail (the store has it).
+const Delete = "!delete"
+
+// takeOut moves mail that is safe in the store out of the mailbox (or flags it \Seen, or
+// expunges it).
 func (in *Intake) takeOut(c *imapclient.Client, uids []imap.UID) error {
 	if len(uids) == 0 {
 		return nil
@@ -352,6 +360,15 @@ func (in *Intake) takeOut(c *imapclient.Client, uids []imap.UID) error {
 	if in.Processed == "-" {
 		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
 			return fmt.Errorf("imap: flag seen: %w", err)
+		}
+		return nil
+	}
+	if in.Processed == Delete {
+		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+			return fmt.Errorf("imap: flag deleted: %w", err)
+		}
+		if err := c.UIDExpunge(set).Close(); err != nil {
+			return fmt.Errorf("imap: expunge: %w", err)
 		}
 		return nil
 	}
@@ -369,7 +386,7 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 	}
 	max, prefixBytes, batchBytes := in.MaxSize, in.PrefixBytes, in.BatchBytes
 	if max == 0 {
-		max = 2 << 20
+		max = DefaultMaxSize
 	}
 	if prefixBytes == 0 {
 		prefixBytes = 16 << 10

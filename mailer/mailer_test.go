@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
@@ -394,4 +395,47 @@ func TestIntakeBatchesAndAdmit(t *testing.T) {
 	if len(batches) < 3 || batches[0] == 0 || batches[len(batches)-1] != 0 {
 		t.Errorf("mail left in the mailbox at each announcement: %v, want several batches", batches)
 	}
+}
+
+// With Processed = Delete (what serve sets for the built-in server) the intake expunges what
+// the store holds: the referee's mailbox keeps no second copy (issue 20).
+func TestIntakeDeletes(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Referee: "referee@localhost"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	for _, b := range []string{"e4", "d4"} {
+		if err := lm.Deliver("ann@localhost", []string{"referee@localhost"}, []byte("From: ann@localhost\r\nSubject: m\r\n\r\n"+b+"\r\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t)
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
+		Processed: mailer.Delete, PollInterval: 20 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx) }()
+	u, _ := lm.Mailbox("referee@localhost")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if st, _ := u.Status("INBOX", &imap.StatusOptions{NumMessages: true, Size: true}); *st.NumMessages != 0 || *st.Size != 0 {
+		t.Errorf("INBOX still holds %d mails", *st.NumMessages)
+	}
+	if _, err := u.Status("Processed", &imapStatus); err == nil {
+		t.Error("a Processed folder was made")
+	}
+	db.View(func(tx *store.Tx) error {
+		if pending, _ := tx.PendingInbound(); len(pending) != 2 {
+			t.Errorf("the store holds %d mails, want 2", len(pending))
+		}
+		return nil
+	})
 }

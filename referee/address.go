@@ -15,9 +15,14 @@ import (
 // dot-atom (RFC 5322: no quotes, spaces or control characters, which are lost or refused on
 // the way), a domain of letters, digits, hyphens and dots, and at most 254 characters. It is
 // never the referee's own address or a plus form of it (referee+td@host): the referee's
-// mailbox holds every player's mail, and its password must not be anyone's.
+// mailbox holds every player's mail, and its password must not be anyone's. With the
+// built-in mail server (LocalDomain) it is an address of its domain: mail goes nowhere else.
 func (r *Referee) CheckAddress(a string) (string, error) {
-	return checkAddress(a, r.Address)
+	addr, err := checkAddress(a, r.Address)
+	if err == nil && r.LocalDomain != "" && !strings.HasSuffix(addr, "@"+strings.ToLower(r.LocalDomain)) {
+		return "", fmt.Errorf("%s: the built-in mail server delivers to addresses @%s only: give one of those (or run with real mail servers)", addr, strings.ToLower(r.LocalDomain))
+	}
+	return addr, err
 }
 
 func checkAddress(a, referee string) (string, error) {

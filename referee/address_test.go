@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,5 +87,43 @@ func TestAddressRuleAtEveryEntry(t *testing.T) {
 	}
 	if p := h.player(1, chess.White); p.Address != "ann+chess@example.com" {
 		t.Errorf("stored as %q", p.Address)
+	}
+}
+
+// Control characters and direction overrides never reach mail, terminals or pages through a
+// tournament's name or an adjudication's reason: they are refused (issue 20).
+func TestControlCharactersRefused(t *testing.T) {
+	for _, bad := range []string{"Cup\x1b[2J", "Cup\u202eevil", "Cup\x00", "Cup\x85", "Cup\xff"} {
+		h := newHarness(t)
+		if _, err := h.ref.NewTournament(TournamentOptions{Name: bad, Variant: "orthodox", Players: quartet[:3]}); err == nil {
+			t.Errorf("tournament name %q taken", bad)
+		}
+	}
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := h.tournament(id).Rounds[0].Games[0].Game
+	for _, reason := range []string{"lost\x1b]0;pwned\x07", "lost\u202e", "\x9b31m"} {
+		if _, err := h.ref.Organize(id, fmt.Sprintf("ADJUDICATE %d 1-0 %s", g, reason)); err == nil || !strings.Contains(err.Error(), "plain words") {
+			t.Errorf("reason %q: %v", reason, err)
+		}
+		if h.outcome(g).Over() {
+			t.Fatalf("adjudicated with reason %q", reason)
+		}
+	}
+}
+
+// With the built-in mail server (LocalDomain) an address must be of its domain: mail to any
+// other could never be delivered.
+func TestAddressDeliverableLocally(t *testing.T) {
+	h := newHarness(t)
+	h.ref.LocalDomain = "example.org"
+	if _, err := h.ref.NewGame("orthodox", "ann@example.org", "bob@gmail.example", variant.Options{}); err == nil || !strings.Contains(err.Error(), "@example.org only") {
+		t.Errorf("another domain with the built-in server: %v", err)
+	}
+	if _, err := h.ref.NewGame("orthodox", "ann@example.org", "Bob@Example.org", variant.Options{}); err != nil {
+		t.Error(err)
 	}
 }

@@ -34,3 +34,26 @@ func TestWorkPerMailBounded(t *testing.T) {
 	h.deliver(h.reply(id, B, strings.Repeat("BOARD\n", 120)))
 	mustContain(t, "long mail", bodyTo(t, h.outbox(), bob), "more than 100 command lines")
 }
+
+// The answer's cap holds for the whole mail, its HTML alternative and the quoted unread
+// lines included (issue 20: a few long lines quoted back made an answer of 435 KB).
+func TestAnswerCapIncludesQuoted(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	for _, body := range []string{
+		"xx\n" + strings.Repeat(strings.Repeat("q", 200000)+"\n", 10),
+		"xx\n" + strings.Repeat(strings.Repeat("<", 900)+"\n", 3000),
+		strings.Repeat("<&", 100000),
+	} {
+		h.deliver(h.reply(id, W, body))
+		out := h.outbox()
+		if len(out) != 1 {
+			t.Fatalf("%d answers", len(out))
+		}
+		if n := len(out[0].Raw); n > MaxReplyText {
+			t.Errorf("an answer of %d bytes, want at most %d", n, MaxReplyText)
+		}
+		mustContain(t, "the cut answer", bodyTo(t, out, ann), "This answer was cut at 256 KB")
+	}
+}

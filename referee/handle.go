@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -104,6 +105,9 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if !r.addressedTo(msg, token, ref) {
 		log.Info("mail for no game ignored (a reply address whose game or side is not its token's)")
 		return nil
+	}
+	if ref.Replaced != nil {
+		return r.answerReplaced(tx, log, msg, ref)
 	}
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
@@ -643,4 +647,27 @@ func (r *Referee) Admit(prefix []byte) bool {
 		return nil
 	})
 	return ok
+}
+
+// answerReplaced answers a player who was replaced and still writes to his game: who took
+// over and when, and that nothing in it was done. Only his own address is answered (his
+// registered address when he played), at most as often as refusals are.
+func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Message, ref store.GameRef) error {
+	rp := ref.Replaced
+	if !strings.EqualFold(msg.From, rp.Was) {
+		log.Info("mail for a replaced player's game from another address ignored", "game", ref.Game)
+		return nil
+	}
+	log.Info("mail from a replaced player answered", "game", ref.Game, "replaced_by", rp.By)
+	if ok, err := r.allowRefusal(tx, rp.Was, limitOwn); !ok || err != nil {
+		return err
+	}
+	name := ""
+	if sg, err := tx.Game(ref.Game); err == nil && sg.Tournament != 0 {
+		if t, err := tx.Tournament(sg.Tournament); err == nil {
+			name = t.Name
+		}
+	}
+	args := templates.Args{"Game": ref.Game, "New": rp.By, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
+	return r.enqueueNotice(tx, rp.Was, say("subject/replaced", args), []string{say("replaced-mail", args)}, "", msg)
 }

@@ -209,6 +209,9 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
 		}
 		reason := strings.Join(args[2:], " ")
+		if !plainText(reason) {
+			return nil, variant.Reject("%s", say("organizer-reason-plain", nil))
+		}
 		if r := []rune(reason); len(r) > maxReason {
 			reason = string(r[:maxReason]) + "..."
 		}

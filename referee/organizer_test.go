@@ -121,7 +121,7 @@ func TestOrganizerByMail(t *testing.T) {
 	m = org(td, "RESUME\nRESUME")
 	mustSay(t, "a second RESUME", bodyTo(t, m, td), "started the clocks of Winter Cup again", "Line 2 (RESUME) was refused: the tournament's clocks are running")
 
-	// REPLACE: the new player gets each game as it stands; the old token no longer works.
+	// REPLACE: the new player gets each game as it stands; the old token no longer plays.
 	old := quartet[2]
 	var oldGame uint64
 	var oldSide chess.Color
@@ -150,8 +150,13 @@ func TestOrganizerByMail(t *testing.T) {
 	if err := h.ref.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, stale); err != nil {
 		t.Fatal(err)
 	}
-	if m := h.outbox(); len(m) != 0 {
-		t.Fatalf("the old player's token still works: %d mails", len(m))
+	// The old token no longer plays, but his mail is answered with who took over and when
+	// (issue 20: it was dropped unseen).
+	if m := h.outbox(); len(m) != 1 || m[0].To[0] != old {
+		t.Fatalf("the old player's stale mail: %d mails", len(m))
+	} else {
+		mustSay(t, "the replaced player's answer", bodyTo(t, m, old), "the organizer of Winter Cup gave your place in it to erin@example.net",
+			"nothing in your mail was done", h.now.UTC().Format("2006-01-02"))
 	}
 	if got := h.tournament(id).Players[2]; got != "erin@example.net" {
 		t.Fatalf("the table's player 3 is %s", got)

@@ -72,6 +72,9 @@ type Referee struct {
 	// Organizer is the organizer of every game and tournament that names none of its own
 	// (the config's "organizer"): he is told of forfeits and failed deliveries.
 	Organizer string
+	// LocalDomain, when set, is the one domain mail can reach (the built-in mail server's,
+	// which relays nowhere): an address of another domain is refused where it enters.
+	LocalDomain string
 	// LeaveDays is the leave a player may take in a calendar year outside tournaments that
 	// set their own (DefaultLeaveDays when 0).
 	LeaveDays int
@@ -433,6 +436,32 @@ func capText(paras, quoted []string) ([]string, []string) {
 	return p2, q2
 }
 
+// renderCapped renders m within MaxReplyText bytes, the whole mail: its HTML alternative
+// and the quoted unread lines included (issue 20: a mail of a few long lines, quoted back,
+// made a 435 KB answer). What goes first is the quoted rest, from its end, then the last
+// paragraphs, then the end of a last long one; the answer says it was cut.
+func renderCapped(m templates.Mail) ([]byte, error) {
+	note := say("answer-cut", templates.Args{"KB": MaxReplyText >> 10})
+	for {
+		raw, err := templates.Render(m)
+		if err != nil || len(raw) <= MaxReplyText {
+			return raw, err
+		}
+		paras := slices.DeleteFunc(slices.Clone(m.Paragraphs), func(p string) bool { return p == note })
+		switch {
+		case len(m.Quoted) > 0:
+			m.Quoted = m.Quoted[:len(m.Quoted)/2]
+		case len(paras) > 1:
+			paras = paras[:len(paras)/2]
+		case len(paras) == 1 && len(paras[0]) > 1:
+			paras[0] = strings.ToValidUTF8(paras[0][:len(paras[0])/2], "")
+		default:
+			return raw, nil // nothing left to cut: the frame alone
+		}
+		m.Paragraphs = append(paras, note)
+	}
+}
+
 // enqueue renders one mail to a player of g and puts it in the outbox.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
 	side := l.side
@@ -463,7 +492,7 @@ func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l let
 	if g.Over() {
 		footer = say("footer-over", args)
 	}
-	raw, err := templates.Render(templates.Mail{
+	raw, err := renderCapped(templates.Mail{
 		From:          r.from(),
 		ReplyTo:       r.replyAddress(g.ID, side, p.Token),
 		To:            p.Address,
@@ -548,7 +577,8 @@ func (r *Referee) notice(tx *store.Tx, n noticeMail) error {
 			}
 		}
 	}
-	raw, err := templates.Render(m)
+	m.Paragraphs, m.Quoted = capText(m.Paragraphs, m.Quoted)
+	raw, err := renderCapped(m)
 	if err != nil {
 		return fmt.Errorf("referee: render notice: %w", err)
 	}

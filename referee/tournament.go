@@ -45,6 +45,9 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	if name == "" {
 		return 0, fmt.Errorf("a tournament needs a name")
 	}
+	if !plainText(name) || len(name) > 200 {
+		return 0, fmt.Errorf("tournament name %q: at most 200 characters, with no control characters or direction overrides", clip(name))
+	}
 	rule := o.WithdrawRule
 	switch rule {
 	case "":

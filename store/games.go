@@ -59,6 +59,16 @@ type GameRef struct {
 	Game       uint64 `json:"game"`
 	Side       int    `json:"side"` // 0 White, 1 Black
 	Tournament uint64 `json:"tournament,omitempty"`
+	// Replaced, when set, says the token is no longer a player's: the organizer gave his
+	// place to another (REPLACE). Mail with it is answered with who and when, never applied.
+	Replaced *Replacement `json:"replaced,omitempty"`
+}
+
+// Replacement is who took a player's place in a game, and when.
+type Replacement struct {
+	Was string    `json:"was"` // the player replaced
+	By  string    `json:"by"`  // who took over
+	At  time.Time `json:"at"`
 }
 
 // Event is one entry of a game's log: an accepted command in canonical form (Kind ""), or

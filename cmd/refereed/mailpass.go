@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,21 +12,55 @@ import (
 	"github.com/refereed/refereed/mailer/localmail"
 )
 
-// printMailPasswords tells the operator the local mail server's password of each player
-// address, when the data directory runs one with per-address passwords (serve without
-// --config): each player reads his own mail only.
-func printMailPasswords(w io.Writer, dataDir, referee string, addrs ...string) {
+// runMailpass prints the built-in mail server's password of the referee (or of the
+// addresses given), on demand: serve prints the referee's only when it is first made.
+func (m *Main) runMailpass(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("mailpass", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	d := addDataFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(m.Stderr, "Usage: refereed mailpass [ADDRESS...]\n\nThe built-in mail server's password of the referee, or of each address given.")
+		fs.PrintDefaults()
+	}
+	if err := parseInterspersed(fs, args); err != nil {
+		return usageCode(err)
+	}
+	db, closeDB, err := d.open(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed mailpass: %v\n", err)
+		return exitUsage
+	}
+	referee := db.Meta("address")
+	closeDB()
+	addrs := fs.Args()
+	if len(addrs) == 0 {
+		addrs = []string{referee}
+	}
+	if n := printMailPasswords(m.Stdout, d.where(m), referee, addrs...); n == 0 {
+		fmt.Fprintf(m.Stderr, "refereed mailpass: no per-address passwords in %s (the daemon runs with --config or --mail-password), or no address of its domain\n", d.where(m))
+		return exitUsage
+	}
+	return exitOK
+}
+
+// printMailPasswords tells the operator the local mail server's password of each address of
+// its domain, when the data directory runs one with per-address passwords (serve without
+// --config): each player reads his own mail only. It returns how many it printed.
+func printMailPasswords(w io.Writer, dataDir, referee string, addrs ...string) int {
 	secret, err := os.ReadFile(filepath.Join(dataDir, "mail-secret"))
 	if err != nil || len(strings.TrimSpace(string(secret))) == 0 {
-		return
+		return 0
 	}
 	_, domain, _ := strings.Cut(referee, "@")
 	if domain == "" {
 		domain = "localhost"
 	}
+	n := 0
 	for _, a := range addrs {
 		if _, d, _ := strings.Cut(a, "@"); strings.EqualFold(d, domain) {
 			fmt.Fprintf(w, "local mail: %s logs in with password %s\n", a, localmail.PasswordFor([]byte(strings.TrimSpace(string(secret))), a))
+			n++
 		}
 	}
+	return n
 }

@@ -39,6 +39,15 @@ type serveOptions struct {
 	web                  string // the web archive's listen address; "" serves none
 }
 
+// localDomain is the built-in mail server's domain (the referee's), "" with real servers.
+func (o *serveOptions) localDomain() string {
+	if !o.local {
+		return ""
+	}
+	_, d, _ := strings.Cut(o.address, "@")
+	return d
+}
+
 func (m *Main) runServe(ctx context.Context, args []string) int {
 	fs := m.flagSet("serve", "Usage: refereed serve [--data DIR] [--config FILE] [options]\n\nWithout --config, runs a local mail server on 127.0.0.1 (IMAP :1143, SMTP :2525) for\nthe domain localhost, with the referee at referee@localhost.")
 	data := fs.String("data", "refereed-data", "data directory (holds refereed.db)")
@@ -116,13 +125,14 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.localIMAP, o.localSMTP = *imapAddr, *smtpAddr
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
+		o.processed = mailer.Delete // the store holds the referee's mail: no second copy kept
 	}
 	if !strings.Contains(o.address, "@") {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
 		return exitUsage
 	}
 	if o.organizer != "" {
-		org, err := (&referee.Referee{Address: o.address}).CheckAddress(o.organizer)
+		org, err := (&referee.Referee{Address: o.address, LocalDomain: o.localDomain()}).CheckAddress(o.organizer)
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "refereed serve: the config's organizer: %v\n", err)
 			return exitUsage
@@ -164,7 +174,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		}
 	}
 	defer db.Close()
-	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays)} {
+	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays),
+		"local_domain": o.localDomain()} {
 		if err := db.SetMeta(k, v); err != nil {
 			return err
 		}
@@ -173,12 +184,13 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var local *localmail.Server
+	secretMade := false
 	if o.local {
 		domain := o.address[strings.IndexByte(o.address, '@')+1:]
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
-			Referee: o.address, Log: log.With("part", "localmail")}
+			Referee: o.address, Log: log.With("part", "localmail"), MaxMessageBytes: localMaxSize(o.maxSize)}
 		if o.password == "" { // each address its own password
-			if local.Secret, err = localSecret(o.data); err != nil {
+			if local.Secret, secretMade, err = localSecret(o.data); err != nil {
 				return err
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
@@ -194,7 +206,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
-		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays}
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain()}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
@@ -285,9 +297,14 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
-		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS; log in with the full address)\n", local.IMAPListen(), local.SMTPListen())
+		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS: loopback only; log in with the full address, to send too)\n", local.IMAPListen(), local.SMTPListen())
 		if o.password == "" {
-			fmt.Fprintf(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players';\n  the referee's is %s\n", o.imap.Password)
+			fmt.Fprintln(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players',")
+			if secretMade { // once: a terminal's scrollback or a log should not hold it at every start
+				fmt.Fprintf(m.Stdout, "  the referee's is %s (made now; `refereed mailpass` prints it again)\n", o.imap.Password)
+			} else {
+				fmt.Fprintln(m.Stdout, "  `refereed mailpass` the referee's")
+			}
 		} else {
 			fmt.Fprintln(m.Stdout, "  one password for every mailbox, as given (for tests: players could read each other's mail)")
 		}
@@ -310,22 +327,32 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	return nil
 }
 
+// localMaxSize is the built-in SMTP server's SIZE: the largest mail the intake reads whole,
+// less room for the headers delivery adds, so that too large a mail is refused at once, to
+// its sender, and never kept.
+func localMaxSize(intake int64) int64 {
+	if intake <= 0 {
+		intake = mailer.DefaultMaxSize
+	}
+	return max(intake-4<<10, 64<<10)
+}
+
 // localSecret is the install's secret behind the local mail server's per-address passwords:
-// kept in DIR/mail-secret, made at the first start.
-func localSecret(dir string) ([]byte, error) {
+// kept in DIR/mail-secret, made at the first start (made reports that).
+func localSecret(dir string) (secret []byte, made bool, err error) {
 	path := filepath.Join(dir, "mail-secret")
 	if b, err := os.ReadFile(path); err == nil {
 		if s := strings.TrimSpace(string(b)); s != "" {
-			return []byte(s), nil
+			return []byte(s), false, nil
 		}
 	} else if !os.IsNotExist(err) {
-		return nil, fmt.Errorf("local mail secret: %w", err)
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
 	b := make([]byte, 32)
 	rand.Read(b)
-	secret := hex.EncodeToString(b)
-	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("local mail secret: %w", err)
+	s := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
-	return []byte(secret), nil
+	return []byte(s), true, nil
 }

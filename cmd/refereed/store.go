@@ -96,7 +96,7 @@ func refereeOf(db *store.DB, addr string) *referee.Referee {
 	if addr == "" {
 		addr = "referee@localhost"
 	}
-	r := &referee.Referee{DB: db, Address: addr, Organizer: db.Meta("organizer")}
+	r := &referee.Referee{DB: db, Address: addr, Organizer: db.Meta("organizer"), LocalDomain: db.Meta("local_domain")}
 	r.LeaveDays, _ = strconv.Atoi(db.Meta("leave_days"))
 	return r
 }

@@ -122,7 +122,7 @@ func (m *Main) tournamentNew(args []string) int {
 	for _, rd := range t.Rounds {
 		games += len(rd.Games)
 	}
-	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), t.Name, len(t.Players), len(t.Rounds), games)
+	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), printable(t.Name), len(t.Players), len(t.Rounds), games)
 	mailers := t.Players
 	if t.Organizer != "" {
 		mailers = append(slices.Clone(mailers), t.Organizer)
@@ -171,7 +171,7 @@ func (m *Main) tournamentList(args []string) int {
 			if t.Double {
 				kind = "double"
 			}
-			fmt.Fprintf(m.Stdout, "#%-4d %-14s %2d players  %s  %d/%d games decided  %s\n", t.ID, t.Variant, len(t.Players), kind, done, len(s.Games), t.Name)
+			fmt.Fprintf(m.Stdout, "#%-4d %-14s %2d players  %s  %d/%d games decided  %s\n", t.ID, t.Variant, len(t.Players), kind, done, len(s.Games), printable(t.Name))
 		}
 		return nil
 	})
@@ -227,7 +227,7 @@ func (m *Main) tournamentShow(args []string) int {
 		if err != nil {
 			return err
 		}
-		head = fmt.Sprintf("Tournament #%d: %s, %s, withdrawals: %s", t.ID, t.Name, t.Variant, t.WithdrawRule)
+		head = fmt.Sprintf("Tournament #%d: %s, %s, withdrawals: %s", t.ID, printable(t.Name), t.Variant, t.WithdrawRule)
 		if t.Time != "" {
 			head += ", time " + t.Time
 		}

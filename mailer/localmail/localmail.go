@@ -1,18 +1,25 @@
 // Package localmail is the small mail system `refereed serve` runs when no configuration is
-// given: an IMAP server (go-imap's imapmemserver) and an SMTP server (go-smtp) on loopback
-// that together act as a mail host for one domain ("localhost"). Every address of that
-// domain that receives mail gets a mailbox; plus addresses (referee+g42-w-token@localhost)
-// are delivered to their base mailbox, as Postfix and Dovecot do with recipient_delimiter.
-// Everyone logs in over IMAP with the full address and the password of that address (see
-// PasswordFor), also before a first mail has arrived. Mail to other domains is refused: there is no relaying.
+// given: an IMAP server (go-imap's imapserver, on a disk-backed store of its own) and an SMTP
+// submission server (go-smtp) on loopback that together act as a mail host for one domain
+// ("localhost"). Plus addresses (referee+g42-w-token@localhost) are delivered to their base
+// mailbox, as Postfix and Dovecot do with recipient_delimiter.
 //
-// With Dir set, the mail is kept in DIR/localmail.db (see journal.go) and a restart brings
-// back every mailbox with its UIDs and UIDVALIDITY; without it the mail lives in memory (the
-// tests). It is a place to try refereed and to run its tests, not a mail server for a club.
+// Everyone logs in with the full address and the password of that address (see PasswordFor):
+// over IMAP to read, also before a first mail has arrived, and over SMTP to send, as that
+// address only (smtp.go). The referee's own mail is delivered in-process (Transport), and
+// nobody sends as the referee. Mail goes only to mailboxes that exist: the referee's, and
+// those of the people it has written to or who have logged in. There is no relaying.
+//
+// The mail is on disk (mailstore.go): bbolt holds the index of mailboxes, UIDs and flags,
+// one file per message holds its bytes. Memory holds the index only, so the daemon's memory
+// and start-up time follow how many messages are kept, not their size, and not how much
+// mail ever came. A mailbox holds at most Quota bytes; a mail beyond it is refused before
+// anything is stored (452 at RCPT, 552 at DATA, OVERQUOTA at APPEND), and a mail is never
+// dropped to make room. A restart brings back every mailbox with its UIDs and UIDVALIDITY.
+// It is a place to try refereed and to run its tests, not a mail server for a club.
 package localmail
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -23,14 +30,15 @@ import (
 	"log"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Server is the local mail host.
@@ -43,24 +51,33 @@ type Server struct {
 	Password string
 	IMAPAddr string // listen address, e.g. 127.0.0.1:1143
 	SMTPAddr string // listen address, e.g. 127.0.0.1:2525
-	// MaxMessageBytes bounds one SMTP message (25 MiB when 0).
+	// MaxMessageBytes bounds one message, at SMTP (SIZE) and APPEND (25 MiB when 0).
 	MaxMessageBytes int64
-	// Dir, when set, is where the mail is kept across restarts (localmail.db).
+	// Quota bounds the bytes one address's mailboxes hold together (1 GiB when 0).
+	Quota int64
+	// Dir is where the mail is kept across restarts (localmail.db and localmail.d/); without
+	// it, a temporary directory removed at Close (tests).
 	Dir string
-	// Referee is the daemon's own address: its mail is delivered in-process (Send), and
+	// Referee is the daemon's own address: its mail is delivered in-process (Transport), and
 	// nobody submits mail as it over SMTP.
 	Referee string
-	// Log receives what an SMTP client is not told (a disk error's detail); none when nil.
+	// Log receives what a client is not told (a disk error's detail); none when nil.
 	Log *slog.Logger
+	// CompactAbove is the size of the index (localmail.db) above which a start compacts it
+	// when it is mostly free pages (8 MiB when 0).
+	CompactAbove int64
+	// Fault, when set, is called before each write to the disk ("write": a message's file,
+	// "index": the index); an error from it fails that write as a full disk would. Tests
+	// inject faults through it.
+	Fault func(step string) error
 
-	mu      sync.Mutex // guards users
-	users   map[string]*imapmemserver.User
-	jmu     sync.Mutex // serializes changes, so that the journal's order is the servers'
-	journal *journal
-	imap    *imapserver.Server
-	smtp    *smtp.Server
-	iln     net.Listener
-	sln     net.Listener
+	mu    sync.Mutex // guards users and every mailbox's index; serializes changes
+	users map[string]*user
+	disk  *disk
+	imap  *imapserver.Server
+	smtp  *smtp.Server
+	iln   net.Listener
+	sln   net.Listener
 }
 
 func (s *Server) domain() string {
@@ -70,26 +87,50 @@ func (s *Server) domain() string {
 	return s.Domain
 }
 
-// Start listens on both addresses and serves in the background.
-func (s *Server) Start() error {
-	s.users = map[string]*imapmemserver.User{}
-	if s.Dir != "" {
-		j, err := openJournal(s.Dir)
-		if err != nil {
-			return err
-		}
-		if err := j.each(func(o op) error {
-			s.apply(o) // a change that failed when it was made fails again: same state
-			return nil
-		}); err != nil {
-			j.close()
-			return err
-		}
-		s.journal = j
+func (s *Server) maxMessage() int64 {
+	if s.MaxMessageBytes <= 0 {
+		return 25 << 20
 	}
+	return s.MaxMessageBytes
+}
+
+func (s *Server) quota() int64 {
+	if s.Quota <= 0 {
+		return 1 << 30
+	}
+	return s.Quota
+}
+
+// Start opens the store, listens on both addresses and serves in the background.
+func (s *Server) Start() error {
+	var err error
+	began := time.Now()
+	compactAbove := s.CompactAbove
+	if compactAbove <= 0 {
+		compactAbove = 8 << 20
+	}
+	if s.disk, err = openDisk(s.Dir, s.Fault, compactAbove); err != nil {
+		return err
+	}
+	if err := s.migrate(); err != nil {
+		s.disk.close()
+		return err
+	}
+	if s.users, err = s.disk.load(); err != nil {
+		s.disk.close()
+		return err
+	}
+	var msgs int
+	var bytes int64
+	for _, u := range s.users {
+		for _, b := range u.boxes {
+			msgs, bytes = msgs+len(b.msgs), bytes+b.size
+		}
+	}
+	s.logInfo("localmail: index loaded", "addresses", len(s.users), "messages", msgs, "bytes", bytes, "took", time.Since(began))
 	if s.Referee != "" {
 		if _, err := s.Mailbox(s.Referee); err != nil {
-			s.closeJournal()
+			s.disk.close()
 			return err
 		}
 	}
@@ -101,24 +142,20 @@ func (s *Server) Start() error {
 		InsecureAuth: true, // loopback only
 		Logger:       log.New(io.Discard, "", 0),
 	})
-	var err error
 	if s.iln, err = net.Listen("tcp", s.IMAPAddr); err != nil {
-		s.closeJournal()
+		s.disk.close()
 		return fmt.Errorf("localmail: imap listen %s: %w", s.IMAPAddr, err)
 	}
 	if s.sln, err = net.Listen("tcp", s.SMTPAddr); err != nil {
 		s.iln.Close()
-		s.closeJournal()
+		s.disk.close()
 		return fmt.Errorf("localmail: smtp listen %s: %w", s.SMTPAddr, err)
 	}
 	s.smtp = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{srv: s}, nil }))
 	s.smtp.Domain = s.domain()
 	s.smtp.AllowInsecureAuth = true // loopback only: the password never leaves the machine
 	s.smtp.ReadTimeout, s.smtp.WriteTimeout = time.Minute, time.Minute
-	s.smtp.MaxMessageBytes = s.MaxMessageBytes
-	if s.smtp.MaxMessageBytes == 0 {
-		s.smtp.MaxMessageBytes = 25 << 20
-	}
+	s.smtp.MaxMessageBytes = s.maxMessage()
 	s.smtp.MaxRecipients = 50
 	go s.imap.Serve(s.iln)
 	go s.smtp.Serve(s.sln)
@@ -129,22 +166,13 @@ func (s *Server) Start() error {
 func (s *Server) IMAPListen() string { return s.iln.Addr().String() }
 func (s *Server) SMTPListen() string { return s.sln.Addr().String() }
 
-// Close stops both servers.
+// Close stops both servers and closes the store.
 func (s *Server) Close() error {
 	err1 := s.imap.Close()
 	err2 := s.smtp.Close()
-	s.jmu.Lock() // no change half made
-	defer s.jmu.Unlock()
-	return errors.Join(err1, err2, s.closeJournal())
-}
-
-func (s *Server) closeJournal() error {
-	if s.journal == nil {
-		return nil
-	}
-	err := s.journal.close()
-	s.journal = nil
-	return err
+	s.mu.Lock() // no change half made
+	defer s.mu.Unlock()
+	return errors.Join(err1, err2, s.disk.close())
 }
 
 // canonical is the mailbox address of address: lower case, without a +suffix; "" if it is
@@ -188,55 +216,128 @@ func PasswordFor(secret []byte, address string) string {
 	return strings.ToLower(base32.StdEncoding.EncodeToString(mac.Sum(nil)))[:16]
 }
 
-// Mailbox returns the mailbox user of address, creating it.
-func (s *Server) Mailbox(address string) (*imapmemserver.User, error) {
-	addr := s.canonical(address)
-	if addr == "" {
-		return nil, fmt.Errorf("%s is not an address of %s", address, s.domain())
-	}
-	s.mu.Lock()
-	u := s.users[addr]
-	s.mu.Unlock()
-	if u != nil {
-		return u, nil
-	}
-	err := s.change(op{Op: "user", User: addr}, func() error {
-		var err error
-		u, err = s.addUser(addr)
-		return err
-	})
-	return u, err
+// Account is one address's mail, as the operator and the tests see it.
+type Account struct {
+	s *Server
+	u *user
 }
 
-// addUser creates the user of a canonical address with its INBOX (a no-op if it exists).
-func (s *Server) addUser(addr string) (*imapmemserver.User, error) {
+// Mailbox returns the account of address, creating it with its INBOX.
+func (s *Server) Mailbox(address string) (*Account, error) {
+	addr := s.canonical(address)
+	if addr == "" {
+		return nil, fmt.Errorf("localmail: %s is not an address of %s", address, s.domain())
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if u := s.users[addr]; u != nil {
-		return u, nil
-	}
-	u := imapmemserver.NewUser(addr, "") // our sessions check passwords, not imapmemserver's
-	if err := u.Create("INBOX", nil); err != nil {
+	u, err := s.addUserLocked(addr)
+	if err != nil {
 		return nil, err
 	}
-	s.users[addr] = u
-	return u, nil
+	return &Account{s: s, u: u}, nil
+}
+
+// Status is the STATUS of one of the account's mailboxes.
+func (a *Account) Status(name string, options *imap.StatusOptions) (*imap.StatusData, error) {
+	a.s.mu.Lock()
+	defer a.s.mu.Unlock()
+	b := a.u.boxes[mailboxName(name)]
+	if b == nil {
+		return nil, errNoMailbox
+	}
+	return statusData(b, options), nil
 }
 
 // Deliver puts raw into the mailbox of each recipient, with Return-Path and Delivered-To
 // headers as a real delivery agent writes them. It returns once the mail is kept.
 func (s *Server) Deliver(from string, to []string, raw []byte) error {
-	for _, rcpt := range to {
-		if _, err := s.Mailbox(rcpt); err != nil {
+	return s.deliver(from, to, strings.NewReader(string(raw)))
+}
+
+// deliver streams r to disk, a file per recipient (never the whole mail in memory), and
+// adds the files to their INBOXes in one index transaction: all or none. A recipient whose
+// mailbox does not exist, or whose quota the mail would pass, fails it before anything is
+// added.
+func (s *Server) deliver(from string, to []string, r io.Reader) error {
+	var files []string
+	defer func() {
+		for _, f := range files {
+			os.Remove(f)
+		}
+	}()
+	var first string
+	var size, prefix0 int64
+	for i, rcpt := range to {
+		prefix := fmt.Sprintf("Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
+		src := r
+		if i > 0 { // the same mail from the first copy, after its prefix
+			f, err := os.Open(first)
+			if err != nil {
+				return fmt.Errorf("localmail: deliver: %w", err)
+			}
+			defer f.Close()
+			if _, err := f.Seek(prefix0, io.SeekStart); err != nil {
+				return fmt.Errorf("localmail: deliver: %w", err)
+			}
+			src = f
+		}
+		file, n, err := s.disk.writeTemp(prefix, src, s.maxMessage()+int64(len(prefix)))
+		if errors.Is(err, errTooBig) {
+			return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4}, Message: "Message too big"}
+		}
+		if err != nil {
 			return err
 		}
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)
-		buf.Write(raw)
-		o := op{Op: "append", User: s.canonical(rcpt), Mailbox: "INBOX", Raw: buf.Bytes(), Time: time.Now()}
-		if err := s.change(o, func() error { return s.apply(o) }); err != nil {
-			return fmt.Errorf("localmail: deliver to %s: %w", rcpt, err)
+		files = append(files, file)
+		if i == 0 {
+			first, prefix0 = file, int64(len(prefix))
+			size = n - prefix0
 		}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var in []incoming
+	adding := map[*user]int64{}
+	now := time.Now()
+	for i, rcpt := range to {
+		u := s.users[s.canonical(rcpt)]
+		if u == nil {
+			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such mailbox here, and no relaying"}
+		}
+		n := size + int64(len(fmt.Sprintf("Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)))
+		adding[u] += n
+		if u.size()+adding[u] > s.quota() {
+			return errMailboxFull(false)
+		}
+		inbox := u.boxes["INBOX"]
+		if inbox == nil { // a journal of an earlier version may have deleted it
+			var err error
+			if err = s.disk.update(func(tx *bolt.Tx) (err error) { inbox, err = createBox(tx, u, "INBOX"); return err }); err != nil {
+				return fmt.Errorf("localmail: deliver: %w", err)
+			}
+			u.boxes["INBOX"] = inbox
+		}
+		in = append(in, incoming{box: inbox, file: files[i], size: n, t: now})
+	}
+	if _, err := s.addLocked(in, nil); err != nil {
+		return fmt.Errorf("localmail: deliver: %w", err)
+	}
 	return nil
+}
+
+// errMailboxFull is the answer for a mailbox over its quota: 452 before the mail is sent
+// (RCPT: it may fit once mail is deleted), 552 after it.
+func errMailboxFull(rcpt bool) error {
+	if rcpt {
+		return &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 2, 2}, Message: "Mailbox full: try again later"}
+	}
+	return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 2, 2}, Message: "Mailbox full"}
+}
+
+// full reports whether the mailbox of address cannot take size more bytes.
+func (s *Server) full(address string, size int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[s.canonical(address)]
+	return u != nil && u.size()+size > s.quota()
 }

@@ -62,7 +62,7 @@ func mailbox(t *testing.T, c *imapclient.Client, name string) (map[imap.UID]stri
 	if sel.NumMessages == 0 {
 		return out, sel.UIDValidity
 	}
-	msgs, err := c.Fetch(imap.SeqSetNum(1, sel.NumMessages), &imap.FetchOptions{UID: true, Envelope: true}).Collect()
+	msgs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: sel.NumMessages}}, &imap.FetchOptions{UID: true, Envelope: true}).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
 package localmail
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/mail"
+	"os"
 	"strings"
 
 	"github.com/emersion/go-sasl"
@@ -33,6 +33,7 @@ type session struct {
 	user   string // the canonical address logged in as; "" before AUTH
 	from   string
 	mailOK bool
+	size   int64 // as the client announced it (SIZE), 0 when not
 	to     []string
 }
 
@@ -78,7 +79,7 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if from != "" && s.srv.canonical(from) != s.user { // <>: a report (MDN, DSN) of the user's own
 		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Sender address rejected: you are logged in as " + s.user + ", send from that address"}
 	}
-	s.from, s.mailOK = from, true
+	s.from, s.mailOK, s.size = from, true, opts.Size
 	return nil
 }
 
@@ -89,6 +90,9 @@ func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if !s.srv.exists(to) {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such mailbox here, and no relaying"}
 	}
+	if s.srv.full(to, max(s.size, 1)) {
+		return errMailboxFull(true)
+	}
 	s.to = append(s.to, to)
 	return nil
 }
@@ -97,14 +101,28 @@ func (s *session) Data(r io.Reader) error {
 	if s.user == "" || len(s.to) == 0 {
 		return errAuthRequired
 	}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return err
+	// The mail goes to disk as it comes (never whole into memory), then its From: is
+	// checked, then it is delivered.
+	file, _, err := s.srv.disk.writeTemp("", r, s.srv.maxMessage())
+	if errors.Is(err, errTooBig) {
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4}, Message: "Message too big"}
 	}
-	if from := headerFrom(raw); s.srv.canonical(from) != s.user {
+	if err != nil {
+		return s.srv.smtpError(err)
+	}
+	defer os.Remove(file)
+	f, err := os.Open(file)
+	if err != nil {
+		return s.srv.smtpError(err)
+	}
+	defer f.Close()
+	if from := headerFrom(io.LimitReader(f, 1<<20)); s.srv.canonical(from) != s.user {
 		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "From: must be the one address you are logged in as, " + s.user}
 	}
-	if err := s.srv.Deliver(s.from, s.to, raw); err != nil {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return s.srv.smtpError(err)
+	}
+	if err := s.srv.deliver(s.from, s.to, f); err != nil {
 		return s.srv.smtpError(err)
 	}
 	return nil
@@ -113,9 +131,9 @@ func (s *session) Data(r io.Reader) error {
 func (s *session) Reset()        { s.from, s.mailOK, s.to = "", false, nil }
 func (s *session) Logout() error { return nil }
 
-// headerFrom is the one address in the From: field of raw; "" if there is not exactly one.
-func headerFrom(raw []byte) string {
-	m, err := mail.ReadMessage(bytes.NewReader(raw))
+// headerFrom is the one address in the From: field of a mail; "" if there is not exactly one.
+func headerFrom(r io.Reader) string {
+	m, err := mail.ReadMessage(r)
 	if err != nil {
 		return ""
 	}
@@ -133,6 +151,10 @@ func (s *Server) smtpError(err error) error {
 	var se *smtp.SMTPError
 	if errors.As(err, &se) {
 		return se
+	}
+	var ce *clientError
+	if errors.As(err, &ce) {
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "Your mail could not be read: " + ce.Error()}
 	}
 	s.logError("smtp deliver", "", err)
 	return errTryLater
@@ -186,7 +208,15 @@ func (t inProcess) Send(ctx context.Context, from string, to []string, raw []byt
 			return &mailer.PermanentError{Err: fmt.Errorf("localmail: %s is not an address of %s, and there is no relaying", rcpt, s.domain())}
 		}
 	}
-	return s.Deliver(from, to, raw)
+	for _, rcpt := range to {
+		if _, err := s.Mailbox(rcpt); err != nil { // the referee's word makes a mailbox
+			return err
+		}
+	}
+	if err := s.Deliver(from, to, raw); err != nil {
+		return fmt.Errorf("localmail: deliver to %v: %v", to, err) // temporary (not %w: a 552 for a full mailbox is no reason to give up)
+	}
+	return nil
 }
 
 var _ mailer.Transport = inProcess{}
@@ -197,4 +227,10 @@ func (s *Server) exists(address string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return addr != "" && s.users[addr] != nil
+}
+
+func (s *Server) logInfo(msg string, args ...any) {
+	if s.Log != nil {
+		s.Log.Info(msg, args...)
+	}
 }

@@ -144,6 +144,11 @@ func (e *env) startErr() error {
 		return err
 	}
 	d := exec.Command(binary, args...)
+	if cg := os.Getenv("REFEREED_TEST_CGROUP_START"); cg != "" {
+		// The daemon starts inside the memory cgroup, start-up included (the shell joins
+		// it, then becomes the daemon).
+		d = exec.Command("sh", append([]string{"-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, cg, binary}, args...)...)
+	}
 	d.Stdout, d.Stderr = log, log
 	if err := d.Start(); err != nil {
 		return err
@@ -152,12 +157,12 @@ func (e *env) startErr() error {
 	e.daemon = d
 	e.mu.Unlock()
 	sock := filepath.Join(e.data, "refereed.sock")
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 1000; i++ {
 		if c, err := net.Dial("unix", sock); err == nil {
 			c.Close()
 			return nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 	return fmt.Errorf("the daemon did not start")
 }
@@ -238,6 +243,21 @@ func (e *env) sendRaw(from, to string, raw []byte) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	e.t.Fatalf("send to %s: %v", to, err)
+}
+
+// trySend sends raw once and returns the server's answer.
+func (e *env) trySend(from, to string, raw []byte) error {
+	c, err := smtp.Dial(e.smtpAddr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("AUTH"); ok {
+		if err := c.Auth(sasl.NewPlainClient("", from, e.password)); err != nil {
+			return err
+		}
+	}
+	return c.SendMail(from, []string{to}, bytes.NewReader(raw))
 }
 
 // login opens an IMAP session as user; nil if the login is refused. Close it when done.

@@ -17,7 +17,7 @@ import (
 // bounded mail, never dies, and its peak resident set stays under 100 MB.
 func TestMemoryBounded(t *testing.T) {
 	if os.Getenv("REFEREED_TEST_REAL") != "1" {
-		t.Skip("needs real Dovecot and Postfix (REFEREED_TEST_REAL=1): the local mail server keeps mail in the daemon's memory")
+		t.Skip("needs real Dovecot and Postfix (REFEREED_TEST_REAL=1): mail waiting while the daemon is down needs a mail server of its own (the built-in one: TestLocalMailMemory)")
 	}
 	e := newEnv(t)
 	e.start()

@@ -74,10 +74,21 @@ func TestHostileMail(t *testing.T) {
 		wrapped.WriteString(big[i:min(i+76, len(big))])
 		wrapped.WriteString("\r\n")
 	}
-	e.sendRaw(ann, annTo, []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: big\r\nMessage-ID: <big.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\ng4 (C)\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n%s--B--\r\n", ann, annTo, time.Now().UnixNano(), e.domain, wrapped.String())))
-	// Ann has: opening, refusal, f3 reply, e5 commit; now the too-large answer.
-	msgs = e.waitMail(ann, 5, 60*time.Second)
-	mustContain(t, "10 MB mail", msgs[4].Subject+"\n"+msgs[4].Body, "too large", "so nothing in it was")
+	bigMail := []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: big\r\nMessage-ID: <big.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\ng4 (C)\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n%s--B--\r\n", ann, annTo, time.Now().UnixNano(), e.domain, wrapped.String()))
+	annMails := 6
+	if e.real {
+		e.sendRaw(ann, annTo, bigMail)
+		// Ann has: opening, refusal, f3 reply, e5 commit; now the too-large answer.
+		msgs = e.waitMail(ann, 5, 60*time.Second)
+		mustContain(t, "10 MB mail", msgs[4].Subject+"\n"+msgs[4].Body, "too large", "so nothing in it was")
+	} else {
+		// The built-in server's SIZE is the intake's limit: refused at once, to Ann's own
+		// mail client, and never kept (issue 20).
+		if err := e.trySend(ann, annTo, bigMail); err == nil || !strings.Contains(err.Error(), "552") {
+			t.Errorf("a 10 MB mail to the built-in server: %v, want 552", err)
+		}
+		annMails = 5
+	}
 	// An auto-reply and a bounce: never answered.
 	e.send(bob, bobTo, "Out of office", "I am away", "Auto-Submitted: auto-replied\r\n")
 	daemon := "MAILER-DAEMON@" + e.domain
@@ -86,7 +97,7 @@ func TestHostileMail(t *testing.T) {
 	}
 	e.sendRaw("", bobTo, []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <bounce.%d@%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=R\r\n\r\n--R\r\nContent-Type: text/plain\r\n\r\nmailbox unknown\r\n--R--\r\n", daemon, bobTo, time.Now().UnixNano(), e.domain)))
 	// The game goes on: Ann's g4 as a plain mail now.
-	e.reply(ann, 5, "g4 (C)")
+	e.reply(ann, annMails-1, "g4 (C)")
 	msgs = e.waitMail(bob, 4, 30*time.Second)
 	mustContain(t, "Bob after g4", msgs[3].Body, "White has committed: Pg2-Pg4")
 	// No loops: nothing more arrives.
@@ -94,14 +105,14 @@ func TestHostileMail(t *testing.T) {
 	if n := len(e.inbox(bob)); n != 4 {
 		t.Errorf("Bob has %d mails, want 4: something answered machine mail", n)
 	}
-	if n := len(e.inbox(ann)); n != 6 {
-		t.Errorf("Ann has %d mails, want 6", n)
+	if n := len(e.inbox(ann)); n != annMails {
+		t.Errorf("Ann has %d mails, want %d", n, annMails)
 	}
 }
 
 // A burst of moves across many games while the daemon is killed with SIGKILL at random
 // moments and restarted: every move applied exactly once, every reply delivered. The kills
-// need real servers: the local mail server lives in the daemon's memory and dies with it, so
+// need real servers: the local mail server lives in the daemon's process and dies with it, so
 // locally the burst runs without them.
 func TestCrashBurst(t *testing.T) {
 	games, movesPerGame := 20, 10
