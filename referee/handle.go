@@ -654,12 +654,12 @@ func (r *Referee) Admit(prefix []byte) bool {
 // registered address when he played), at most as often as refusals are.
 func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Message, ref store.GameRef) error {
 	rp := ref.Replaced
-	if !strings.EqualFold(msg.From, rp.Was) {
+	if !strings.EqualFold(msg.From, rp.Old) {
 		log.Info("mail for a replaced player's game from another address ignored", "game", ref.Game)
 		return nil
 	}
-	log.Info("mail from a replaced player answered", "game", ref.Game, "replaced_by", rp.By)
-	if ok, err := r.allowRefusal(tx, rp.Was, limitOwn); !ok || err != nil {
+	log.Info("mail from a replaced player answered", "game", ref.Game, "replaced_by", rp.New)
+	if ok, err := r.allowRefusal(tx, rp.Old, limitOwn); !ok || err != nil {
 		return err
 	}
 	name := ""
@@ -668,6 +668,6 @@ func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Mes
 			name = t.Name
 		}
 	}
-	args := templates.Args{"Game": ref.Game, "New": rp.By, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
-	return r.enqueueNotice(tx, rp.Was, say("subject/replaced", args), []string{say("replaced-mail", args)}, "", msg)
+	args := templates.Args{"Game": ref.Game, "New": rp.New, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
+	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, "", msg)
 }

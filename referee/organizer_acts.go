@@ -125,7 +125,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			}
 			// The old token stays, retired: his mail to the game is answered with who took
 			// over and when, not dropped unseen.
-			retired := store.GameRef{Game: sg.ID, Side: int(side), Replaced: &store.Replacement{Was: old, By: neu, At: tx.Now}}
+			retired := store.GameRef{Game: sg.ID, Side: int(side), Replaced: &store.Replacement{Old: old, New: neu, At: tx.Now}}
 			if err := tx.PutTokenRef(sg.Players[side].Token, retired); err != nil {
 				return 0, err
 			}

@@ -64,13 +64,6 @@ type GameRef struct {
 	Replaced *Replacement `json:"replaced,omitempty"`
 }
 
-// Replacement is who took a player's place in a game, and when.
-type Replacement struct {
-	Was string    `json:"was"` // the player replaced
-	By  string    `json:"by"`  // who took over
-	At  time.Time `json:"at"`
-}
-
 // Event is one entry of a game's log: an accepted command in canonical form (Kind ""), or
 // what the organizer did to the game's clocks (Kind EventExtend), which the game's rules
 // never see.

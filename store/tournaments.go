@@ -61,9 +61,10 @@ type Withdrawal struct {
 	At     time.Time `json:"at"`
 }
 
-// Replacement is one REPLACE: New took over seat Seat (an index into Players) from Old.
+// Replacement is one REPLACE: New took over from Old, at At, seat Seat of a tournament (an
+// index into its Players; a game's retired token says only who and when).
 type Replacement struct {
-	Seat int       `json:"seat"`
+	Seat int       `json:"seat,omitempty"`
 	Old  string    `json:"old"`
 	New  string    `json:"new"`
 	At   time.Time `json:"at"`
