@@ -36,10 +36,20 @@ func FuzzResolve(f *testing.F) {
 		if white {
 			by = chess.White
 		}
+		type game struct {
+			key  string
+			opts variant.Options
+		}
+		var games []game
 		for _, key := range variant.Keys() {
-			v := variant.MustLookup(key)
+			games = append(games, game{key, variant.Options{}})
+		}
+		// PSC under fog reads moves otherwise (PS-D9): on the board as its player sees it.
+		games = append(games, game{"synchronous", variant.Options{Flags: map[string]string{"fog": "true"}}})
+		for _, gm := range games {
+			key, v := gm.key, variant.MustLookup(gm.key)
 			for moves := 0; moves <= len(openings[key]); moves++ {
-				g, err := v.New(variant.Options{})
+				g, err := v.New(gm.opts)
 				if err != nil {
 					t.Fatal(err)
 				}
