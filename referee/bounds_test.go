@@ -3,6 +3,8 @@ package referee
 import (
 	"strings"
 	"testing"
+
+	"github.com/refereed/refereed/referee/outbox"
 )
 
 // One mail's work is bounded: 128,000 "?" lines (the attack that grew the daemon to 1.5 GB)
@@ -17,7 +19,7 @@ func TestWorkPerMailBounded(t *testing.T) {
 	if len(out) != 1 {
 		t.Fatalf("%d mails for one mail of queries", len(out))
 	}
-	if n := len(out[0].Raw); n > MaxReplyText*3 {
+	if n := len(out[0].Raw); n > outbox.MaxReplyText*3 {
 		t.Errorf("the answer is %d bytes", n)
 	}
 	body := bodyTo(t, out, ann)
@@ -51,8 +53,8 @@ func TestAnswerCapIncludesQuoted(t *testing.T) {
 		if len(out) != 1 {
 			t.Fatalf("%d answers", len(out))
 		}
-		if n := len(out[0].Raw); n > MaxReplyText {
-			t.Errorf("an answer of %d bytes, want at most %d", n, MaxReplyText)
+		if n := len(out[0].Raw); n > outbox.MaxReplyText {
+			t.Errorf("an answer of %d bytes, want at most %d", n, outbox.MaxReplyText)
 		}
 		mustContain(t, "the cut answer", bodyTo(t, out, ann), "This answer was cut at 256 KB")
 	}

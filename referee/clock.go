@@ -269,7 +269,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr leaveRequest, by stri
 			// in the answer.
 			s := chess.Color(side).Other()
 			a := templates.Args{"From": args["From"], "To": args["To"], "Days": args["Days"], "Side": chess.Color(side)}
-			if err := r.enqueue(tx, sg, v, letter{side: s, kind: "update", what: say("subject/leave-news", nil), paras: []string{say("leave-told", a)}}); err != nil {
+			if err := r.enqueue(tx, sg, v, letter{Side: s, Kind: "update", What: say("subject/leave-news", nil), Paras: []string{say("leave-told", a)}}); err != nil {
 				return "", err
 			}
 		}

@@ -239,7 +239,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 			text = say("reminder", templates.Args{"Waited": span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": span(d), "Due": when(due)})
 			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": when(due)})
 		}
-		lt := letter{side: waiting, kind: "reminder", what: subject, paras: []string{text}, diagram: diagram(g, waiting, variant.ShowView)}
+		lt := letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: diagram(g, waiting, variant.ShowView)}
 		if err := r.enqueue(tx, sg, v, lt); err != nil {
 			return 0, err
 		}

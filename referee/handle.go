@@ -128,7 +128,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if from == "" {
 			from = say("unreadable-from", nil)
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: say("subject/refused-sender", nil), paras: []string{
+		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("forged-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "From": from}),
 			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
@@ -138,7 +138,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "refusal", what: say("subject/refused-sender", nil), paras: []string{
+		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("unconfirmed-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "Why": why}),
 			say("send-directly", templates.Args{"Address": player.Address}),
 		}})
@@ -157,7 +157,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address, limitOwn); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{side: side, kind: "reply", answers: msg, what: say("subject/too-large", nil), paras: []string{
+		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: []string{
 			say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)}),
 		}})
 	}
@@ -622,7 +622,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil {
 		return nil
 	}
-	return r.enqueue(tx, sg, v, letter{side: chess.Color(ref.Side), kind: "reply", answers: msg, what: say("subject/internal-error", nil), paras: []string{
+	return r.enqueue(tx, sg, v, letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
 		say("internal-error", nil),
 	}})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 	"github.com/refereed/refereed/variant/orthodox"
@@ -97,7 +98,7 @@ func TestMailsThreadUnderTheGame(t *testing.T) {
 			t.Errorf("mail to %s: References %v do not start at the opening %s", m.To[0], p.References, open[m.To[0]])
 		}
 		if m.To[0] == ann {
-			if p.InReplyTo[0] != "0.1.m@example.com" || p.References[len(p.References)-1] != "0.1.m@example.com" || len(p.References) > maxReferences+2 {
+			if p.InReplyTo[0] != "0.1.m@example.com" || p.References[len(p.References)-1] != "0.1.m@example.com" || len(p.References) > outbox.MaxReferences+2 {
 				t.Errorf("White's answer: In-Reply-To %v, References %v", p.InReplyTo, p.References)
 			}
 			if !strings.Contains(string(m.Raw), "Auto-Submitted: auto-replied") {

@@ -238,18 +238,18 @@ func (r *Referee) send(tx *store.Tx, l *archive.Game, out *outcome, msg *parser.
 		if len(out.paras[s]) == 0 && !sender && !endedNow {
 			continue // nothing for the opponent: he is not written to at all
 		}
-		l := letter{side: s, what: subjectFor(g, s, out), paras: out.paras[s], kind: kind}
-		if len(l.paras) == 0 {
-			l.paras = []string{say("done", nil)}
+		l := letter{Side: s, What: subjectFor(g, s, out), Paras: out.paras[s], Kind: kind}
+		if len(l.Paras) == 0 {
+			l.Paras = []string{say("done", nil)}
 		}
 		show := out.show[s]
 		if endedNow {
-			l.paras = append(slices.Clone(l.paras), revealed...)
+			l.Paras = append(slices.Clone(l.Paras), revealed...)
 			show = variant.ShowReveal
 		}
-		l.diagram = diagram(g, s, show)
+		l.Diagram = diagram(g, s, show)
 		if sender {
-			l.quoted, l.answers, l.kind = out.quoted, msg, "reply"
+			l.Quoted, l.Answers, l.Kind = out.quoted, msg, "reply"
 		}
 		if err := r.enqueue(tx, sg, v, l); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -80,14 +81,14 @@ func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int,
 // enqueueOrganizer sends tournament t's organizer a mail with his reply address.
 // His mails are numbered, and thread under the first (the welcome).
 func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject string, paras, quoted []string, answers *parser.Message) error {
-	paras, quoted = capText(paras, quoted)
+	paras, quoted = outbox.CapText(paras, quoted)
 	n, err := tx.Next(fmt.Sprintf("organizer-mails/%d", t.ID))
 	if err != nil {
 		return err
 	}
-	return r.notice(tx, noticeMail{to: t.Organizer, subject: subject, paras: paras, quoted: quoted, replyTo: r.OrganizerAddress(t),
-		footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), answers: answers,
-		messageID: r.organizerMessageID(t, n), root: r.organizerMessageID(t, 1)})
+	return r.notice(tx, noticeMail{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
+		Footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), Answers: answers,
+		MessageID: r.organizerMessageID(t, n), Root: r.organizerMessageID(t, 1)})
 }
 
 // organizerMessageID is the Message-ID of the n-th mail to t's organizer: stable, and
@@ -98,7 +99,7 @@ func (r *Referee) organizerMessageID(t *store.Tournament, n uint64) string {
 	if t.Restores > 0 && n > 1 {
 		restored = fmt.Sprintf(".r%d", t.Restores)
 	}
-	return fmt.Sprintf("refereed.t%d.o.%s.%d%s@%s", t.ID, threadID(t.OrganizerToken), n, restored, domain)
+	return fmt.Sprintf("refereed.t%d.o.%s.%d%s@%s", t.ID, outbox.ThreadID(t.OrganizerToken), n, restored, domain)
 }
 
 // organizerMail reads a mail to an organizer's address: from the organizer, each line a

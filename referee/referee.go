@@ -28,9 +28,6 @@ package referee
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base32"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,6 +42,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -116,42 +114,6 @@ func (r *Referee) local() (local, domain string) {
 	return local, domain
 }
 
-// replyAddress is the address a player's replies go to: referee+g42-w-7hk2q@host.
-func (r *Referee) replyAddress(game uint64, side chess.Color, token string) string {
-	local, domain := r.local()
-	return fmt.Sprintf("%s+g%d-%s-%s@%s", local, game, sideLetter(side), token, domain)
-}
-
-// ReplyAddress is the reply address of a player of game g, for the organizer (it holds the
-// player's token: it is his to use, nobody else's).
-func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
-	return r.replyAddress(g.ID, side, g.Players[side].Token)
-}
-
-// bounceAddress is the envelope sender of mail to a player, so that a bounce names him. It
-// carries the player's thread id, not his token: the token travels in the reply address only.
-func (r *Referee) bounceAddress(game uint64, side chess.Color, token string) string {
-	local, domain := r.local()
-	return fmt.Sprintf("%s+bounce-g%d-%s-%s@%s", local, game, sideLetter(side), threadID(token), domain)
-}
-
-// threadID is the opaque id that stands for a player in the referee's Message-IDs and bounce
-// address: derived from his token (so it depends on nothing he does not know) and useless
-// without it. Mail clients copy thread headers and envelope senders around; a token there
-// would be a password in the open.
-func threadID(token string) string {
-	mac := hmac.New(sha256.New, []byte(token))
-	mac.Write([]byte("refereed thread id"))
-	return strings.ToLower(base32.StdEncoding.EncodeToString(mac.Sum(nil)))[:10]
-}
-
-func sideLetter(c chess.Color) string {
-	if c == chess.White {
-		return "w"
-	}
-	return "b"
-}
-
 var tokenAddr = regexp.MustCompile(`^[^+@]+\+(bounce-)?g(\d+)-([wb])-([a-z2-7]{8,32})@`)
 
 // tokenOf finds a reply token in the recipient addresses: the one place a token travels.
@@ -213,28 +175,11 @@ func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.C
 		if sub[3] == "b" {
 			side = chess.Black
 		}
-		if hmac.Equal([]byte(threadID(sg.Players[side].Token)), []byte(sub[4])) {
+		if hmac.Equal([]byte(outbox.ThreadID(sg.Players[side].Token)), []byte(sub[4])) {
 			return sg, side, true
 		}
 	}
 	return nil, 0, false
-}
-
-// newToken is 10 random characters of base32 (a-z, 2-7): 50 bits.
-func (r *Referee) newToken() (string, error) {
-	src := r.Rand
-	if src == nil {
-		src = rand.Reader
-	}
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	b := make([]byte, 10)
-	if _, err := io.ReadFull(src, b); err != nil {
-		return "", fmt.Errorf("referee: token: %w", err)
-	}
-	for i := range b {
-		b[i] = alphabet[b[i]&31]
-	}
-	return string(b), nil
 }
 
 // NewGame creates a game between two addresses and queues the opening mails. It returns the
@@ -307,35 +252,35 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		return nil, err
 	}
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		l := letter{side: side, kind: "opening"}
+		l := letter{Side: side, Kind: "opening"}
 		other := sg.Players[side.Other()].Address
 		if out.Over() {
-			l.what = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
-			l.paras = []string{
+			l.What = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
+			l.Paras = []string{
 				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
 				say("opening-nothing-to-play", nil),
 			}
-			l.diagram = diagram(game, side, variant.ShowReveal)
+			l.Diagram = diagram(game, side, variant.ShowReveal)
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
-			l.what = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
-			l.paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.diagram = diagram(game, side, variant.ShowView)
+			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
+			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
+			l.Diagram = diagram(game, side, variant.ShowView)
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
-			says := strings.Contains(l.diagram, " to play ")
+			says := strings.Contains(l.Diagram, " to play ")
 			if yours {
 				if !says {
-					l.paras = append(l.paras, say("you-move-first", nil))
+					l.Paras = append(l.Paras, say("you-move-first", nil))
 				}
 			} else if says {
-				l.paras = append(l.paras, say("will-write", nil))
+				l.Paras = append(l.Paras, say("will-write", nil))
 			} else {
-				l.paras = append(l.paras, say("other-moves-first", templates.Args{"First": side.Other()}))
+				l.Paras = append(l.Paras, say("other-moves-first", templates.Args{"First": side.Other()}))
 			}
 		}
 		if at != nil {
-			l.paras = append(l.paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
+			l.Paras = append(l.Paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
 		}
 		if err := r.enqueue(tx, sg, v, l); err != nil {
 			return nil, err
@@ -344,248 +289,8 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	return sg, nil
 }
 
-// letter is one mail to one player of a game.
-type letter struct {
-	side    chess.Color
-	what    string // the subject after the game's name: "your move (T5)"
-	paras   []string
-	diagram string
-	quoted  []string        // the unprocessed rest of the player's mail
-	answers *parser.Message // the player's mail this answers; nil for news and the referee's own
-	kind    string          // the outbox kind: opening, reply, update, reminder, deadline, refusal
-}
-
-// messageID is the Message-ID of the n-th mail to side in game g: unique, stable across
-// retries, and dependent on nothing but what this player was sent (noninterference).
-// After a restore from a backup the mail numbers go on from the backup's, so the Message-ID
-// carries the game's restore count too: no ID comes back for another mail.
-func (r *Referee) messageID(g *store.Game, side chess.Color, n int) string {
-	_, domain := r.local()
-	restored := ""
-	if g.Restores > 0 && n > 1 {
-		restored = fmt.Sprintf(".r%d", g.Restores)
-	}
-	return fmt.Sprintf("refereed.g%d.%s.%s.%d%s@%s", g.ID, sideLetter(side), threadID(g.Players[side].Token), n, restored, domain)
-}
-
-// maxReferences is how many of a player's References an answer carries on (after the game's
-// own thread root): enough for any mail client to thread, and a bound on what a hostile
-// mail can make the referee write.
-const maxReferences = 8
-
-// threading is the In-Reply-To and References of the n-th mail to side: every mail threads
-// under the player's opening mail of the game, and an answer also under the mail it answers.
-func (r *Referee) threading(g *store.Game, side chess.Color, n int, answers *parser.Message) (inReplyTo string, refs []string) {
-	if n > 1 {
-		root := r.messageID(g, side, 1)
-		inReplyTo, refs = root, []string{root}
-	}
-	if answers == nil || answers.MessageID == "" {
-		return inReplyTo, refs
-	}
-	theirs := answers.References
-	if len(theirs) > maxReferences {
-		theirs = theirs[len(theirs)-maxReferences:]
-	}
-	for _, id := range append(slices.Clone(theirs), answers.MessageID) {
-		if id != "" && !slices.Contains(refs, id) {
-			refs = append(refs, id)
-		}
-	}
-	return answers.MessageID, refs
-}
-
 // say is one of the referee's own sentences (templates/words/referee.tmpl).
 func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
-
-// maxQuoted is the most lines of a player's unread rest quoted back.
-const maxQuoted = 50
-
-// MaxReplyText bounds the text of one mail (its paragraphs and the quoted rest of the
-// player's mail): far above a whole game's record, far below what a hostile mail could ask
-// for (HISTORY a hundred times).
-const MaxReplyText = 256 << 10
-
-// capText cuts paragraphs and quoted lines to MaxReplyText, saying so.
-func capText(paras, quoted []string) ([]string, []string) {
-	budget := MaxReplyText
-	cut := false
-	var p2, q2 []string
-	for _, p := range paras {
-		if len(p)+2 > budget {
-			cut = true
-			break
-		}
-		budget -= len(p) + 2
-		p2 = append(p2, p)
-	}
-	for _, q := range quoted {
-		if cut || len(q)+4 > budget { // "> " and the line's end
-			cut = true
-			break
-		}
-		budget -= len(q) + 4
-		q2 = append(q2, q)
-	}
-	if cut {
-		p2 = append(p2, say("answer-cut", templates.Args{"KB": MaxReplyText >> 10}))
-	}
-	if len(q2) > maxQuoted {
-		q2 = append(q2[:maxQuoted], say("more-lines", templates.Args{"N": len(q2) - maxQuoted}))
-	}
-	return p2, q2
-}
-
-// renderCapped renders m within MaxReplyText bytes, the whole mail: its HTML alternative
-// and the quoted unread lines included (issue 20: a mail of a few long lines, quoted back,
-// made a 435 KB answer). What goes first is the quoted rest, from its end, then the last
-// paragraphs, then the end of a last long one; the answer says it was cut.
-func renderCapped(m templates.Mail) ([]byte, error) {
-	note := say("answer-cut", templates.Args{"KB": MaxReplyText >> 10})
-	for {
-		raw, err := templates.Render(m)
-		if err != nil || len(raw) <= MaxReplyText {
-			return raw, err
-		}
-		paras := slices.DeleteFunc(slices.Clone(m.Paragraphs), func(p string) bool { return p == note })
-		switch {
-		case len(m.Quoted) > 0:
-			m.Quoted = m.Quoted[:len(m.Quoted)/2]
-		case len(paras) > 1:
-			paras = paras[:len(paras)/2]
-		case len(paras) == 1 && len(paras[0]) > 1:
-			paras[0] = strings.ToValidUTF8(paras[0][:len(paras[0])/2], "")
-		default:
-			return raw, nil // nothing left to cut: the frame alone
-		}
-		m.Paragraphs = append(paras, note)
-	}
-}
-
-// enqueue renders one mail to a player of g and puts it in the outbox.
-func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
-	side := l.side
-	if cp, err := clockPara(tx, g); err != nil {
-		return err
-	} else if cp != "" {
-		// Last, but before the words that lead into the final position.
-		at := len(l.paras)
-		if at > 0 && l.paras[at-1] == say("final-position", nil) {
-			at--
-		}
-		l.paras = slices.Insert(slices.Clone(l.paras), at, cp)
-	}
-	l.paras, l.quoted = capText(l.paras, l.quoted)
-	g.Players[side].Mails++
-	if err := tx.PutGame(g); err != nil {
-		return err
-	}
-	p := g.Players[side]
-	mid := r.messageID(g, side, p.Mails)
-	inReplyTo, refs := r.threading(g, side, p.Mails, l.answers)
-	auto := "auto-generated"
-	if l.answers != nil {
-		auto = "auto-replied"
-	}
-	args := templates.Args{"Game": g.ID, "Variant": v.Name, "Side": side, "Opponent": g.Players[side.Other()].Address, "Result": g.Result}
-	footer := say("footer", args)
-	if g.Over() {
-		footer = say("footer-over", args)
-	}
-	raw, err := renderCapped(templates.Mail{
-		From:          r.from(),
-		ReplyTo:       r.replyAddress(g.ID, side, p.Token),
-		To:            p.Address,
-		Subject:       templates.Subject(g.ID, v.Name, l.what),
-		MessageID:     mid,
-		InReplyTo:     inReplyTo,
-		References:    refs,
-		Date:          tx.Now,
-		AutoSubmitted: auto,
-		Paragraphs:    l.paras,
-		Diagram:       l.diagram,
-		Quoted:        l.quoted,
-		Footer:        footer,
-	})
-	if err != nil {
-		return fmt.Errorf("referee: render mail for game %d: %w", g.ID, err)
-	}
-	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: r.bounceAddress(g.ID, side, p.Token), To: []string{p.Address},
-		Raw: raw, Game: g.ID, Side: int(side), Kind: l.kind})
-	return err
-}
-
-// from is the From header of every mail.
-func (r *Referee) from() string {
-	name := r.Name
-	if name == "" {
-		name = "refereed"
-	}
-	return fmt.Sprintf("%s <%s>", name, r.Address)
-}
-
-// enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
-// answer to answers.
-func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
-	return r.enqueueNotice(tx, to, subject, paras, say("footer-no-game", nil), answers)
-}
-
-// enqueueNotice sends a mail that belongs to no one game, with its footer.
-func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
-	return r.notice(tx, noticeMail{to: to, subject: subject, paras: paras, footer: footer, answers: answers})
-}
-
-// noticeMail is a mail that belongs to no one game: a list of games, standings, a mail to
-// an organizer (replyTo: his own reply address).
-type noticeMail struct {
-	to, subject, footer, replyTo string
-	paras, quoted                []string
-	answers                      *parser.Message
-	// messageID and root, when set, are the mail's Message-ID and the first mail of its
-	// thread (an organizer's mails thread under his welcome).
-	messageID, root string
-}
-
-// notice renders n and puts it in the outbox.
-func (r *Referee) notice(tx *store.Tx, n noticeMail) error {
-	suffix, err := r.newToken()
-	if err != nil {
-		return err
-	}
-	_, domain := r.local()
-	mid := fmt.Sprintf("refereed.notice.%s@%s", suffix, domain)
-	if n.messageID != "" {
-		mid = n.messageID
-	}
-	m := templates.Mail{
-		From: r.from(), To: n.to, ReplyTo: n.replyTo, Subject: templates.Subject(0, "", n.subject),
-		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: n.paras,
-		Quoted: n.quoted, Footer: n.footer,
-	}
-	if n.root != "" && n.root != mid {
-		m.InReplyTo, m.References = n.root, []string{n.root}
-	}
-	if answers := n.answers; answers != nil && answers.MessageID != "" {
-		m.InReplyTo, m.AutoSubmitted = answers.MessageID, "auto-replied"
-		refs := answers.References
-		if len(refs) > maxReferences {
-			refs = refs[len(refs)-maxReferences:]
-		}
-		for _, id := range append(slices.Clone(refs), answers.MessageID) {
-			if !slices.Contains(m.References, id) {
-				m.References = append(m.References, id)
-			}
-		}
-	}
-	m.Paragraphs, m.Quoted = capText(m.Paragraphs, m.Quoted)
-	raw, err := renderCapped(m)
-	if err != nil {
-		return fmt.Errorf("referee: render notice: %w", err)
-	}
-	local, _ := r.local()
-	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: local + "+bounce-notice@" + domain, To: []string{n.to}, Raw: raw, Kind: "notice"})
-	return err
-}
 
 // ParseGameID reads "42" or "#42".
 func ParseGameID(s string) (uint64, error) {
@@ -658,9 +363,9 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 				if slices.Contains(l.Live.ToAct(), side) {
 					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.Live, side)})
 				}
-				if err := r.enqueue(tx, l.Stored, l.Variant, letter{side: side, kind: "update", what: what,
-					paras:   []string{say("restored", templates.Args{"When": when(taken)})},
-					diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
+				if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
+					Paras:   []string{say("restored", templates.Args{"When": when(taken)})},
+					Diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
 					return err
 				}
 				queued++
@@ -670,3 +375,49 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 	})
 	return queued, err
 }
+
+// out is the referee's mail writer (package outbox): what to say is decided here, how it is
+// written and queued there.
+func (r *Referee) out() *outbox.Writer {
+	return &outbox.Writer{Address: r.Address, Name: r.Name, Rand: r.Rand, Clock: clockPara}
+}
+
+// letter is one mail to one player of a game; noticeMail one that belongs to no one game.
+type (
+	letter     = outbox.Letter
+	noticeMail = outbox.Notice
+)
+
+// enqueue writes l to a player of game g, of variant v, into the outbox.
+func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
+	return r.out().Game(tx, g, v.Name, l)
+}
+
+// enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
+// answer to answers.
+func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
+	return r.out().Plain(tx, to, subject, paras, answers)
+}
+
+// enqueueNotice sends a mail that belongs to no one game, with its footer.
+func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
+	return r.out().Notice(tx, noticeMail{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
+}
+
+// notice writes n into the outbox.
+func (r *Referee) notice(tx *store.Tx, n noticeMail) error { return r.out().Notice(tx, n) }
+
+// newToken is a new reply token (outbox.Writer.NewToken).
+func (r *Referee) newToken() (string, error) { return r.out().NewToken() }
+
+// replyAddress is the address a player's replies go to: referee+g42-w-7hk2q@host.
+func (r *Referee) replyAddress(game uint64, side chess.Color, token string) string {
+	return r.out().ReplyAddress(game, side, token)
+}
+
+// ReplyAddress is the reply address of a player of game g, for the organizer (it holds the
+// player's token: it is his to use, nobody else's).
+func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
+	return r.out().PlayerAddress(g, side)
+}
+

@@ -260,7 +260,7 @@ func TestBounceRecorded(t *testing.T) {
 	id := h.newGame("orthodox")
 	h.outbox()
 	p := h.player(id, B)
-	bounce := fmt.Sprintf("From: MAILER-DAEMON@example.org\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <b1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nbob@example.net: mailbox unknown\r\n--XX--\r\n", h.ref.bounceAddress(id, B, p.Token))
+	bounce := fmt.Sprintf("From: MAILER-DAEMON@example.org\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <b1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nbob@example.net: mailbox unknown\r\n--XX--\r\n", h.ref.out().BounceAddress(id, B, p.Token))
 	h.deliver([]byte(bounce))
 	if m := h.outbox(); len(m) != 0 {
 		t.Fatalf("a bounce was answered")

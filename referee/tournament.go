@@ -346,8 +346,8 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			}
 			for _, s := range []chess.Color{chess.White, chess.Black} {
 				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
-				l := letter{side: s, kind: "update", what: say("subject/tournament-withdrawn", args),
-					paras: append([]string{say("tournament-withdrew", args)}, revealed...), diagram: diagram(g, s, variant.ShowReveal)}
+				l := letter{Side: s, Kind: "update", What: say("subject/tournament-withdrawn", args),
+					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: diagram(g, s, variant.ShowReveal)}
 				if err := r.enqueue(tx, sg, v, l); err != nil {
 					return err
 				}

@@ -1,0 +1,54 @@
+package outbox
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/store"
+)
+
+// A player's mails thread under his first mail of the game; an answer also under the mail it
+// answers and, of that mail's own References, no more than MaxReferences; the token never
+// stands in a Message-ID or the bounce address, only in the reply address.
+func TestThreadingAndAddresses(t *testing.T) {
+	w := &Writer{Address: "referee@example.org"}
+	g := &store.Game{ID: 42, Players: [2]store.Player{{Address: "ann@x", Token: "abcdefghij"}, {Address: "bob@y", Token: "klmnopqrst"}}}
+	if in, refs := w.threading(g, chess.White, 1, nil); in != "" || refs != nil {
+		t.Errorf("the first mail threads under %q %v", in, refs)
+	}
+	root := w.MessageID(g, chess.White, 1)
+	if in, refs := w.threading(g, chess.White, 5, nil); in != root || len(refs) != 1 || refs[0] != root {
+		t.Errorf("the fifth mail threads under %q %v, want %s", in, refs, root)
+	}
+	var theirs []string
+	for i := 0; i < 30; i++ {
+		theirs = append(theirs, strings.Repeat("x", i+1)+"@z")
+	}
+	in, refs := w.threading(g, chess.White, 5, &parser.Message{MessageID: "m@z", References: theirs})
+	if in != "m@z" || len(refs) != MaxReferences+2 || refs[0] != root || refs[len(refs)-1] != "m@z" {
+		t.Errorf("an answer threads under %q %v", in, refs)
+	}
+	for _, s := range []string{root, w.BounceAddress(42, chess.White, "abcdefghij")} {
+		if strings.Contains(s, "abcdefghij") {
+			t.Errorf("%s carries the token", s)
+		}
+	}
+	if a := w.PlayerAddress(g, chess.Black); a != "referee+g42-b-klmnopqrst@example.org" {
+		t.Errorf("Black's reply address %s", a)
+	}
+}
+
+// CapText keeps a mail's text within MaxReplyText and says it cut it.
+func TestCapText(t *testing.T) {
+	big := strings.Repeat("a", 100<<10)
+	paras, quoted := CapText([]string{big, big, big, big}, []string{"x"})
+	total := 0
+	for _, p := range paras {
+		total += len(p)
+	}
+	if total > MaxReplyText || len(quoted) != 0 || !strings.Contains(paras[len(paras)-1], "KB") {
+		t.Errorf("%d bytes kept in %d paragraphs, %d quoted lines", total, len(paras), len(quoted))
+	}
+}
