@@ -1,6 +1,7 @@
 package localmail_test
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -326,5 +327,27 @@ func TestIndexCompacted(t *testing.T) {
 	}
 	if inbox, _ := mailbox(t, login(t, s, "ann@localhost"), "INBOX"); len(inbox) != 0 {
 		t.Errorf("INBOX after the compaction: %v", inbox)
+	}
+}
+
+// A mailbox a stranger has filled to its quota still gets the referee's mail: the game goes
+// on while the player deletes the junk.
+func TestRefereeMailPassesQuota(t *testing.T) {
+	s := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Referee: "referee@localhost", Quota: 100_000}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Mailbox("bob@localhost")
+	c := dialAs(t, s, "ann@localhost")
+	junk := "From: ann@localhost\r\n\r\n" + strings.Repeat(strings.Repeat("j", 98)+"\r\n", 990)
+	if err := c.SendMail("ann@localhost", []string{"bob@localhost"}, strings.NewReader(junk)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendMail("ann@localhost", []string{"bob@localhost"}, strings.NewReader(junk)); code(err) != 452 && code(err) != 552 {
+		t.Fatalf("past the quota: %v", err)
+	}
+	if err := s.Transport().Send(context.Background(), "referee@localhost", []string{"bob@localhost"}, []byte("From: referee@localhost\r\nSubject: your move\r\n\r\nx\r\n")); err != nil {
+		t.Errorf("the referee's mail to a full mailbox: %v", err)
 	}
 }

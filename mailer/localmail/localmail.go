@@ -251,14 +251,14 @@ func (a *Account) Status(name string, options *imap.StatusOptions) (*imap.Status
 // Deliver puts raw into the mailbox of each recipient, with Return-Path and Delivered-To
 // headers as a real delivery agent writes them. It returns once the mail is kept.
 func (s *Server) Deliver(from string, to []string, raw []byte) error {
-	return s.deliver(from, to, strings.NewReader(string(raw)))
+	return s.deliver(from, to, strings.NewReader(string(raw)), true)
 }
 
 // deliver streams r to disk, a file per recipient (never the whole mail in memory), and
 // adds the files to their INBOXes in one index transaction: all or none. A recipient whose
-// mailbox does not exist, or whose quota the mail would pass, fails it before anything is
-// added.
-func (s *Server) deliver(from string, to []string, r io.Reader) error {
+// mailbox does not exist, or whose quota the mail would pass (with quota set), fails it
+// before anything is added.
+func (s *Server) deliver(from string, to []string, r io.Reader, quota bool) error {
 	var files []string
 	defer func() {
 		for _, f := range files {
@@ -306,7 +306,7 @@ func (s *Server) deliver(from string, to []string, r io.Reader) error {
 		}
 		n := size + int64(len(fmt.Sprintf("Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, rcpt)))
 		adding[u] += n
-		if u.size()+adding[u] > s.quota() {
+		if quota && u.size()+adding[u] > s.quota() {
 			return errMailboxFull(false)
 		}
 		inbox := u.boxes["INBOX"]

@@ -1,6 +1,7 @@
 package localmail
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -122,7 +123,7 @@ func (s *session) Data(r io.Reader) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return s.srv.smtpError(err)
 	}
-	if err := s.srv.deliver(s.from, s.to, f); err != nil {
+	if err := s.srv.deliver(s.from, s.to, f, true); err != nil {
 		return s.srv.smtpError(err)
 	}
 	return nil
@@ -194,7 +195,8 @@ func (l *loginServer) Next(response []byte) (challenge []byte, done bool, err er
 
 // Transport delivers the referee's own mail in-process: it is the one sender the SMTP server
 // never takes as the referee. A recipient outside the domain is a permanent failure (there is
-// no relaying); a failure to keep the mail is a temporary one.
+// no relaying); a failure to keep the mail is a temporary one. The quota does not hold the
+// referee's mail back.
 func (s *Server) Transport() mailer.Transport { return inProcess{s} }
 
 // inProcess is the Server as a mailer.Transport (not a mailer.Closer: the sender must not
@@ -213,7 +215,10 @@ func (t inProcess) Send(ctx context.Context, from string, to []string, raw []byt
 			return err
 		}
 	}
-	if err := s.Deliver(from, to, raw); err != nil {
+	// The referee's mail passes the quota: it is small and bounded (an answer is at most
+	// 256 KB, refusals are rate-limited), and a player whose mailbox a stranger has filled
+	// must still get his game's mail.
+	if err := s.deliver(from, to, bytes.NewReader(raw), false); err != nil {
 		return fmt.Errorf("localmail: deliver to %v: %v", to, err) // temporary (not %w: a 552 for a full mailbox is no reason to give up)
 	}
 	return nil
