@@ -9,6 +9,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates/mailcheck"
 	"github.com/refereed/refereed/variant"
@@ -73,14 +74,14 @@ func TestGameOverRevealsEverything(t *testing.T) {
 				case "draw":
 					h.deliver(h.reply(id, B, "DRAW ACCEPT"))
 				case "forfeit":
-					h.now = h.now.Add(DefaultDeadline + time.Minute)
+					h.now = h.now.Add(clocks.DefaultDeadline + time.Minute)
 					if _, err := h.ref.CheckDeadlines(); err != nil {
 						t.Fatal(err)
 					}
 					if m := h.outbox(); len(m) != 1 || !strings.Contains(bodyTo(t, m, bob), "Reminder") {
 						t.Fatalf("no reminder before the forfeit: %d mails", len(m))
 					}
-					h.now = h.now.Add(DefaultDeadline)
+					h.now = h.now.Add(clocks.DefaultDeadline)
 					if _, err := h.ref.CheckDeadlines(); err != nil {
 						t.Fatal(err)
 					}
@@ -127,7 +128,7 @@ func TestGameOverRevealsEverything(t *testing.T) {
 					}
 				}
 				// After the end, nothing more is sent on time.
-				h.now = h.now.Add(10 * DefaultDeadline)
+				h.now = h.now.Add(10 * clocks.DefaultDeadline)
 				if n, _ := h.ref.CheckDeadlines(); n != 0 {
 					t.Errorf("%d deadline mails for a finished game", n)
 				}
@@ -168,7 +169,7 @@ func TestGameOverAtCreation(t *testing.T) {
 				}
 			}
 		}
-		h.now = h.now.Add(10 * DefaultDeadline)
+		h.now = h.now.Add(10 * clocks.DefaultDeadline)
 		if n, _ := h.ref.CheckDeadlines(); n != 0 {
 			t.Errorf("%s: %d deadline mails for a game over at the start", tc.key, n)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
@@ -180,7 +181,7 @@ func TestReminderAlwaysBeforeForfeit(t *testing.T) {
 		}
 		due := h.now.Add(tc.deadline)
 		body := bodyTo(t, h.outbox(), ann)
-		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+when(due)+" "+tc.left+", you forfeit", "reminder: your move (move 1) is due by "+when(due))
+		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+clocks.When(due)+" "+tc.left+", you forfeit", "reminder: your move (move 1) is due by "+clocks.When(due))
 		if strings.Contains(body, "0 hours") {
 			t.Errorf("reminder says 0 hours:\n%s", body)
 		}
@@ -208,8 +209,8 @@ func TestSpan(t *testing.T) {
 		72 * time.Hour:                  "3 days",
 		25*time.Hour + 2*time.Minute:    "1 day 1 hour 2 minutes",
 	} {
-		if got := span(d); got != want {
-			t.Errorf("span(%v) = %q, want %q", d, got, want)
+		if got := clocks.Span(d); got != want {
+			t.Errorf("clocks.Span(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
@@ -277,14 +278,14 @@ func TestDeadlineCheckReplaysOnlyWhatChanged(t *testing.T) {
 	if got := h.ref.deadlineLoads.Load(); got != 2 {
 		t.Errorf("after a move: %d replays, want 2", got)
 	}
-	h.now = h.now.Add(DefaultDeadline + time.Minute)
+	h.now = h.now.Add(clocks.DefaultDeadline + time.Minute)
 	if n := check(); n != 1 {
 		t.Errorf("a deadline passed: %d mails, want the reminder", n)
 	}
 	if n := check(); n != 0 {
 		t.Errorf("the reminder sent twice")
 	}
-	h.now = h.now.Add(DefaultDeadline)
+	h.now = h.now.Add(clocks.DefaultDeadline)
 	if n := check(); n != 2 || !h.outcome(id).Over() {
 		t.Errorf("second deadline: %d mails, over %v", n, h.outcome(id).Over())
 	}

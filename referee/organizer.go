@@ -11,6 +11,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -312,7 +313,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if !slices.Contains(t.Players, addr) {
 			return nil, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": t.Name}))
 		}
-		lr, err := parseLeave(args[1:])
+		lr, err := clocks.ParseLeave(args[1:])
 		if err != nil {
 			return nil, err
 		}
@@ -320,7 +321,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err != nil {
 			return nil, err
 		}
-		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.from.Format(archive.DateLayout), "To": lr.to.Format(archive.DateLayout), "Days": lr.days()})); err != nil {
+		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days()})); err != nil {
 			return nil, err
 		}
 		return []string{granted}, nil

@@ -42,6 +42,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -74,7 +75,7 @@ type Referee struct {
 	// which relays nowhere): an address of another domain is refused where it enters.
 	LocalDomain string
 	// LeaveDays is the leave a player may take in a calendar year outside tournaments that
-	// set their own (DefaultLeaveDays when 0).
+	// set their own (clocks.DefaultLeaveDays when 0).
 	LeaveDays int
 
 	// QueryLimit overrides the private queries answered per player per QueryWindow
@@ -364,7 +365,7 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.Live, side)})
 				}
 				if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
-					Paras:   []string{say("restored", templates.Args{"When": when(taken)})},
+					Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
 					Diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
 					return err
 				}
@@ -379,7 +380,7 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 // out is the referee's mail writer (package outbox): what to say is decided here, how it is
 // written and queued there.
 func (r *Referee) out() *outbox.Writer {
-	return &outbox.Writer{Address: r.Address, Name: r.Name, Rand: r.Rand, Clock: clockPara}
+	return &outbox.Writer{Address: r.Address, Name: r.Name, Rand: r.Rand, Clock: clocks.Para}
 }
 
 // letter is one mail to one player of a game; noticeMail one that belongs to no one game.
@@ -420,4 +421,3 @@ func (r *Referee) replyAddress(game uint64, side chess.Color, token string) stri
 func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
 	return r.out().PlayerAddress(g, side)
 }
-

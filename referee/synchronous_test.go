@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/store"
 )
 
@@ -81,7 +82,7 @@ func TestSynchronousDeadlines(t *testing.T) {
 		var s string
 		if err := h.db.View(func(tx *store.Tx) error {
 			var err error
-			s, err = Waiting(tx, id)
+			s, err = clocks.Waiting(tx, id)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -89,20 +90,20 @@ func TestSynchronousDeadlines(t *testing.T) {
 		return s
 	}
 	mustSay(t, "Waiting", waiting(), "Waiting for both players to choose their moves; no clock runs")
-	h.now = h.now.Add(10 * DefaultDeadline)
+	h.now = h.now.Add(10 * clocks.DefaultDeadline)
 	if n, err := h.ref.CheckDeadlines(); err != nil || n != 0 {
 		t.Fatalf("neither has chosen, yet %d mails (%v)", n, err)
 	}
 	chose := h.now
 	h.deliver(h.reply(id, W, "e4"))
 	h.outbox()
-	mustSay(t, "Waiting", waiting(), "Waiting for Black since "+when(chose))
+	mustSay(t, "Waiting", waiting(), "Waiting for Black since "+clocks.When(chose))
 
-	h.now = chose.Add(DefaultDeadline - time.Minute)
+	h.now = chose.Add(clocks.DefaultDeadline - time.Minute)
 	if n, _ := h.ref.CheckDeadlines(); n != 0 {
 		t.Fatalf("%d mails before the deadline", n)
 	}
-	h.now = chose.Add(DefaultDeadline + time.Minute)
+	h.now = chose.Add(clocks.DefaultDeadline + time.Minute)
 	if n, err := h.ref.CheckDeadlines(); err != nil || n != 1 {
 		t.Fatalf("%d mails at the deadline, want Black's reminder (%v)", n, err)
 	}
@@ -113,7 +114,7 @@ func TestSynchronousDeadlines(t *testing.T) {
 	checkMail(t, mails[0])
 	mustSay(t, "the reminder", bodyTo(t, mails, bob), "reminder: your move (turn 1) is due by")
 
-	h.now = h.now.Add(DefaultDeadline + time.Minute)
+	h.now = h.now.Add(clocks.DefaultDeadline + time.Minute)
 	if _, err := h.ref.CheckDeadlines(); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestSynchronousDeadlines(t *testing.T) {
 	id2 := h2.trainWreck("synchronous", "", nil)
 	h2.deliver(h2.reply(id2, B, "Nf6"))
 	h2.outbox()
-	h2.now = h2.now.Add(DefaultDeadline + time.Minute)
+	h2.now = h2.now.Add(clocks.DefaultDeadline + time.Minute)
 	if n, _ := h2.ref.CheckDeadlines(); n != 1 {
 		t.Fatalf("%d mails, want White's reminder", n)
 	}

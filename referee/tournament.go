@@ -28,7 +28,7 @@ type TournamentOptions struct {
 	// WithdrawRule is tournament.WithdrawForfeit (the default) or tournament.WithdrawHalf.
 	WithdrawRule string
 	// Time is the games' time control ("30d+3d", "50d/10"; "" for the simple deadline), and
-	// LeaveDays the leave a player may take in a calendar year (DefaultLeaveDays when 0).
+	// LeaveDays the leave a player may take in a calendar year (clocks.DefaultLeaveDays when 0).
 	Time      string
 	LeaveDays int
 	Game      variant.Options // each game's options

@@ -9,6 +9,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
@@ -237,7 +238,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	h.deliver(h.reply(left[0], chess.White, "e4"))
 	h.outbox()
 	for range 2 {
-		h.now = h.now.Add(DefaultDeadline + time.Minute)
+		h.now = h.now.Add(clocks.DefaultDeadline + time.Minute)
 		if _, err := h.ref.CheckDeadlines(); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -52,7 +53,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(m.Stdout, "\n\n%s", g.View(v).Diagram())
 		defer fmt.Fprintf(m.Stdout, "Data in %s\n", d.where(m))
-		if w, err := referee.Waiting(tx, id); err == nil && w != "" {
+		if w, err := clocks.Waiting(tx, id); err == nil && w != "" {
 			fmt.Fprintln(m.Stdout, w)
 		}
 		for i, p := range sg.Players {
