@@ -1,16 +1,15 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/inbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -20,11 +19,7 @@ import (
 // already processed changes nothing. An error means nothing was applied (an internal error,
 // to be retried); a player's mistakes are not errors, they are answered.
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
-	return r.handleStored(store.InboundMail{Key: key, Raw: raw})
-}
-
-// handleStored is Handle for a stored inbound mail (which may be an oversize header).
-func (r *Referee) handleStored(m store.InboundMail) error {
+	m := store.InboundMail{Key: key, Raw: raw}
 	defer r.prejudge(m)()
 	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
@@ -45,24 +40,6 @@ func (r *Referee) inTx(tx *store.Tx, m store.InboundMail) error {
 	}
 	return tx.MarkProcessed(m.Key)
 }
-
-// batch handles several mails in one transaction: all of them or, on any error, none
-// (the caller then handles them one by one). One commit for a burst of mail is what keeps
-// the throughput of the daemon near that of the mail servers.
-func (r *Referee) batch(ms []store.InboundMail) error {
-	defer r.prejudge(ms...)()
-	return r.DB.Update(func(tx *store.Tx) error {
-		for _, m := range ms {
-			if err := r.inTx(tx, m); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// BatchSize is the most mails ProcessInbox handles in one transaction.
-const BatchSize = 32
 
 // read is the referee's reading of one mail: parse it, find the game and the player, check
 // the sender, and answer or apply it.
@@ -453,154 +430,11 @@ func clip(s string) string {
 	return s
 }
 
-// ProcessInbox handles the stored messages not yet processed, a page at a time (memory stays
-// flat however much mail waits). Each attempt is recorded durably before the mail is
-// handled, so a mail that kills the process (a panic is caught; running out of memory is
-// not) is counted all the same: after MaxAttempts it is quarantined, kept for the operator
-// (refereed inbox), reported, and the rest of the inbox goes on. A crash loop cannot start.
+// ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
+// page at a time, new mail in batches, each attempt counted, failing mail quarantined).
 func (r *Referee) ProcessInbox() (handled int, err error) {
-	var after *store.InboxKey
-	for {
-		var page []store.InboundMail
-		if err := r.DB.View(func(tx *store.Tx) error {
-			var err error
-			page, err = tx.InboundPage(after, BatchSize, BatchBytes)
-			return err
-		}); err != nil {
-			return handled, err
-		}
-		if len(page) == 0 {
-			return handled, nil
-		}
-		after = &page[len(page)-1].Key
-		n, err := r.processPage(page)
-		handled += n
-		if err != nil {
-			return handled, err
-		}
-	}
-}
-
-// BatchBytes bounds the raw mail ProcessInbox holds at once (one mail at least).
-const BatchBytes = 8 << 20
-
-func (r *Referee) maxAttempts() int {
-	if r.MaxAttempts == 0 {
-		return 3
-	}
-	return r.MaxAttempts
-}
-
-// processPage handles one page: mail never tried before together in one transaction (after
-// marking them tried), mail that was tried before one at a time.
-func (r *Referee) processPage(page []store.InboundMail) (handled int, err error) {
-	var fresh, tried []store.InboundMail
-	for _, m := range page {
-		if m.Attempts == 0 {
-			fresh = append(fresh, m)
-		} else {
-			tried = append(tried, m)
-		}
-	}
-	if len(fresh) > 1 {
-		if err := r.markAttempt(fresh); err != nil {
-			return 0, err
-		}
-		if r.guard(func() error { return r.batch(fresh) }) == nil {
-			handled += len(fresh)
-			fresh = nil
-		}
-		// else: one of them fails, each is handled alone below (its attempt is counted)
-	}
-	for _, m := range append(fresh, tried...) {
-		ok, err := r.processOne(m)
-		if err != nil {
-			return handled, err
-		}
-		if ok {
-			handled++
-		}
-	}
-	return handled, nil
-}
-
-// processOne handles one mail alone: count the attempt, then handle it; quarantine it once
-// it has failed MaxAttempts times.
-func (r *Referee) processOne(m store.InboundMail) (bool, error) {
-	var cur *store.InboundMail
-	if err := r.DB.Update(func(tx *store.Tx) error {
-		var err error
-		if cur, err = tx.Inbound(m.Key); err != nil {
-			return err
-		}
-		if cur.Attempts >= r.maxAttempts() {
-			return r.quarantine(tx, cur)
-		}
-		cur.Attempts++
-		return tx.UpdateInbound(*cur)
-	}); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return false, nil // processed meanwhile
-		}
-		return false, err
-	}
-	if !cur.Quarantined.IsZero() {
-		return false, nil
-	}
-	herr := r.guard(func() error { return r.handleStored(*cur) })
-	if herr == nil {
-		return true, nil
-	}
-	r.logger().Error("handling failed; the mail is kept", "key", m.Key.String(), "attempt", cur.Attempts, "err", herr)
-	return false, r.DB.Update(func(tx *store.Tx) error {
-		cur, err := tx.Inbound(m.Key)
-		if err != nil {
-			return err
-		}
-		cur.Error = herr.Error()
-		if cur.Attempts >= r.maxAttempts() {
-			return r.quarantine(tx, cur)
-		}
-		return tx.UpdateInbound(*cur)
-	})
-}
-
-// quarantine sets a mail aside after its last failed attempt and tells its sender, if he is a
-// registered player, that it was kept.
-func (r *Referee) quarantine(tx *store.Tx, m *store.InboundMail) error {
-	why := fmt.Sprintf("failed %d times: %s", m.Attempts, m.Error)
-	if m.Error == "" {
-		why = fmt.Sprintf("the daemon stopped while handling it %d times", m.Attempts)
-	}
-	r.logger().Error("mail quarantined: see refereed inbox list", "key", m.Key.String(), "why", why)
-	if err := r.tellKept(tx, m); err != nil {
-		return err
-	}
-	return tx.Quarantine(*m, why)
-}
-
-// markAttempt records one attempt on each of ms before they are handled together.
-func (r *Referee) markAttempt(ms []store.InboundMail) error {
-	return r.DB.Update(func(tx *store.Tx) error {
-		for i := range ms {
-			ms[i].Attempts++
-			if err := tx.UpdateInbound(ms[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// guard runs f, turning a panic into an error: a mail that trips a bug is counted and, in
-// the end, quarantined, instead of taking the daemon down.
-func (r *Referee) guard(f func() error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("referee: panic: %v\n%s", p, debug.Stack())
-		}
-	}()
-	return f()
+	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.prejudge, Kept: r.tellKept,
+		MaxAttempts: r.MaxAttempts, Log: r.logger()}).Process()
 }
 
 // tellKept tells the registered player behind a failing message that it was kept.

@@ -1,6 +1,6 @@
 // Package referee is the service between "an email arrived" and "these emails must go out".
 // The daemon's entry is ProcessInbox: it takes the inbound mails the intake stored, a page at
-// a time, and handles up to BatchSize of them in one store transaction (a batch that fails is
+// a time, and handles up to inbox.BatchSize of them in one store transaction (a batch that fails is
 // handled again mail by mail, and a mail that keeps failing is quarantined). For each mail it
 // parses it once, finds the game and the player, checks that the sender is that player,
 // plays each command line through the game aggregate (game.go: the only place a game
@@ -8,6 +8,12 @@
 // the mail, and marks the message processed: all of that commits, or none of it. Handle is
 // one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
 // its log, exports, a tournament's section) is package archive's.
+//
+// The service is divided by idea: this package reads each mail and decides (intake of a
+// mail, the game aggregate, the organizer, leave and the deadline check); referee/inbox runs
+// the stored mail in batches and quarantines what keeps failing; referee/outbox writes and
+// queues the mail; referee/clocks says what is due when, in words. Each of those imports
+// nothing of this package.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
