@@ -6,6 +6,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/tournament"
@@ -142,20 +143,20 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		if dl.OnTime {
 			forfeit = variant.CmdTimeForfeit
 		}
-		a := &game{Game: l, tx: tx}
-		notices, err := a.submit(variant.Command{By: waiting, Text: forfeit}, "deadline")
+		a := &play.Game{Game: l, Tx: tx}
+		notices, err := a.Submit(variant.Command{By: waiting, Text: forfeit}, "deadline")
 		if err != nil {
 			return 0, err
 		}
-		if _, err := a.settle(""); err != nil {
+		if _, err := a.Settle(""); err != nil {
 			return 0, err
 		}
 		res := g.Outcome()
-		var out outcome
+		var out play.Outcome
 		for _, n := range notices {
-			out.add(n)
+			out.Add(n)
 		}
-		if err := r.finish(a, &out, nil, true, "deadline"); err != nil {
+		if err := play.Finish(r.out(), a, &out, nil, true, "deadline", r.tournamentGameOver); err != nil {
 			return 0, err
 		}
 		queued := 2
@@ -174,14 +175,14 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		var text, subject string
 		if dl.OnTime {
 			text = say("reminder-clock", templates.Args{"Left": l.Clock.Left(int(waiting), tx.Now), "Due": clocks.When(dl.Lose)})
-			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": clocks.When(dl.Lose)})
+			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": clocks.When(dl.Lose)})
 		} else {
 			d := clocks.DeadlineOf(sg)
 			due := tournament.After(tx.Now, d, l.Stops)
 			text = say("reminder", templates.Args{"Waited": clocks.Span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": clocks.Span(d), "Due": clocks.When(due)})
-			subject = say("subject/reminder", templates.Args{"Turn": turnLabel(g, waiting), "Due": clocks.When(due)})
+			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": clocks.When(due)})
 		}
-		lt := letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: diagram(g, waiting, variant.ShowView)}
+		lt := letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(g, waiting, variant.ShowView)}
 		if err := r.enqueue(tx, sg, v, lt); err != nil {
 			return 0, err
 		}

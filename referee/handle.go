@@ -10,6 +10,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/inbox"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -89,7 +90,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
-	a, err := openGame(tx, ref.Game)
+	a, err := play.Open(tx, ref.Game)
 	if err != nil {
 		return err
 	}
@@ -207,17 +208,17 @@ func isQuery(v *variant.Variant, line string) bool {
 }
 
 // apply runs the command lines of msg through the game and queues the mails.
-func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side chess.Color) error {
-	tx, sg, v, g := a.tx, a.Stored, a.Variant, a.Live
-	out := outcome{sender: &side}
+func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
+	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+	out := play.Outcome{Sender: &side}
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
-		out.noCommand = true
+		out.NoCommand = true
 		if msg.BodyError != "" {
-			out.paras[side] = append(out.paras[side], say("no-command-unreadable", templates.Args{"Why": msg.BodyError}))
+			out.Paras[side] = append(out.Paras[side], say("no-command-unreadable", templates.Args{"Why": msg.BodyError}))
 		} else {
-			out.paras[side] = append(out.paras[side], say("no-command", nil))
+			out.Paras[side] = append(out.Paras[side], say("no-command", nil))
 		}
 	}
 	if err := r.fault("submit"); err != nil {
@@ -226,10 +227,10 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side c
 	// What one mail can make the referee do is bounded: MaxCommands lines, and QueryLimit
 	// private queries per player per hour. The rest comes back unread, as after a refusal.
 	stop := func(i int, why string) {
-		out.paras[side] = append(out.paras[side], why)
-		out.refused = lines[i].N // an answer that only refuses is rate-limited
+		out.Paras[side] = append(out.Paras[side], why)
+		out.Refused = lines[i].N // an answer that only refuses is rate-limited
 		for _, rest := range lines[i:] {
-			out.quoted = append(out.quoted, rest.Text)
+			out.Quoted = append(out.Quoted, rest.Text)
 		}
 	}
 	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
@@ -266,7 +267,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side c
 			// which is then what its log now replays to.
 			var changed bool
 			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
-				if a, err = openGame(tx, sg.ID); err == nil {
+				if a, err = play.Open(tx, sg.ID); err == nil {
 					sg, g = a.Stored, a.Live
 					before = len(g.Log())
 				}
@@ -281,57 +282,57 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side c
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)
 			}
-			out.paras[side] = append(out.paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": !g.Outcome().Over()}))
-			out.refused = line.N
+			out.Paras[side] = append(out.Paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": !g.Outcome().Over()}))
+			out.Refused = line.N
 			for _, rest := range lines[i:] {
 				if g.Outcome().Over() {
 					break // nothing can be sent again to a finished game: nothing is quoted back
 				}
-				out.quoted = append(out.quoted, rest.Text)
+				out.Quoted = append(out.Quoted, rest.Text)
 			}
-			if out.show[side] < variant.ShowView {
-				out.show[side] = variant.ShowView
+			if out.Show[side] < variant.ShowView {
+				out.Show[side] = variant.ShowView
 			}
 			break
 		}
 		for _, w := range warns {
-			out.paras[side] = append(out.paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
+			out.Paras[side] = append(out.Paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
 		}
 		stopped := false
 		for _, n := range notices {
-			out.add(n)
+			out.Add(n)
 			stopped = stopped || n.Stop
 		}
 		if err := r.fault("log"); err != nil {
 			return err
 		}
-		if err := a.logSince(before, key.String()); err != nil {
+		if err := a.LogSince(before, key.String()); err != nil {
 			return err
 		}
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
 			if rest := lines[i+1:]; len(rest) > 0 {
-				out.paras[side] = append(out.paras[side], say("over-rest-unread", nil))
+				out.Paras[side] = append(out.Paras[side], say("over-rest-unread", nil))
 			}
 			break
 		}
 		if stopped && i+1 < len(lines) {
 			// The game stops reading here (its notice said why): the rest comes back unread.
-			out.paras[side] = append(out.paras[side], say("stopped-rest-unread", templates.Args{"N": line.N}))
+			out.Paras[side] = append(out.Paras[side], say("stopped-rest-unread", templates.Args{"N": line.N}))
 			for _, rest := range lines[i+1:] {
-				out.quoted = append(out.quoted, rest.Text)
+				out.Quoted = append(out.Quoted, rest.Text)
 			}
 			break
 		}
 	}
-	endedNow, err := a.settle("")
+	endedNow, err := a.Settle("")
 	if err != nil {
 		return err
 	}
 	if err := r.fault("render"); err != nil {
 		return err
 	}
-	if len(g.Log()) == logBefore && len(out.paras[side.Other()]) == 0 && (out.refused > 0 || len(lines) == 0) {
+	if len(g.Log()) == logBefore && len(out.Paras[side.Other()]) == 0 && (out.Refused > 0 || len(lines) == 0) {
 		// Nothing was done and only the sender would hear of it: a refusal-only answer.
 		if ok, err := r.allowRefusal(tx, sg.Players[side].Address, limitOwn); err != nil {
 			return err
@@ -339,18 +340,18 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *game, side c
 			return nil
 		}
 	}
-	if err := r.finish(a, &out, msg, endedNow, "update"); err != nil {
+	if err := play.Finish(r.out(), a, &out, msg, endedNow, "update", r.tournamentGameOver); err != nil {
 		return err
 	}
 	return r.fault("enqueue")
 }
 
 // command runs one line: the referee's own commands (HELP, BOARD, HISTORY), else the game's.
-func (r *Referee) command(a *game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
-	tx, sg, v, g := a.tx, a.Stored, a.Variant, a.Live
+func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
+	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
 	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
 	case "HELP", "?":
-		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: helpText(v, g, sg.Tournament != 0)}}, nil, nil
+		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: play.HelpText(v, g, sg.Tournament != 0)}}, nil, nil
 	case "BOARD":
 		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
 	case "HISTORY":
@@ -376,7 +377,7 @@ func (r *Referee) command(a *game, side chess.Color, text string) ([]variant.Not
 }
 
 // history replays the game with notices on and keeps what side was told: his own record.
-func (r *Referee) history(a *game, side chess.Color) (string, error) {
+func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	sg, v, g := a.Stored, a.Variant, a.Live
 	var lines []string
 	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,

@@ -13,6 +13,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -341,13 +342,13 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 			return nil, err
 		}
 		g := l.Live
-		paras, err := reveal(tx, l)
+		paras, err := play.Reveal(tx, l)
 		if err != nil {
 			return nil, err
 		}
 		head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
 		head += " " + say("organizer-ended-why", templates.Args{"Reason": sg.Reason})
-		return append(append([]string{head}, paras...), diagram(g, chess.White, variant.ShowReveal)), nil
+		return append(append([]string{head}, paras...), play.Diagram(g, chess.White, variant.ShowReveal)), nil
 	}
 	return nil, variant.Reject("%s", say("organizer-unknown", nil))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -18,27 +19,27 @@ import (
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
 // the same way), and tells both players, with the organizer's reason.
 func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
-	a, err := openGame(tx, sg.ID)
+	a, err := play.Open(tx, sg.ID)
 	if err != nil {
 		return err
 	}
-	notices, err := a.submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)}, "organizer")
+	notices, err := a.Submit(variant.Command{By: chess.White, Text: variant.Adjudication(result)}, "organizer")
 	if err != nil {
 		return err
 	}
-	if _, err := a.settle(reason); err != nil {
+	if _, err := a.Settle(reason); err != nil {
 		return err
 	}
-	var out outcome
+	var out play.Outcome
 	for _, n := range notices {
-		out.add(n)
+		out.Add(n)
 	}
 	if reason != "" {
-		for s := range out.paras {
-			out.paras[s] = append(out.paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
+		for s := range out.Paras {
+			out.Paras[s] = append(out.Paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
 		}
 	}
-	return r.finish(a, &out, nil, true, "update")
+	return play.Finish(r.out(), a, &out, nil, true, "update", r.tournamentGameOver)
 }
 
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
@@ -68,7 +69,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	}
 	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: diagram(l.Live, s, variant.ShowView)}); err != nil {
+		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Live, s, variant.ShowView)}); err != nil {
 			return err
 		}
 	}
@@ -138,7 +139,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
-				Paras: []string{say("replacement-welcome", args), helpText(l.Variant, l.Live, true)}, Diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
+				Paras: []string{say("replacement-welcome", args), play.HelpText(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Live, side, variant.ShowView)}); err != nil {
 				return 0, err
 			}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),

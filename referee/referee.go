@@ -3,17 +3,18 @@
 // a time, and handles up to inbox.BatchSize of them in one store transaction (a batch that fails is
 // handled again mail by mail, and a mail that keeps failing is quarantined). For each mail it
 // parses it once, finds the game and the player, checks that the sender is that player,
-// plays each command line through the game aggregate (game.go: the only place a game
+// plays each command line through the game aggregate (package play: the only place a game
 // changes or ends), renders every notice into mail for the player(s) who may read it, queues
 // the mail, and marks the message processed: all of that commits, or none of it. Handle is
 // one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
 // its log, exports, a tournament's section) is package archive's.
 //
 // The service is divided by idea: this package reads each mail and decides (intake of a
-// mail, the game aggregate, the organizer, leave and the deadline check); referee/inbox runs
-// the stored mail in batches and quarantines what keeps failing; referee/outbox writes and
-// queues the mail; referee/clocks says what is due when, in words. Each of those imports
-// nothing of this package.
+// mail, the organizer, leave and the deadline check); referee/play is the game aggregate (the
+// only way a game changes or ends) and what its players are told; referee/inbox runs the
+// stored mail in batches and quarantines what keeps failing; referee/outbox writes and
+// queues the mail; referee/clocks says what is due when, in words. None of them imports this
+// package.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
@@ -50,6 +51,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -253,7 +255,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	if out.Over() {
 		// A position that is already decided (a mate, a dead position): the game is
 		// over before it begins, and says so everywhere.
-		markOver(sg, out.Result, out.Reason)
+		play.MarkOver(sg, out.Result, out.Reason)
 	}
 	if err := tx.CreateGame(sg); err != nil {
 		return nil, err
@@ -267,12 +269,12 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
 				say("opening-nothing-to-play", nil),
 			}
-			l.Diagram = diagram(game, side, variant.ShowReveal)
+			l.Diagram = play.Diagram(game, side, variant.ShowReveal)
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
-			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": turnLabel(game, side)})
+			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabel(game, side)})
 			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.Diagram = diagram(game, side, variant.ShowView)
+			l.Diagram = play.Diagram(game, side, variant.ShowView)
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
 			says := strings.Contains(l.Diagram, " to play ")
@@ -368,11 +370,11 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 			for _, side := range []chess.Color{chess.White, chess.Black} {
 				what := say("subject/restored", nil)
 				if slices.Contains(l.Live.ToAct(), side) {
-					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": turnLabel(l.Live, side)})
+					what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabel(l.Live, side)})
 				}
 				if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
 					Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
-					Diagram: diagram(l.Live, side, variant.ShowView)}); err != nil {
+					Diagram: play.Diagram(l.Live, side, variant.ShowView)}); err != nil {
 					return err
 				}
 				queued++

@@ -9,6 +9,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/tournament"
@@ -317,7 +318,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			a, err := openGame(tx, tg.Game)
+			a, err := play.Open(tx, tg.Game)
 			if err != nil {
 				return err
 			}
@@ -330,24 +331,24 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.Black == p {
 				side = chess.Black
 			}
-			if _, err := a.submit(variant.Command{By: side, Text: variant.CmdAbandon}, "organizer"); err != nil {
+			if _, err := a.Submit(variant.Command{By: side, Text: variant.CmdAbandon}, "organizer"); err != nil {
 				return err
 			}
 			result := tournament.WhiteWins
 			if tg.White == p {
 				result = tournament.BlackWins
 			}
-			if err := a.end(result, withdrawnReason); err != nil {
+			if err := a.End(result, withdrawnReason); err != nil {
 				return err
 			}
-			revealed, err := reveal(tx, a.Game) // the game is over: the whole of it (rules.md 0.4b)
+			revealed, err := play.Reveal(tx, a.Game) // the game is over: the whole of it (rules.md 0.4b)
 			if err != nil {
 				return err
 			}
 			for _, s := range []chess.Color{chess.White, chess.Black} {
 				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
 				l := letter{Side: s, Kind: "update", What: say("subject/tournament-withdrawn", args),
-					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: diagram(g, s, variant.ShowReveal)}
+					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: play.Diagram(g, s, variant.ShowReveal)}
 				if err := r.enqueue(tx, sg, v, l); err != nil {
 					return err
 				}

@@ -1,0 +1,96 @@
+// Package play is a game being played: the aggregate (Game: the only way a game changes or
+// ends, in the store transaction of the mail or tick that changes it) and what its players
+// are told (Outcome: what one mail or tick does for each player; Send renders it into their
+// mail through package outbox, with the whole game revealed to both when it ended). Which
+// commands a mail holds and who may send them is the referee's.
+package play
+
+import (
+	"github.com/refereed/refereed/archive"
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// Game is the aggregate: a game loaded for playing in one store transaction. Its stored
+// record, its event log and the live game change together, and only here: Submit applies a
+// command (a player's, the organizer's, the clock's) and logs what the game accepted;
+// Settle and End record how the game ended; Finish tells the players. Everything else
+// reads it.
+type Game struct {
+	*archive.Game
+	Tx *store.Tx
+}
+
+// Open loads game id for playing in tx.
+func Open(tx *store.Tx, id uint64) (*Game, error) {
+	l, err := archive.Load(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{Game: l, Tx: tx}, nil
+}
+
+// Submit applies cmd to the live game and appends to its event log what the game logged,
+// from source (an inbox key, "organizer", "deadline"). A rejection changes nothing.
+func (a *Game) Submit(cmd variant.Command, source string) ([]variant.Notice, error) {
+	before := len(a.Live.Log())
+	notices, err := a.Live.Submit(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return notices, a.LogSince(before, source)
+}
+
+// LogSince appends to the event log the commands the live game accepted since its log held
+// n of them.
+func (a *Game) LogSince(n int, source string) error {
+	for _, cmd := range a.Live.Log()[n:] {
+		if _, err := a.Tx.AppendEvent(a.Stored.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: source}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Settle records in the store that the live game has ended, when it has and the store does
+// not say so yet: its status, result and reason, with detail after the reason when given (the
+// organizer's why). It reports whether the game ended now.
+func (a *Game) Settle(detail string) (bool, error) {
+	res := a.Live.Outcome()
+	if !res.Over() || a.Stored.Over() {
+		return false, nil
+	}
+	reason := res.Reason
+	if detail != "" {
+		reason += ": " + detail // the archive keeps why (export's Annotator, SHOW)
+	}
+	return true, a.End(res.Result, reason)
+}
+
+// End records that the game ended with result for reason, whatever the live game says (a
+// withdrawal from a tournament is scored by the tournament's rule).
+func (a *Game) End(result, reason string) error {
+	MarkOver(a.Stored, result, reason)
+	return a.Tx.PutGame(a.Stored)
+}
+
+// MarkOver writes a game's end into its stored record: the one place a game's status changes.
+func MarkOver(sg *store.Game, result, reason string) {
+	sg.Status, sg.Result, sg.Reason = store.Over, result, reason
+}
+
+// Finish mails the players what out holds (msg: the sender's mail, nil for the referee's own
+// doing; kind: "update", "deadline" ...): when the game ended now, the whole game to both,
+// and then onEnd (its tournament's standings: they come after the mail that says the game
+// ended).
+func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedNow bool, kind string, onEnd func(tx *store.Tx, sg *store.Game) error) error {
+	if err := Send(w, a.Tx, a.Game, out, msg, endedNow, kind); err != nil {
+		return err
+	}
+	if !endedNow || onEnd == nil {
+		return nil
+	}
+	return onEnd(a.Tx, a.Stored)
+}
