@@ -16,7 +16,8 @@
 // mail ever came. A mailbox holds at most Quota bytes; a mail beyond it is refused before
 // anything is stored (452 at RCPT, 552 at DATA, OVERQUOTA at APPEND), and a mail is never
 // dropped to make room. A restart brings back every mailbox with its UIDs and UIDVALIDITY.
-// It is a place to try refereed and to run its tests, not a mail server for a club.
+// For a club on one machine it is the whole mail system; a league that has real mail servers
+// points refereed at them with a configuration file instead.
 package localmail
 
 import (
