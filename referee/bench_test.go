@@ -1,9 +1,12 @@
 package referee
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/variant"
 )
 
 // BenchmarkMoveMail is the referee's work for one move by mail, end to end in process: parse,
@@ -29,5 +32,34 @@ func BenchmarkMoveMail(b *testing.B) {
 			h.outbox()
 			b.StartTimer()
 		}
+	}
+}
+
+// BenchmarkStrangerMail is a stranger's mail to the bare address with 1,000 and with 10,000
+// games in the store (REFEREED_BENCH_LARGE=1 adds 100,000), made through NewGame as a league
+// grows: the stranger is recognised by the index of players, so the cost must not grow with
+// the games (issue 23). Side by side in one run.
+func BenchmarkStrangerMail(b *testing.B) {
+	sizes := []int{1000, 10000}
+	if os.Getenv("REFEREED_BENCH_LARGE") != "" {
+		sizes = append(sizes, 100000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
+			h := newHarness(b)
+			for i := 0; i < n; i++ {
+				if _, err := h.ref.NewGame("orthodox", fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("b%d@example.net", i), variant.Options{}); err != nil {
+					b.Fatal(err)
+				}
+				if i%1000 == 999 {
+					h.outbox()
+				}
+			}
+			h.outbox()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h.deliver(mailText(fmt.Sprintf("spam%d@evil.example", i), "referee@example.org", "hello", "buy now", ""))
+			}
+		})
 	}
 }

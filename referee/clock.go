@@ -119,7 +119,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 			return "", err
 		}
 	}
-	games, err := tx.Games()
+	games, err := tx.GamesOf(addr)
 	if err != nil {
 		return "", err
 	}

@@ -23,7 +23,8 @@ const maxListed = 50
 // Answers are rate-limited like refusals.
 func (r *Referee) answerNoGame(tx *store.Tx, log *slog.Logger, msg *parser.Message) error {
 	from := strings.ToLower(msg.From)
-	games, err := tx.Games()
+	// By index: a stranger's mail reads no game at all, a player's only his own.
+	games, err := tx.GamesOf(from)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,16 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Game is one game: which variant, who plays, and how it stands. Its truth is its event log.
@@ -129,7 +135,7 @@ func (t *Tx) CreateGame(g *Game) error {
 	if err := putJSON(b, u64(id), g); err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
-	return nil
+	return t.indexPlayers(id, [2]string{}, addresses(g))
 }
 
 // Game returns game id.
@@ -141,13 +147,117 @@ func (t *Tx) Game(id uint64) (*Game, error) {
 	return &g, nil
 }
 
-// PutGame saves g.
+// PutGame saves g, and indexes it under its players when they changed (a replacement).
 func (t *Tx) PutGame(g *Game) error {
 	g.Updated = t.Now
-	if err := putJSON(t.tx.Bucket(bGames), u64(g.ID), g); err != nil {
+	b := t.tx.Bucket(bGames)
+	var was struct{ Players [2]struct{ Address string } }
+	if raw := b.Get(u64(g.ID)); raw != nil {
+		if err := json.Unmarshal(raw, &was); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
+	}
+	if err := putJSON(b, u64(g.ID), g); err != nil {
 		return fmt.Errorf("store: put game %d: %w", g.ID, err)
 	}
+	return t.indexPlayers(g.ID, [2]string{was.Players[0].Address, was.Players[1].Address}, addresses(g))
+}
+
+// addresses are g's players' addresses.
+func addresses(g *Game) [2]string { return [2]string{g.Players[0].Address, g.Players[1].Address} }
+
+// playerKey is the index key of game id under address.
+func playerKey(address string, id uint64) []byte {
+	return append(append([]byte(strings.ToLower(address)), 0), u64(id)...)
+}
+
+// indexPlayers moves game id's index entries from the addresses was to now.
+func (t *Tx) indexPlayers(id uint64, was, now [2]string) error {
+	if was == now {
+		return nil
+	}
+	b := t.tx.Bucket(bByPlayer)
+	for _, a := range was {
+		if a != "" && !slices.Contains(now[:], a) {
+			if err := b.Delete(playerKey(a, id)); err != nil {
+				return fmt.Errorf("store: index game %d: %w", id, err)
+			}
+		}
+	}
+	for _, a := range now {
+		if a != "" {
+			if err := b.Put(playerKey(a, id), nil); err != nil {
+				return fmt.Errorf("store: index game %d: %w", id, err)
+			}
+		}
+	}
 	return nil
+}
+
+// indexPlayers (schema 1 to 2) indexes every game under its players.
+func indexPlayers(tx *bolt.Tx) error {
+	b := tx.Bucket(bByPlayer)
+	return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return err
+		}
+		for _, a := range addresses(&g) {
+			if a != "" {
+				if err := b.Put(playerKey(a, g.ID), nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// GamesOf lists the games address plays or played, by id, from the index: what a mail from a
+// player costs does not grow with the games of others. A store opened read-only before its
+// migration has no index: then every game is read.
+func (t *Tx) GamesOf(address string) ([]Game, error) {
+	return t.gamesUnder(strings.ToLower(address) + "\x00")
+}
+
+// GamesOfLocal lists the games of every address whose local part is local ("ann" for
+// ann@example.com and ann@example.org), by id.
+func (t *Tx) GamesOfLocal(local string) ([]Game, error) {
+	return t.gamesUnder(strings.ToLower(local) + "@")
+}
+
+// gamesUnder lists the games indexed under keys that start with prefix, by id.
+func (t *Tx) gamesUnder(prefix string) ([]Game, error) {
+	b := t.tx.Bucket(bByPlayer)
+	if b == nil {
+		all, err := t.Games()
+		var out []Game
+		for _, g := range all {
+			for _, a := range addresses(&g) {
+				if strings.HasPrefix(strings.ToLower(a)+"\x00", prefix) || strings.HasPrefix(strings.ToLower(a), prefix) && strings.HasSuffix(prefix, "@") {
+					out = append(out, g)
+					break
+				}
+			}
+		}
+		return out, err
+	}
+	var ids []uint64
+	c := b.Cursor()
+	for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = c.Next() {
+		ids = append(ids, binary.BigEndian.Uint64(k[len(k)-8:]))
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := make([]Game, 0, len(ids))
+	for _, id := range ids {
+		g, err := t.Game(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *g)
+	}
+	return out, nil
 }
 
 // Games lists every game by ID.

@@ -23,7 +23,8 @@ import (
 )
 
 // SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
-const SchemaVersion = 1
+// 2: the games of each player are indexed (bByPlayer).
+const SchemaVersion = 2
 
 var (
 	bMeta      = []byte("meta")
@@ -40,8 +41,11 @@ var (
 	// bucket, and readers treat an absent one (a read-only open of an older file) as empty.
 	bTournaments = []byte("tournaments") // id (u64) -> Tournament JSON
 	bPlayers     = []byte("players")     // address -> PlayerRecord JSON (leave), new the same way
-	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers}
-	keySchema    = []byte("schema")
+	// bByPlayer indexes the games by their players: lower-case address, a 0 byte and the
+	// game's id (u64) -> nothing. Schema 2; kept by CreateGame and PutGame.
+	bByPlayer  = []byte("games-by-player")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer}
+	keySchema  = []byte("schema")
 )
 
 // ErrNotFound is returned for a missing game or mail.
@@ -70,7 +74,9 @@ func Open(path string, o Options) (*DB, error) {
 	if o.Timeout == 0 {
 		o.Timeout = time.Second
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly})
+	// The free list is not written at each commit (rebuilt at open instead, as etcd does):
+	// written, it grows with the file and so does every commit.
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("store: open %s: %w", path, ErrLocked)
 	}
@@ -96,7 +102,9 @@ func (db *DB) Path() string { return db.path }
 
 // migrations[v] upgrades a store of schema v to v+1. A new layout adds an entry here and
 // bumps SchemaVersion; nothing else reads an old layout.
-var migrations = map[int]func(tx *bolt.Tx) error{}
+var migrations = map[int]func(tx *bolt.Tx) error{
+	1: indexPlayers,
+}
 
 func (db *DB) migrate() error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {

@@ -730,7 +730,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) er
 	pg := playerPage{Title: "Player " + name, Name: name}
 	var all []store.Game
 	if err := h.db.View(func(tx *store.Tx) (err error) {
-		all, err = tx.Games()
+		all, err = tx.GamesOfLocal(name) // by index: a page costs his games, not everyone's
 		return err
 	}); err != nil {
 		return err

@@ -154,7 +154,7 @@ func LeavesStartingIn(rec *store.PlayerRecord, y int) int {
 
 // GamesGoing counts the games addr plays that are still going.
 func GamesGoing(tx *store.Tx, addr string) (int, error) {
-	games, err := tx.Games()
+	games, err := tx.GamesOf(addr)
 	n := 0
 	for _, g := range games {
 		if !g.Over() && (g.Players[0].Address == addr || g.Players[1].Address == addr) {

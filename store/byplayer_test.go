@@ -1,0 +1,65 @@
+package store
+
+import (
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Issue 23: a player's games are read by index: CreateGame indexes both players, PutGame
+// moves the entry when a player is replaced, the lookup ignores case, GamesOfLocal finds an
+// address by its local part, and a schema-1 store is indexed when it is opened.
+func TestGamesOf(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]uint64{}
+	db.Update(func(tx *Tx) error {
+		for i, pair := range [][2]string{{"ann@x.org", "bob@y.org"}, {"cy@z.org", "Ann@x.org"}, {"bob@y.org", "dee@w.org"}} {
+			g := &Game{Variant: "orthodox", Players: [2]Player{{Address: pair[0], Token: "t" + pair[0]}, {Address: pair[1], Token: "u" + pair[1] + string(rune('a'+i))}}}
+			if err := tx.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+			ids[pair[0]+pair[1]] = g.ID
+		}
+		return nil
+	})
+	count := func(addr string) int {
+		var n int
+		db.View(func(tx *Tx) error { gs, err := tx.GamesOf(addr); n = len(gs); return err })
+		return n
+	}
+	if count("ann@x.org") != 2 || count("ANN@X.ORG") != 2 || count("bob@y.org") != 2 || count("nobody@x.org") != 0 {
+		t.Fatalf("games of ann %d, bob %d", count("ann@x.org"), count("bob@y.org"))
+	}
+	db.Update(func(tx *Tx) error { // bob is replaced by eve in game 3
+		g, _ := tx.Game(ids["bob@y.orgdee@w.org"])
+		g.Players[0].Address = "eve@v.org"
+		return tx.PutGame(g)
+	})
+	if count("bob@y.org") != 1 || count("eve@v.org") != 1 {
+		t.Fatalf("after the replacement: bob %d, eve %d", count("bob@y.org"), count("eve@v.org"))
+	}
+	var local int
+	db.View(func(tx *Tx) error { gs, err := tx.GamesOfLocal("ann"); local = len(gs); return err })
+	if local != 2 {
+		t.Fatalf("games of local part ann: %d", local)
+	}
+	// A schema-1 store: no index, then indexed when opened.
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		tx.DeleteBucket(bByPlayer)
+		tx.CreateBucket(bByPlayer)
+		return tx.Bucket(bMeta).Put(keySchema, u64(1))
+	})
+	db.Close()
+	if db, err = Open(path, Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if count("ann@x.org") != 2 || count("eve@v.org") != 1 {
+		t.Fatalf("after the migration: ann %d, eve %d", count("ann@x.org"), count("eve@v.org"))
+	}
+}
