@@ -17,6 +17,9 @@
 //   - FindUCI finds a move written in coordinates (a log's canonical form) among candidates.
 //   - Notation is parsed apart from the rules: ParseNotation reads text into a position-free
 //     Notation, and Resolve matches it against whatever candidate moves a variant offers.
+//     For orthodox legality, Candidates generates only the moves a notation may name
+//     (LegalMovesTo: onto one square, from the men that can reach it), and HasLegalMove
+//     stops at the first legal move: a replay's ply needs no full move list.
 //
 // Squares run a1 = 0 to h8 = 63. Positions are values: copy one to keep it.
 package chess
