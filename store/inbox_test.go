@@ -78,13 +78,22 @@ func TestPruneAndCompact(t *testing.T) {
 	now = now.Add(SentRawRetention + time.Hour)
 	db.Update(func(tx *Tx) error {
 		id, _ := tx.Enqueue(OutMail{MessageID: "recent", Raw: []byte("keep me")})
-		tx.Done(OutMail{ID: id, MessageID: "recent", Raw: []byte("keep me"), Sent: now})
-		n, err := tx.Prune()
-		if err != nil || n != 200 {
-			t.Errorf("pruned %d (%v), want 200", n, err)
-		}
+		return tx.Done(OutMail{ID: id, MessageID: "recent", Raw: []byte("keep me"), Sent: now})
+	})
+	if n, err := db.Prune(); err != nil || n != 200 {
+		t.Errorf("pruned %d (%v), want 200", n, err)
+	}
+	if n, err := db.Prune(); err != nil || n != 0 { // from where it stopped: nothing new
+		t.Errorf("pruned %d (%v) again, want 0", n, err)
+	}
+	now = now.Add(SentRawRetention + time.Hour) // the recent one is old now: pruned from the mark
+	if n, err := db.Prune(); err != nil || n != 1 {
+		t.Errorf("pruned %d (%v) a month later, want 1", n, err)
+	}
+	now = now.Add(-SentRawRetention - time.Hour)
+	db.View(func(tx *Tx) error {
 		sent, _ := tx.SentMails()
-		if len(sent) != 201 || string(sent[200].Raw) != "keep me" || sent[0].Raw != nil || sent[0].MessageID != "0" {
+		if len(sent) != 201 || sent[200].Raw != nil || sent[0].Raw != nil || sent[0].MessageID != "0" {
 			t.Errorf("after pruning: %d sent, last %q", len(sent), sent[len(sent)-1].Raw)
 		}
 		return nil

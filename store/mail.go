@@ -342,39 +342,82 @@ const (
 	SentRawRetention = 30 * 24 * time.Hour
 )
 
+// PruneBatch is the most sent mails one of Prune's transactions looks at: pruning never holds
+// the store's writer for longer than a few mails' work.
+const PruneBatch = 256
+
+// keyPruned is where Prune stopped: the key of the last sent mail it has looked at for good.
+var keyPruned = []byte("sent-pruned")
+
 // Prune drops the raw copies of mails delivered or given up more than SentRawRetention ago
-// and returns how many it dropped. Together with Compact it keeps the file from growing
-// without bound with mail that is done.
-func (t *Tx) Prune() (int, error) {
-	b := t.tx.Bucket(bSent)
+// and returns how many it dropped. It works in transactions of at most PruneBatch mails, and
+// from where it stopped the last time (sent mail is kept in the order it was done): an hourly
+// prune costs the mail of the last hour, not all mail ever sent. Together with Compact it
+// keeps the file from growing without bound with mail that is done.
+func (db *DB) Prune() (int, error) {
+	total := 0
+	for {
+		n, more := 0, false
+		if err := db.Update(func(tx *Tx) (err error) { n, more, err = tx.pruneSome(PruneBatch); return err }); err != nil {
+			return total, err
+		}
+		total += n
+		if !more {
+			return total, nil
+		}
+	}
+}
+
+// pruneSome prunes up to max sent mails after the mark and moves the mark past those that are
+// done for good; more reports that there may be others old enough after them.
+func (t *Tx) pruneSome(max int) (pruned int, more bool, err error) {
+	b, meta := t.tx.Bucket(bSent), t.tx.Bucket(bMeta)
 	cutoff := t.Now.Add(-SentRawRetention)
+	c := b.Cursor()
+	var k, v []byte
+	if mark := meta.Get(keyPruned); mark != nil {
+		if k, v = c.Seek(mark); k != nil && bytes.Equal(k, mark) {
+			k, v = c.Next()
+		}
+	} else {
+		k, v = c.First()
+	}
 	type change struct {
 		k []byte
 		m OutMail
 	}
 	var changes []change
-	err := b.ForEach(func(k, v []byte) error {
+	var last []byte
+	seen := 0
+	for ; k != nil && seen < max; k, v = c.Next() {
+		seen++
 		var m OutMail
 		if err := json.Unmarshal(v, &m); err != nil {
-			return err
+			return 0, false, fmt.Errorf("store: prune sent: %w", err)
 		}
 		done := m.Sent
 		if done.IsZero() {
 			done = m.Created
 		}
-		if len(m.Raw) > 0 && done.Before(cutoff) {
+		if !done.Before(cutoff) {
+			k = nil // the rest is newer: nothing to prune yet
+			break
+		}
+		last = append([]byte(nil), k...)
+		if len(m.Raw) > 0 {
 			m.Raw = nil
-			changes = append(changes, change{append([]byte(nil), k...), m})
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("store: prune sent: %w", err)
-	}
-	for _, c := range changes {
-		if err := putJSON(b, c.k, c.m); err != nil {
-			return 0, fmt.Errorf("store: prune sent: %w", err)
+			changes = append(changes, change{last, m})
 		}
 	}
-	return len(changes), nil
+	for _, ch := range changes {
+		if err := putJSON(b, ch.k, ch.m); err != nil {
+			return 0, false, fmt.Errorf("store: prune sent: %w", err)
+		}
+	}
+	if last != nil {
+		if err := meta.Put(keyPruned, last); err != nil {
+			return 0, false, fmt.Errorf("store: prune sent: %w", err)
+		}
+	}
+	return len(changes), k != nil, nil
 }

@@ -243,8 +243,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		for {
 			if time.Since(lastPrune) > time.Hour {
 				lastPrune = time.Now()
-				var n int
-				if err := db.Update(func(tx *store.Tx) (err error) { n, err = tx.Prune(); return err }); err != nil {
+				if n, err := db.Prune(); err != nil {
 					log.Error("pruning old mail", "err", err)
 				} else if n > 0 {
 					log.Info("raw copies of old sent mail pruned", "count", n)
