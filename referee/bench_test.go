@@ -63,3 +63,41 @@ func BenchmarkStrangerMail(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDeadlineCheckIdle is the minute's deadline check when nothing is due, with 1,000
+// and 10,000 games going (REFEREED_BENCH_LARGE=1 adds 100,000): the due index gives it the
+// games whose moment came, none here, so its cost must not grow with the games (issue 23).
+func BenchmarkDeadlineCheckIdle(b *testing.B) {
+	sizes := []int{1000, 10000}
+	if os.Getenv("REFEREED_BENCH_LARGE") != "" {
+		sizes = append(sizes, 100000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
+			h := newHarness(b)
+			for i := 0; i < n; i++ {
+				if _, err := h.ref.NewGame("orthodox", fmt.Sprintf("w%d@example.com", i), fmt.Sprintf("b%d@example.net", i), variant.Options{}); err != nil {
+					b.Fatal(err)
+				}
+				if i%1000 == 999 {
+					h.outbox()
+				}
+			}
+			if _, err := h.ref.CheckDeadlines(); err != nil { // works out when each falls due
+				b.Fatal(err)
+			}
+			h.outbox()
+			loads := h.ref.deadlineLoads.Load()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := h.ref.CheckDeadlines(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if got := h.ref.deadlineLoads.Load() - loads; got != 0 {
+				b.Fatalf("%d games replayed by idle checks", got)
+			}
+		})
+	}
+}

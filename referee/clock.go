@@ -98,8 +98,16 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	if err := tx.PutPlayerRecord(rec); err != nil {
 		return "", err
 	}
-	if err := clocksChanged(tx); err != nil {
+	games, err := tx.GamesOf(addr)
+	if err != nil {
 		return "", err
+	}
+	for _, g := range games {
+		if !g.Over() {
+			if err := tx.MarkDue(g.ID); err != nil {
+				return "", err
+			}
+		}
 	}
 	// Each of his tournaments logs it (the organizer's own, which the caller holds, in place).
 	ts, err := tx.Tournaments()
@@ -118,10 +126,6 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 		if err := tx.PutTournament(t); err != nil {
 			return "", err
 		}
-	}
-	games, err := tx.GamesOf(addr)
-	if err != nil {
-		return "", err
 	}
 	args := templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days()}
 	n := 0

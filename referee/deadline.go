@@ -25,92 +25,50 @@ import (
 // (rules.md 0.4a), with the same reminder and forfeit. It
 // returns how many mails it queued.
 func (r *Referee) CheckDeadlines() (int, error) {
-	var ids []uint64
-	if err := r.DB.View(func(tx *store.Tx) error {
-		games, err := tx.Games()
-		for _, g := range games {
-			if !g.Over() {
-				ids = append(ids, g.ID)
+	queued := 0
+	for {
+		var ids []uint64
+		if err := r.DB.View(func(tx *store.Tx) (err error) {
+			ids, err = tx.DueGames(tx.Now, dueBatch)
+			return err
+		}); err != nil {
+			return queued, err
+		}
+		for _, id := range ids {
+			err := r.DB.Update(func(tx *store.Tx) error {
+				n, err := r.checkDeadline(tx, id)
+				queued += n
+				return err
+			})
+			if err != nil {
+				return queued, fmt.Errorf("referee: deadline of game %d: %w", id, err)
 			}
 		}
-		return err
-	}); err != nil {
-		return 0, err
+		if len(ids) < dueBatch {
+			return queued, nil
+		}
 	}
-	queued := 0
+}
+
+// dueBatch is how many due games the deadline check reads at a time.
+const dueBatch = 256
+
+// markDue asks the deadline check to look again at the games still going among ids: leave,
+// a pause or a new player moved when they are due (what their logs say marks them itself).
+func markDue(tx *store.Tx, ids ...uint64) error {
 	for _, id := range ids {
-		if !r.mayBeDue(id) {
-			continue
-		}
-		err := r.DB.Update(func(tx *store.Tx) error {
-			n, err := r.checkDeadline(tx, id)
-			queued += n
+		if err := tx.MarkDue(id); err != nil {
 			return err
-		})
-		if err != nil {
-			return queued, fmt.Errorf("referee: deadline of game %d: %w", id, err)
 		}
 	}
-	return queued, nil
+	return nil
 }
 
-// waitCache is what the deadline check knows of a game without replaying it: while its log
-// has the same length, its reminder the same time and no leave, pause or extension was
-// granted anywhere (clockGen), the next moment something may fall due. The check runs every
-// minute over every active game; only a game whose log changed, or whose moment came, is
-// replayed.
-type waitCache struct {
-	events   uint64
-	reminded time.Time
-	gen      uint64
-	due      time.Time // zero: nothing falls due until something changes
-}
-
-// mayBeDue reports whether game id must be looked at: it changed since it was cached, or
-// its reminder or forfeit may be due.
-func (r *Referee) mayBeDue(id uint64) bool {
-	r.cacheMu.Lock()
-	c, ok := r.waits[id]
-	r.cacheMu.Unlock()
-	if !ok {
-		return true
-	}
-	var events, gen uint64
-	var reminded time.Time
-	now := time.Now()
-	r.DB.View(func(tx *store.Tx) error {
-		events, now, gen = tx.EventCount(id), tx.Now, tx.ClockGen()
-		if sg, err := tx.Game(id); err == nil {
-			reminded = sg.Reminded
-		}
-		return nil
-	})
-	switch {
-	case events != c.events || !reminded.Equal(c.reminded) || gen != c.gen:
-		return true
-	case c.due.IsZero():
-		return false
-	}
-	return !now.Before(c.due)
-}
-
-func (r *Referee) remember(id uint64, c waitCache) {
-	r.cacheMu.Lock()
-	defer r.cacheMu.Unlock()
-	if r.waits == nil {
-		r.waits = map[uint64]waitCache{}
-	}
-	r.waits[id] = c
-}
-
-// clocksChanged tells the deadline check that leave, a pause or an extension moved some
-// game's moments: every game is looked at again (by any referee on the store: the command
-// may come from the command line).
-func clocksChanged(tx *store.Tx) error { return tx.BumpClockGen() }
-
-func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
+// checkDeadline looks at a game the index says is due: it reminds or forfeits the player it
+// waits for when his moment has come, and records when to look again (never, for a game
+// over or a simultaneous turn nobody has chosen yet: a command marks it again).
+func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) {
 	r.deadlineLoads.Add(1)
-	gen := tx.ClockGen()
 	l, err := archive.Load(tx, id)
 	if err != nil {
 		return 0, err
@@ -121,8 +79,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		// Over, or a simultaneous turn that neither player has chosen yet: no clock runs
 		// (0.4a). It starts for the one who has not chosen when the other has, which
 		// load's since records as the moment the game began to wait for him alone.
-		r.remember(id, waitCache{events: l.Events, reminded: sg.Reminded, gen: gen})
-		return 0, nil
+		return 0, tx.SetDue(id, time.Time{})
 	}
 	waiting := act[0]
 	start := l.Since[waiting]
@@ -135,7 +92,9 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		}
 	}
 	defer func() {
-		r.remember(id, waitCache{events: l.Events, reminded: sg.Reminded, gen: gen, due: next})
+		if err == nil {
+			err = tx.SetDue(id, next)
+		}
 	}()
 	switch {
 	case !dl.Lose.IsZero() && !tx.Now.Before(dl.Lose):
@@ -159,7 +118,8 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		if err := play.Finish(r.out(), a, &out, nil, true, "deadline", r.tournamentGameOver); err != nil {
 			return 0, err
 		}
-		queued := 2
+		next = time.Time{} // over: nothing falls due any more
+		queued = 2
 		if n, err := r.tellOrganizer(tx, sg, say("organizer-forfeit", templates.Args{"Game": sg.ID, "Player": sg.Players[waiting].Address, "Reason": res.Reason, "Result": res.Result, "OnTime": dl.OnTime})); err != nil {
 			return 0, err
 		} else {
@@ -193,4 +153,15 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (int, error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// tournamentGames are the ids of t's games.
+func tournamentGames(t *store.Tournament) []uint64 {
+	var ids []uint64
+	for _, rd := range t.Rounds {
+		for _, tg := range rd.Games {
+			ids = append(ids, tg.Game)
+		}
+	}
+	return ids
 }

@@ -293,7 +293,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		if err := logIt(strings.ToLower(verb)); err != nil {
 			return nil, err
 		}
-		if err := clocksChanged(tx); err != nil {
+		if err := markDue(tx, tournamentGames(t)...); err != nil {
 			return nil, err
 		}
 		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": false})

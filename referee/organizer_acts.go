@@ -60,9 +60,6 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 			return err
 		}
 	}
-	if err := clocksChanged(tx); err != nil {
-		return err
-	}
 	var names []string
 	for _, s := range sides {
 		names = append(names, s.String())
@@ -149,7 +146,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			n++
 		}
 	}
-	if err := clocksChanged(tx); err != nil {
+	if err := markDue(tx, tournamentGames(t)...); err != nil { // the new player's leave counts now
 		return 0, err
 	}
 	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {

@@ -95,8 +95,6 @@ type Referee struct {
 	judgedMu sync.Mutex
 	judged   map[store.InboxKey]judgement // senders judged before their mail's transaction
 
-	cacheMu sync.Mutex
-	waits   map[uint64]waitCache // the deadline check's knowledge of each game
 	// deadlineLoads counts the games the deadline check replayed (tests).
 	deadlineLoads atomic.Int64
 }

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -61,5 +63,68 @@ func TestGamesOf(t *testing.T) {
 	defer db.Close()
 	if count("ann@x.org") != 2 || count("eve@v.org") != 1 {
 		t.Fatalf("after the migration: ann %d, eve %d", count("ann@x.org"), count("eve@v.org"))
+	}
+}
+
+// Issue 23: the games due: a new game and a logged event mark a game due now, SetDue moves
+// it or drops it, DueGames lists the overdue first, and a schema-2 store gets every game
+// still going marked when it is opened.
+func TestDueGames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	var a, b, c uint64
+	db.Update(func(tx *Tx) error {
+		for i, id := range []*uint64{&a, &b, &c} {
+			g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "w@x", Token: fmt.Sprint("tw", i)}, {Address: "b@x", Token: fmt.Sprint("tb", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+			*id = g.ID
+		}
+		return nil
+	})
+	due := func(at time.Time) []uint64 {
+		var ids []uint64
+		db.View(func(tx *Tx) (err error) { ids, err = tx.DueGames(at, 10); return err })
+		return ids
+	}
+	if got := due(now); len(got) != 3 {
+		t.Fatalf("new games due: %v", got)
+	}
+	db.Update(func(tx *Tx) error {
+		tx.SetDue(a, now.Add(2*time.Hour))
+		tx.SetDue(b, now.Add(time.Hour))
+		return tx.SetDue(c, time.Time{})
+	})
+	if got := due(now); len(got) != 0 {
+		t.Fatalf("due now after SetDue: %v", got)
+	}
+	if got := due(now.Add(3 * time.Hour)); len(got) != 2 || got[0] != b || got[1] != a {
+		t.Fatalf("due in 3 hours: %v, want [%d %d]", got, b, a)
+	}
+	db.Update(func(tx *Tx) error { _, err := tx.AppendEvent(c, Event{Text: "move e2e4"}); return err })
+	if got := due(now); len(got) != 1 || got[0] != c {
+		t.Fatalf("due after an event: %v", got)
+	}
+	// A schema-2 store: every game going is marked when it is opened.
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		tx.DeleteBucket(bDue)
+		tx.DeleteBucket(bDueOf)
+		tx.CreateBucket(bDue)
+		tx.CreateBucket(bDueOf)
+		return tx.Bucket(bMeta).Put(keySchema, u64(2))
+	})
+	db.Close()
+	if db, err = Open(path, Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := due(now); len(got) != 3 {
+		t.Fatalf("after the migration: %v", got)
 	}
 }

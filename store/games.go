@@ -135,6 +135,11 @@ func (t *Tx) CreateGame(g *Game) error {
 	if err := putJSON(b, u64(id), g); err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
+	if !g.Over() {
+		if err := t.MarkDue(id); err != nil {
+			return err
+		}
+	}
 	return t.indexPlayers(id, [2]string{}, addresses(g))
 }
 
@@ -316,7 +321,8 @@ func (t *Tx) AppendEvent(id uint64, e Event) (uint64, error) {
 	if err := putJSON(b, u64(seq), e); err != nil {
 		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
 	}
-	return seq, nil
+	// What its log says moves when the game is due: the deadline check looks again.
+	return seq, t.MarkDue(id)
 }
 
 // EventCount is how many events game id's log holds, read without reading them.
@@ -382,4 +388,72 @@ func (t *Tx) Allow(address string, limit int, window time.Duration) (bool, error
 		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
 	}
 	return true, nil
+}
+
+// SetDue records when the deadline check must look at game id next (zero: never, until
+// something marks it again). It is kept in the transaction of what moves it, so that the
+// check reads only the games due, however many there are.
+func (t *Tx) SetDue(id uint64, at time.Time) error {
+	due, of := t.tx.Bucket(bDue), t.tx.Bucket(bDueOf)
+	if old := of.Get(u64(id)); old != nil {
+		if err := due.Delete(old); err != nil {
+			return fmt.Errorf("store: due of game %d: %w", id, err)
+		}
+		if err := of.Delete(u64(id)); err != nil {
+			return fmt.Errorf("store: due of game %d: %w", id, err)
+		}
+	}
+	if at.IsZero() {
+		return nil
+	}
+	key := append(u64(uint64(max(at.Unix(), 0))), u64(id)...)
+	if err := due.Put(key, nil); err != nil {
+		return fmt.Errorf("store: due of game %d: %w", id, err)
+	}
+	if err := of.Put(u64(id), key); err != nil {
+		return fmt.Errorf("store: due of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// MarkDue asks the deadline check to look at game id at its next round: something moved when
+// the game is due (a command, leave, a pause, an extension, a new player).
+func (t *Tx) MarkDue(id uint64) error { return t.SetDue(id, t.Now) }
+
+// DueGames lists the games the deadline check must look at by until, the most overdue
+// first, at most max of them.
+func (t *Tx) DueGames(until time.Time, max int) ([]uint64, error) {
+	b := t.tx.Bucket(bDue)
+	if b == nil { // a store opened read-only before its migration
+		return nil, nil
+	}
+	var out []uint64
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil && len(out) < max; k, _ = c.Next() {
+		if int64(binary.BigEndian.Uint64(k[:8])) > until.Unix() {
+			break
+		}
+		out = append(out, binary.BigEndian.Uint64(k[8:]))
+	}
+	return out, nil
+}
+
+// indexDue (schema 2 to 3) marks every game still going as due: the first round of the
+// deadline check after the upgrade works out when each falls due.
+func indexDue(tx *bolt.Tx) error {
+	due, of := tx.Bucket(bDue), tx.Bucket(bDueOf)
+	return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return err
+		}
+		if g.Over() {
+			return nil
+		}
+		key := append(u64(0), k...)
+		if err := due.Put(key, nil); err != nil {
+			return err
+		}
+		return of.Put(k, key)
+	})
 }

@@ -23,8 +23,9 @@ import (
 )
 
 // SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
-// 2: the games of each player are indexed (bByPlayer).
-const SchemaVersion = 2
+// 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
+// check must look at them next (bDue).
+const SchemaVersion = 3
 
 var (
 	bMeta      = []byte("meta")
@@ -43,8 +44,13 @@ var (
 	bPlayers     = []byte("players")     // address -> PlayerRecord JSON (leave), new the same way
 	// bByPlayer indexes the games by their players: lower-case address, a 0 byte and the
 	// game's id (u64) -> nothing. Schema 2; kept by CreateGame and PutGame.
-	bByPlayer  = []byte("games-by-player")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer}
+	bByPlayer = []byte("games-by-player")
+	// bDue indexes the games by when the deadline check must look at them next: the time
+	// (unix seconds, u64) and the game's id (u64) -> nothing; bDueOf is the way back, id ->
+	// that key. Schema 3.
+	bDue       = []byte("games-due")
+	bDueOf     = []byte("games-due-of")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf}
 	keySchema  = []byte("schema")
 )
 
@@ -104,6 +110,7 @@ func (db *DB) Path() string { return db.path }
 // bumps SchemaVersion; nothing else reads an old layout.
 var migrations = map[int]func(tx *bolt.Tx) error{
 	1: indexPlayers,
+	2: indexDue,
 }
 
 func (db *DB) migrate() error {

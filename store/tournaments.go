@@ -177,25 +177,6 @@ func (t *Tx) PutPlayerRecord(rec *PlayerRecord) error {
 	return nil
 }
 
-var keyClockGen = []byte("clockgen")
-
-// ClockGen counts the changes to clocks made outside a game's log (leave, pauses,
-// extensions): a reader that cached a game's next deadline looks again when it moves.
-func (t *Tx) ClockGen() uint64 {
-	if v := t.tx.Bucket(bMeta).Get(keyClockGen); len(v) == 8 {
-		return binary.BigEndian.Uint64(v)
-	}
-	return 0
-}
-
-// BumpClockGen records a change to clocks (see ClockGen).
-func (t *Tx) BumpClockGen() error {
-	if err := t.tx.Bucket(bMeta).Put(keyClockGen, u64(t.ClockGen()+1)); err != nil {
-		return fmt.Errorf("store: clock generation: %w", err)
-	}
-	return nil
-}
-
 // Next counts one more of what key names (say, the mails sent to a tournament's organizer)
 // and returns the new count: 1, 2, 3 ... Counters live apart from the records they count,
 // so that a record written back from an older copy cannot set one back.

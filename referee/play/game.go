@@ -6,6 +6,8 @@
 package play
 
 import (
+	"time"
+
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/outbox"
@@ -73,7 +75,11 @@ func (a *Game) Settle(detail string) (bool, error) {
 // withdrawal from a tournament is scored by the tournament's rule).
 func (a *Game) End(result, reason string) error {
 	MarkOver(a.Stored, result, reason)
-	return a.Tx.PutGame(a.Stored)
+	if err := a.Tx.PutGame(a.Stored); err != nil {
+		return err
+	}
+	return a.Tx.SetDue(a.Stored.ID, time.Time{}) // nothing falls due in a game over
+
 }
 
 // MarkOver writes a game's end into its stored record: the one place a game's status changes.
