@@ -128,3 +128,37 @@ func TestDueGames(t *testing.T) {
 		t.Fatalf("after the migration: %v", got)
 	}
 }
+
+// Issue 23: the games by status and variant, newest first, from the index; a game that ends
+// moves in it.
+func TestGameIDs(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "s.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Update(func(tx *Tx) error {
+		for i, v := range []string{"orthodox", "kriegspiel", "orthodox", "kriegspiel"} {
+			g := &Game{Variant: v, Players: [2]Player{{Address: "w@x", Token: fmt.Sprint("tw", i)}, {Address: "b@x", Token: fmt.Sprint("tb", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, _ := tx.Game(3)
+		g.Status = Over
+		return tx.PutGame(g)
+	})
+	ids := func(st Status, v string) string {
+		var got []uint64
+		db.View(func(tx *Tx) (err error) { got, err = tx.GameIDs(st, v); return err })
+		return fmt.Sprint(got)
+	}
+	for _, c := range []struct {
+		st      Status
+		v, want string
+	}{{"", "", "[4 3 2 1]"}, {Active, "", "[4 2 1]"}, {Over, "", "[3]"}, {"", "orthodox", "[3 1]"}, {Active, "kriegspiel", "[4 2]"}, {Over, "kriegspiel", "[]"}} {
+		if got := ids(c.st, c.v); got != c.want {
+			t.Errorf("GameIDs(%q, %q) = %s, want %s", c.st, c.v, got, c.want)
+		}
+	}
+}

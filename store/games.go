@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -140,6 +141,9 @@ func (t *Tx) CreateGame(g *Game) error {
 			return err
 		}
 	}
+	if err := t.tx.Bucket(bByState).Put(stateKey(g.Status, g.Variant, id), nil); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
 	return t.indexPlayers(id, [2]string{}, addresses(g))
 }
 
@@ -156,7 +160,11 @@ func (t *Tx) Game(id uint64) (*Game, error) {
 func (t *Tx) PutGame(g *Game) error {
 	g.Updated = t.Now
 	b := t.tx.Bucket(bGames)
-	var was struct{ Players [2]struct{ Address string } }
+	var was struct {
+		Players [2]struct{ Address string }
+		Status  Status
+		Variant string
+	}
 	if raw := b.Get(u64(g.ID)); raw != nil {
 		if err := json.Unmarshal(raw, &was); err != nil {
 			return fmt.Errorf("store: put game %d: %w", g.ID, err)
@@ -164,6 +172,15 @@ func (t *Tx) PutGame(g *Game) error {
 	}
 	if err := putJSON(b, u64(g.ID), g); err != nil {
 		return fmt.Errorf("store: put game %d: %w", g.ID, err)
+	}
+	if was.Status != g.Status || was.Variant != g.Variant {
+		st := t.tx.Bucket(bByState)
+		if err := st.Delete(stateKey(was.Status, was.Variant, g.ID)); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
+		if err := st.Put(stateKey(g.Status, g.Variant, g.ID), nil); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
 	}
 	return t.indexPlayers(g.ID, [2]string{was.Players[0].Address, was.Players[1].Address}, addresses(g))
 }
@@ -455,5 +472,56 @@ func indexDue(tx *bolt.Tx) error {
 			return err
 		}
 		return of.Put(k, key)
+	})
+}
+
+// stateKey is the index key of game id by its status and variant.
+func stateKey(status Status, variant string, id uint64) []byte {
+	k := append([]byte(status), 0)
+	k = append(append(k, variant...), 0)
+	return append(k, u64(id)...)
+}
+
+// GameIDs lists the ids of the games with status and of variant ("" for any of either),
+// newest first, from the index: the keys are read, not the games.
+func (t *Tx) GameIDs(status Status, variant string) ([]uint64, error) {
+	b := t.tx.Bucket(bByState)
+	if b == nil { // a store opened read-only before its migration
+		all, err := t.Games()
+		var ids []uint64
+		for i := len(all) - 1; i >= 0; i-- {
+			if (status == "" || all[i].Status == status) && (variant == "" || all[i].Variant == variant) {
+				ids = append(ids, all[i].ID)
+			}
+		}
+		return ids, err
+	}
+	var ids []uint64
+	for _, st := range []Status{Active, Over} {
+		if status != "" && st != status {
+			continue
+		}
+		prefix := append([]byte(st), 0)
+		if variant != "" {
+			prefix = append(append(prefix, variant...), 0)
+		}
+		c := b.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			ids = append(ids, binary.BigEndian.Uint64(k[len(k)-8:]))
+		}
+	}
+	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Compare(b, a) })
+	return ids, nil
+}
+
+// indexState (schema 3 to 4) indexes every game by its status and variant.
+func indexState(tx *bolt.Tx) error {
+	st := tx.Bucket(bByState)
+	return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return err
+		}
+		return st.Put(stateKey(g.Status, g.Variant, g.ID), nil)
 	})
 }

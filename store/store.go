@@ -24,8 +24,8 @@ import (
 
 // SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
 // 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
-// check must look at them next (bDue).
-const SchemaVersion = 3
+// check must look at them next (bDue); 4: the games by status and variant (bByState).
+const SchemaVersion = 4
 
 var (
 	bMeta      = []byte("meta")
@@ -48,9 +48,12 @@ var (
 	// bDue indexes the games by when the deadline check must look at them next: the time
 	// (unix seconds, u64) and the game's id (u64) -> nothing; bDueOf is the way back, id ->
 	// that key. Schema 3.
-	bDue       = []byte("games-due")
-	bDueOf     = []byte("games-due-of")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf}
+	bDue   = []byte("games-due")
+	bDueOf = []byte("games-due-of")
+	// bByState indexes the games by status and variant: status, 0, variant key, 0, id (u64)
+	// -> nothing. Schema 4; kept by CreateGame and PutGame.
+	bByState   = []byte("games-by-state")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState}
 	keySchema  = []byte("schema")
 )
 
@@ -111,6 +114,7 @@ func (db *DB) Path() string { return db.path }
 var migrations = map[int]func(tx *bolt.Tx) error{
 	1: indexPlayers,
 	2: indexDue,
+	3: indexState,
 }
 
 func (db *DB) migrate() error {

@@ -21,6 +21,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base32"
@@ -29,6 +30,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -256,47 +258,79 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || page < 1 {
 		page = 1
 	}
-	var all []store.Game
-	if err := h.db.View(func(tx *store.Tx) error {
-		all, err = tx.Games()
-		return err
-	}); err != nil {
-		return err
+	// The candidates come from the narrowest index: a tournament's own games, a player's
+	// (by the index of players), else the index of status and variant; only the games of the
+	// page shown are read whole (issue 23: a page costs the same at 100 games and 100,000).
+	status := store.Status(pg.Status)
+	if status != store.Active && status != store.Over {
+		status = ""
 	}
-	matched := make([]*store.Game, 0, len(all))
-	for i := len(all) - 1; i >= 0; i-- { // newest first
-		sg := &all[i]
-		if pg.Variant != "" && sg.Variant != pg.Variant {
-			continue
-		}
-		if tour != 0 && sg.Tournament != tour {
-			continue
-		}
-		switch st := store.Status(pg.Status); st {
-		case store.Active, store.Over:
-			if sg.Status != st {
-				continue
+	fits := func(sg *store.Game) bool {
+		return (pg.Variant == "" || sg.Variant == pg.Variant) && (tour == 0 || sg.Tournament == tour) &&
+			(status == "" || sg.Status == status) &&
+			(pg.Player == "" || Name(sg.Players[0].Address) == pg.Player || Name(sg.Players[1].Address) == pg.Player)
+	}
+	if err := h.db.View(func(tx *store.Tx) error {
+		var ids []uint64
+		var few []store.Game // candidates read whole already (a tournament's, a player's)
+		switch {
+		case tour != 0:
+			t, err := tx.Tournament(tour)
+			if errors.Is(err, store.ErrNotFound) {
+				break
+			} else if err != nil {
+				return err
+			}
+			for _, rd := range t.Rounds {
+				for _, tg := range rd.Games {
+					ids = append(ids, tg.Game)
+				}
+			}
+			slices.SortFunc(ids, func(a, b uint64) int { return cmp.Compare(b, a) })
+			for _, id := range ids {
+				sg, err := tx.Game(id)
+				if err != nil {
+					return err
+				}
+				few = append(few, *sg)
+			}
+			ids = nil
+		case pg.Player != "":
+			games, err := tx.GamesOfLocal(pg.Player)
+			if err != nil {
+				return err
+			}
+			for i := len(games) - 1; i >= 0; i-- { // newest first
+				few = append(few, games[i])
+			}
+		default:
+			var err error
+			if ids, err = tx.GameIDs(status, pg.Variant); err != nil {
+				return err
 			}
 		}
-		if pg.Player != "" && Name(sg.Players[0].Address) != pg.Player && Name(sg.Players[1].Address) != pg.Player {
-			continue
+		for i := range few {
+			if fits(&few[i]) {
+				ids = append(ids, few[i].ID)
+			}
 		}
-		matched = append(matched, sg)
-	}
-	pg.Total = len(matched)
-	pg.Pages = (len(matched) + PageSize - 1) / PageSize
-	if pg.Pages == 0 {
-		pg.Pages = 1
-	}
-	if page > pg.Pages {
-		page = pg.Pages
-	}
-	pg.Page = page
-	lo := (page - 1) * PageSize
-	hi := min(lo+PageSize, len(matched))
-	pg.Rows = make([]gameRow, 0, hi-lo)
-	for _, sg := range matched[lo:hi] {
-		pg.Rows = append(pg.Rows, rowOf(sg))
+		pg.Total = len(ids)
+		pg.Pages = max((len(ids)+PageSize-1)/PageSize, 1)
+		page = min(page, pg.Pages)
+		pg.Page = page
+		lo := (page - 1) * PageSize
+		hi := min(lo+PageSize, len(ids))
+		pg.Rows = make([]gameRow, 0, max(hi-lo, 0))
+		for _, id := range ids[lo:hi] {
+			sg, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			pg.Rows = append(pg.Rows, rowOf(sg))
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
 	link := func(n int) string {
 		v := url.Values{}
