@@ -525,3 +525,7 @@ func indexState(tx *bolt.Tx) error {
 		return st.Put(stateKey(g.Status, g.Variant, g.ID), nil)
 	})
 }
+
+// GameCount is how many games the store holds, read without reading them (games are never
+// deleted: it is the last id given).
+func (t *Tx) GameCount() int { return int(t.tx.Bucket(bGames).Sequence()) }

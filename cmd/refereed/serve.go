@@ -311,7 +311,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		fmt.Fprintf(m.Stdout, "Mail: IMAP %s (%s), SMTP %s (%s)\n", o.imap.Addr, o.imap.Security, o.smtpT.Addr, o.smtpT.Security)
 	}
 	games := 0
-	db.View(func(tx *store.Tx) error { gs, _ := tx.Games(); games = len(gs); return nil })
+	db.View(func(tx *store.Tx) error { games = tx.GameCount(); return nil })
 	if games == 0 {
 		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new --data %s --variant transactional --white ann@localhost --black bob@localhost\n", o.address, o.data)
 		fmt.Fprintln(m.Stdout, "then read the players' mail and reply to it. Stop with Ctrl-C.")
