@@ -529,3 +529,15 @@ func indexState(tx *bolt.Tx) error {
 // GameCount is how many games the store holds, read without reading them (games are never
 // deleted: it is the last id given).
 func (t *Tx) GameCount() int { return int(t.tx.Bucket(bGames).Sequence()) }
+
+// EachGame calls fn with every game, by id, one at a time: a reader of every game holds one in
+// memory, never all (list, export --all).
+func (t *Tx) EachGame(fn func(*Game) error) error {
+	return t.tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return fmt.Errorf("store: game %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		return fn(&g)
+	})
+}

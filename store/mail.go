@@ -307,6 +307,16 @@ func (t *Tx) Outbox() ([]OutMail, error) {
 	return out, nil
 }
 
+// OutboxCount is how many mails wait in the outbox, counted without reading them.
+func (t *Tx) OutboxCount() int {
+	n := 0
+	c := t.tx.Bucket(bOutbox).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
+	}
+	return n
+}
+
 // PutOutbox saves a changed outbox entry (attempts, next try, last error).
 func (t *Tx) PutOutbox(m OutMail) error {
 	if err := putJSON(t.tx.Bucket(bOutbox), u64(m.ID), m); err != nil {

@@ -50,8 +50,11 @@ func TestAdminCommands(t *testing.T) {
 	playByMail(t, dir, 2, "f3", "e5", "g4", "Qh4#")
 
 	code, out, _ = run(t, append([]string{"list"}, data...)...)
-	if code != exitOK || !strings.Contains(out, "#1    transactional  ann@example.com") || !strings.Contains(out, "over 0-1") {
+	if code != exitOK || !strings.Contains(out, "#1      transactional          ann@example.com") || !strings.Contains(out, "over 0-1") {
 		t.Errorf("list:\n%s", out)
+	}
+	if code, out, _ := run(t, append([]string{"list", "--page", "2"}, data...)...); code != exitOK || strings.Contains(out, "#1 ") || !strings.Contains(out, "2 game(s)") {
+		t.Errorf("list --page 2 (100 a page: none of the 2 games on it):\n%s", out)
 	}
 	code, out, _ = run(t, append([]string{"show", "1", "--as", "black"}, data...)...)
 	if code != exitOK || !strings.Contains(out, "Your view (nothing pending: both views are the same)") || !strings.Contains(out, "    h  g  f") || !strings.Contains(out, "Waiting for White since") || !strings.Contains(out, "deadline 3 days") {

@@ -27,28 +27,23 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 	}
 	defer closeDB()
 	err = db.View(func(tx *store.Tx) error {
-		var ids []uint64
-		if *all {
-			games, err := tx.Games()
-			if err != nil {
-				return err
-			}
-			for _, g := range games {
-				ids = append(ids, g.ID)
-			}
-		} else {
-			id, err := referee.ParseGameID(fs.Arg(0))
-			if err != nil {
-				return err
-			}
-			ids = append(ids, id)
+		if *all { // a stream: one game in memory at a time
+			n := 0
+			err := tx.EachGame(func(g *store.Game) error {
+				n++
+				return archive.Export(tx, g.ID, m.Stdout)
+			})
+			fmt.Fprintf(m.Stderr, "refereed export: %d game(s) from %s\n", n, d.where(m))
+			return err
 		}
-		for _, id := range ids {
-			if err := archive.Export(tx, id, m.Stdout); err != nil {
-				return err
-			}
+		id, err := referee.ParseGameID(fs.Arg(0))
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(m.Stderr, "refereed export: %d game(s) from %s\n", len(ids), d.where(m))
+		if err := archive.Export(tx, id, m.Stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stderr, "refereed export: 1 game(s) from %s\n", d.where(m))
 		return nil
 	})
 	if err != nil {

@@ -3,18 +3,19 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"math"
 
 	"github.com/refereed/refereed/store"
 )
 
 func (m *Main) runList(ctx context.Context, args []string) int {
-	fs := m.flagSet("list", "Usage: refereed list [--data DIR]\n\nLists the games of the store: variant, players, status, last change.")
+	fs := m.flagSet("list", "Usage: refereed list [--data DIR] [--page N]\n\nLists the games of the store: variant, players, status, last change; as a stream\n(one game in memory at a time), or page N of 100.")
 	d := addDataFlags(fs)
+	page := fs.Int("page", 0, "show page N of 100 games (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 || *page < 0 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -24,31 +25,31 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
-	var games []store.Game
-	var outbox int
+	const perPage = 100
+	lo, hi := 0, math.MaxInt
+	if *page > 0 {
+		lo, hi = (*page-1)*perPage, *page*perPage
+	}
+	n, outbox := 0, 0
+	fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", "GAME", "VARIANT", "WHITE", "BLACK", "STATUS", "UPDATED")
 	err = db.View(func(tx *store.Tx) error {
-		var err error
-		if games, err = tx.Games(); err != nil {
-			return err
-		}
-		mails, err := tx.Outbox()
-		outbox = len(mails)
-		return err
+		outbox = tx.OutboxCount()
+		return tx.EachGame(func(g *store.Game) error {
+			if n >= lo && n < hi {
+				status := string(g.Status)
+				if g.Result != "" {
+					status += " " + g.Result
+				}
+				fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", fmt.Sprintf("#%d", g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
+			}
+			n++
+			return nil
+		})
 	})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed list: %v\n", err)
 		return exitUsage
 	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tVARIANT\tWHITE\tBLACK\tSTATUS\tUPDATED")
-	for _, g := range games {
-		status := string(g.Status)
-		if g.Result != "" {
-			status += " " + g.Result
-		}
-		fmt.Fprintf(tw, "#%d\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
-	}
-	tw.Flush()
-	fmt.Fprintf(m.Stdout, "%d game(s); %d mail(s) waiting in the outbox; data in %s\n", len(games), outbox, d.where(m))
+	fmt.Fprintf(m.Stdout, "%d game(s); %d mail(s) waiting in the outbox; data in %s\n", n, outbox, d.where(m))
 	return exitOK
 }
