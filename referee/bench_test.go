@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -99,5 +101,55 @@ func BenchmarkDeadlineCheckIdle(b *testing.B) {
 				b.Fatalf("%d games replayed by idle checks", got)
 			}
 		})
+	}
+}
+
+// BenchmarkGameOnDisk reports what a game costs in the store file (bytes/game): 200 games of
+// ten moves by mail each, with the raw copies of their mails kept (within SentRawRetention)
+// and after they expired and the file was compacted. Run it with -benchtime 1x.
+func BenchmarkGameOnDisk(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		h := newHarness(b)
+		line := []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"}
+		const games = 200
+		for g := 0; g < games; g++ {
+			id, err := h.ref.NewGame("orthodox", fmt.Sprintf("w%d@example.com", g), fmt.Sprintf("b%d@example.net", g), variant.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for k, mv := range line {
+				h.deliver(h.reply(id, chess.Color(k%2), mv))
+			}
+			h.outbox()
+		}
+		size := func() float64 {
+			fi, err := os.Stat(h.db.Path())
+			if err != nil {
+				b.Fatal(err)
+			}
+			return float64(fi.Size())
+		}
+		path := h.db.Path()
+		h.db.Close()
+		if _, _, err := store.CompactInPlace(path); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(size()/games, "bytes/game-kept")
+		db, err := store.Open(path, store.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.Now = func() time.Time { return h.now.Add(store.SentRawRetention + 24*time.Hour) }
+		if _, err := db.Prune(); err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
+		if _, _, err := store.CompactInPlace(path); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(size()/games, "bytes/game-expired")
+		if h.db, err = store.Open(path, store.Options{NoSync: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,4 +162,40 @@ func TestGameIDs(t *testing.T) {
 			t.Errorf("GameIDs(%q, %q) = %s, want %s", c.st, c.v, got, c.want)
 		}
 	}
+}
+
+// Issue 23: a sent mail's raw copy is kept as bytes apart from its record, and a schema-4
+// store's copies (base64 in the records' JSON) are moved there when it is opened.
+func TestSentRawApart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(tx *Tx) error {
+		id, _ := tx.Enqueue(OutMail{MessageID: "a", Raw: []byte("raw a")})
+		return tx.Done(OutMail{ID: id, MessageID: "a", Raw: []byte("raw a")})
+	})
+	db.bolt.Update(func(tx *bolt.Tx) error { // as schema 4 kept one: the raw in the record
+		if v := tx.Bucket(bSent).Get(u64(1)); strings.Contains(string(v), "cmF3IGE") || !strings.Contains(string(tx.Bucket(bSentRaw).Get(u64(1))), "raw a") {
+			t.Errorf("the record %s holds the raw copy, or the copy is not apart", v)
+		}
+		putJSON(tx.Bucket(bSent), u64(2), OutMail{ID: 2, MessageID: "b", Raw: []byte("raw b")})
+		return tx.Bucket(bMeta).Put(keySchema, u64(4))
+	})
+	db.Close()
+	if db, err = Open(path, Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *Tx) error {
+		sent, err := tx.SentMails()
+		if err != nil || len(sent) != 2 || string(sent[0].Raw) != "raw a" || string(sent[1].Raw) != "raw b" {
+			t.Errorf("sent after the migration: %v %v", sent, err)
+		}
+		if v := tx.tx.Bucket(bSent).Get(u64(2)); strings.Contains(string(v), "cmF3IGI") {
+			t.Errorf("the migrated record still holds its raw copy: %s", v)
+		}
+		return nil
+	})
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // InboxKey names one message on the mail server: never its Message-ID, which the sender
@@ -327,8 +329,15 @@ func (t *Tx) PutOutbox(m OutMail) error {
 
 // Done moves an outbox entry to the sent bucket: delivered, or failed for good.
 func (t *Tx) Done(m OutMail) error {
+	raw := m.Raw
+	m.Raw = nil // kept apart, as bytes, while it is kept at all
 	if err := putJSON(t.tx.Bucket(bSent), u64(m.ID), m); err != nil {
 		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
+	}
+	if len(raw) > 0 {
+		if err := t.tx.Bucket(bSentRaw).Put(u64(m.ID), raw); err != nil {
+			return fmt.Errorf("store: put sent %d: %w", m.ID, err)
+		}
 	}
 	if err := t.tx.Bucket(bOutbox).Delete(u64(m.ID)); err != nil {
 		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
@@ -336,13 +345,54 @@ func (t *Tx) Done(m OutMail) error {
 	return nil
 }
 
-// SentMails lists delivered and failed mails, oldest first.
+// SentMails lists delivered and failed mails, oldest first, each with its raw copy while it
+// is kept.
 func (t *Tx) SentMails() ([]OutMail, error) {
 	out, err := decodeAll[OutMail](t.tx.Bucket(bSent))
 	if err != nil {
 		return nil, fmt.Errorf("store: list sent: %w", err)
 	}
+	if raws := t.tx.Bucket(bSentRaw); raws != nil {
+		for i := range out {
+			if raw := raws.Get(u64(out[i].ID)); raw != nil {
+				out[i].Raw = append([]byte(nil), raw...)
+			}
+		}
+	}
 	return out, nil
+}
+
+// moveSentRaw (schema 4 to 5) moves the raw copies of sent mail out of their records (where
+// JSON held them in base64) into bSentRaw.
+func moveSentRaw(tx *bolt.Tx) error {
+	sent, raws := tx.Bucket(bSent), tx.Bucket(bSentRaw)
+	type moved struct {
+		k []byte
+		m OutMail
+	}
+	var all []moved
+	if err := sent.ForEach(func(k, v []byte) error {
+		var m OutMail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		if len(m.Raw) > 0 {
+			all = append(all, moved{append([]byte(nil), k...), m})
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, x := range all {
+		if err := raws.Put(x.k, x.m.Raw); err != nil {
+			return err
+		}
+		x.m.Raw = nil
+		if err := putJSON(sent, x.k, x.m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Retention of what the store keeps about mail that is done.
@@ -381,7 +431,7 @@ func (db *DB) Prune() (int, error) {
 // pruneSome prunes up to max sent mails after the mark and moves the mark past those that are
 // done for good; more reports that there may be others old enough after them.
 func (t *Tx) pruneSome(max int) (pruned int, more bool, err error) {
-	b, meta := t.tx.Bucket(bSent), t.tx.Bucket(bMeta)
+	b, raws, meta := t.tx.Bucket(bSent), t.tx.Bucket(bSentRaw), t.tx.Bucket(bMeta)
 	cutoff := t.Now.Add(-SentRawRetention)
 	c := b.Cursor()
 	var k, v []byte
@@ -392,14 +442,9 @@ func (t *Tx) pruneSome(max int) (pruned int, more bool, err error) {
 	} else {
 		k, v = c.First()
 	}
-	type change struct {
-		k []byte
-		m OutMail
-	}
-	var changes []change
+	var drop [][]byte
 	var last []byte
-	seen := 0
-	for ; k != nil && seen < max; k, v = c.Next() {
+	for seen := 0; k != nil && seen < max; k, v = c.Next() {
 		seen++
 		var m OutMail
 		if err := json.Unmarshal(v, &m); err != nil {
@@ -414,13 +459,12 @@ func (t *Tx) pruneSome(max int) (pruned int, more bool, err error) {
 			break
 		}
 		last = append([]byte(nil), k...)
-		if len(m.Raw) > 0 {
-			m.Raw = nil
-			changes = append(changes, change{last, m})
+		if raws.Get(k) != nil {
+			drop = append(drop, last)
 		}
 	}
-	for _, ch := range changes {
-		if err := putJSON(b, ch.k, ch.m); err != nil {
+	for _, id := range drop {
+		if err := raws.Delete(id); err != nil {
 			return 0, false, fmt.Errorf("store: prune sent: %w", err)
 		}
 	}
@@ -429,5 +473,5 @@ func (t *Tx) pruneSome(max int) (pruned int, more bool, err error) {
 			return 0, false, fmt.Errorf("store: prune sent: %w", err)
 		}
 	}
-	return len(changes), k != nil, nil
+	return len(drop), k != nil, nil
 }

@@ -24,8 +24,9 @@ import (
 
 // SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
 // 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
-// check must look at them next (bDue); 4: the games by status and variant (bByState).
-const SchemaVersion = 4
+// check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
+// raw copy of a sent mail kept as bytes apart from its record (bSentRaw).
+const SchemaVersion = 5
 
 var (
 	bMeta      = []byte("meta")
@@ -52,8 +53,11 @@ var (
 	bDueOf = []byte("games-due-of")
 	// bByState indexes the games by status and variant: status, 0, variant key, 0, id (u64)
 	// -> nothing. Schema 4; kept by CreateGame and PutGame.
-	bByState   = []byte("games-by-state")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState}
+	bByState = []byte("games-by-state")
+	// bSentRaw holds the raw copy of a sent mail while it is kept (SentRawRetention): seq (u64)
+	// -> the mail's bytes; its record in bSent has no Raw. Schema 5.
+	bSentRaw   = []byte("sent-raw")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw}
 	keySchema  = []byte("schema")
 )
 
@@ -115,6 +119,7 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 	1: indexPlayers,
 	2: indexDue,
 	3: indexState,
+	4: moveSentRaw,
 }
 
 func (db *DB) migrate() error {
