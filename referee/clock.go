@@ -23,7 +23,7 @@ import (
 // leaveAllowance is the leave addr may take in a year: the least of the allowances of the
 // tournaments he plays in (a leave stops all his games), else the referee's.
 func (r *Referee) leaveAllowance(tx *store.Tx, addr string) (int, error) {
-	ts, err := tx.Tournaments()
+	ts, err := tournamentsOf(tx, addr)
 	if err != nil {
 		return 0, err
 	}
@@ -110,7 +110,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 		}
 	}
 	// Each of his tournaments logs it (the organizer's own, which the caller holds, in place).
-	ts, err := tx.Tournaments()
+	ts, err := tournamentsOf(tx, addr)
 	if err != nil {
 		return "", err
 	}
@@ -183,4 +183,31 @@ func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, a
 		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Text: told})
 	}
 	return notices, nil
+}
+
+// tournamentsOf are the tournaments addr plays in, found through his games (by the store's
+// index of players), not by reading every tournament.
+func tournamentsOf(tx *store.Tx, addr string) ([]store.Tournament, error) {
+	games, err := tx.GamesOf(addr)
+	if err != nil {
+		return nil, err
+	}
+	var ids []uint64
+	for _, g := range games {
+		if g.Tournament != 0 && !slices.Contains(ids, g.Tournament) {
+			ids = append(ids, g.Tournament)
+		}
+	}
+	slices.Sort(ids)
+	var out []store.Tournament
+	for _, id := range ids {
+		t, err := tx.Tournament(id)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(t.Players, func(p string) bool { return strings.EqualFold(p, addr) }) {
+			out = append(out, *t)
+		}
+	}
+	return out, nil
 }
