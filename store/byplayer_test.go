@@ -199,3 +199,55 @@ func TestSentRawApart(t *testing.T) {
 		return nil
 	})
 }
+
+// Issue 23: raw mail waiting in the inbox is kept apart from its record: counting an attempt
+// rewrites the record, not the mail; a schema-5 store's inbox is moved when it is opened.
+func TestInboxRawApart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 5}
+	db.Update(func(tx *Tx) error {
+		_, err := tx.PutInbound(InboundMail{Key: k, Raw: []byte("Subject: hi\r\n\r\nbody")})
+		return err
+	})
+	db.Update(func(tx *Tx) error {
+		m, _ := tx.Inbound(k)
+		m.Attempts++
+		if err := tx.UpdateInbound(*m); err != nil {
+			return err
+		}
+		if v := tx.tx.Bucket(bInbox).Get(k.bytes()); strings.Contains(string(v), "U3ViamVjd") {
+			t.Errorf("the record holds the mail: %s", v)
+		}
+		return nil
+	})
+	db.bolt.Update(func(tx *bolt.Tx) error { // as schema 5 kept one: the mail in the record
+		k2 := InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 6}
+		putJSON(tx.Bucket(bInbox), k2.bytes(), InboundMail{Key: k2, Raw: []byte("old mail")})
+		return tx.Bucket(bMeta).Put(keySchema, u64(5))
+	})
+	db.Close()
+	if db, err = Open(path, Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *Tx) error {
+		page, err := tx.InboundPage(nil, 10, 1<<20)
+		if err != nil || len(page) != 2 || page[0].Attempts != 1 || string(page[0].Raw) != "Subject: hi\r\n\r\nbody" || string(page[1].Raw) != "old mail" {
+			t.Errorf("the inbox after the migration: %+v %v", page, err)
+		}
+		return nil
+	})
+	db.Update(func(tx *Tx) error {
+		if err := tx.MarkProcessed(k); err != nil {
+			return err
+		}
+		if tx.tx.Bucket(bInboxRaw).Get(k.bytes()) != nil {
+			t.Errorf("the raw mail outlives its processing")
+		}
+		return nil
+	})
+}

@@ -100,10 +100,23 @@ func (t *Tx) PutInbound(m InboundMail) (bool, error) {
 	if m.Fetched.IsZero() {
 		m.Fetched = t.Now
 	}
+	if err := t.tx.Bucket(bInboxRaw).Put(k, m.Raw); err != nil {
+		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+	}
+	m.Raw = nil
 	if err := putJSON(t.tx.Bucket(bInbox), k, m); err != nil {
 		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
 	}
 	return true, nil
+}
+
+// withRaw gives m, read from its record under key k, its raw mail.
+func (t *Tx) withRaw(k []byte, m *InboundMail) {
+	if b := t.tx.Bucket(bInboxRaw); b != nil && m.Raw == nil {
+		if raw := b.Get(k); raw != nil {
+			m.Raw = append([]byte(nil), raw...)
+		}
+	}
 }
 
 // Inbound returns the stored message with key k.
@@ -112,6 +125,7 @@ func (t *Tx) Inbound(k InboxKey) (*InboundMail, error) {
 	if err := getJSON(t.tx.Bucket(bInbox), k.bytes(), &m); err != nil {
 		return nil, fmt.Errorf("store: inbox %v: %w", k, err)
 	}
+	t.withRaw(k.bytes(), &m)
 	return &m, nil
 }
 
@@ -120,6 +134,9 @@ func (t *Tx) PendingInbound() ([]InboundMail, error) {
 	out, err := decodeAll[InboundMail](t.tx.Bucket(bInbox))
 	if err != nil {
 		return nil, fmt.Errorf("store: list inbox: %w", err)
+	}
+	for i := range out {
+		t.withRaw(out[i].Key.bytes(), &out[i])
 	}
 	return out, nil
 }
@@ -140,8 +157,10 @@ func (t *Tx) InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail,
 	}
 	var out []InboundMail
 	var size int64
+	raws := t.tx.Bucket(bInboxRaw)
 	for ; k != nil && len(out) < n; k, v = c.Next() {
-		if len(out) > 0 && size+int64(len(v)) > maxBytes {
+		rawLen := len(v) + len(raws.Get(k))
+		if len(out) > 0 && size+int64(rawLen) > maxBytes {
 			break
 		}
 		var m InboundMail
@@ -151,7 +170,8 @@ func (t *Tx) InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail,
 		if !m.Quarantined.IsZero() {
 			continue
 		}
-		size += int64(len(v))
+		t.withRaw(k, &m)
+		size += int64(rawLen)
 		out = append(out, m)
 	}
 	return out, nil
@@ -165,6 +185,7 @@ func (t *Tx) InboxAll(f func(InboundMail) error) error {
 		if err := json.Unmarshal(v, &m); err != nil {
 			return fmt.Errorf("store: inbox %x: %w", k, err)
 		}
+		t.withRaw(k, &m)
 		return f(m)
 	})
 }
@@ -194,8 +215,9 @@ func (t *Tx) DropInbound(k InboxKey) error {
 	return t.MarkProcessed(k)
 }
 
-// UpdateInbound saves m (its attempt count and error).
+// UpdateInbound saves m's record (its attempt count and error); its raw mail stays as it is.
 func (t *Tx) UpdateInbound(m InboundMail) error {
+	m.Raw = nil
 	if err := putJSON(t.tx.Bucket(bInbox), m.Key.bytes(), m); err != nil {
 		return fmt.Errorf("store: update inbox %v: %w", m.Key, err)
 	}
@@ -218,6 +240,42 @@ func (t *Tx) MarkProcessed(k InboxKey) error {
 	}
 	if err := t.tx.Bucket(bInbox).Delete(kb); err != nil {
 		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	if err := t.tx.Bucket(bInboxRaw).Delete(kb); err != nil {
+		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	return nil
+}
+
+// moveInboxRaw (schema 5 to 6) moves the raw mail waiting in the inbox out of its records
+// (where JSON held it in base64) into bInboxRaw.
+func moveInboxRaw(tx *bolt.Tx) error {
+	inbox, raws := tx.Bucket(bInbox), tx.Bucket(bInboxRaw)
+	type moved struct {
+		k []byte
+		m InboundMail
+	}
+	var all []moved
+	if err := inbox.ForEach(func(k, v []byte) error {
+		var m InboundMail
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		if m.Raw != nil {
+			all = append(all, moved{append([]byte(nil), k...), m})
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, x := range all {
+		if err := raws.Put(x.k, x.m.Raw); err != nil {
+			return err
+		}
+		x.m.Raw = nil
+		if err := putJSON(inbox, x.k, x.m); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -25,8 +25,9 @@ import (
 // SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
 // 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
 // check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
-// raw copy of a sent mail kept as bytes apart from its record (bSentRaw).
-const SchemaVersion = 5
+// raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
+// waiting in the inbox kept apart from its record likewise (bInboxRaw).
+const SchemaVersion = 6
 
 var (
 	bMeta      = []byte("meta")
@@ -56,8 +57,11 @@ var (
 	bByState = []byte("games-by-state")
 	// bSentRaw holds the raw copy of a sent mail while it is kept (SentRawRetention): seq (u64)
 	// -> the mail's bytes; its record in bSent has no Raw. Schema 5.
-	bSentRaw   = []byte("sent-raw")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw}
+	bSentRaw = []byte("sent-raw")
+	// bInboxRaw holds the raw mail of an inbox record (key -> bytes): counting an attempt
+	// rewrites the small record, never the mail. Schema 6.
+	bInboxRaw  = []byte("inbox-raw")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw}
 	keySchema  = []byte("schema")
 )
 
@@ -120,6 +124,7 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 	2: indexDue,
 	3: indexState,
 	4: moveSentRaw,
+	5: moveInboxRaw,
 }
 
 func (db *DB) migrate() error {

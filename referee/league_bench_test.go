@@ -1,0 +1,137 @@
+package referee
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+)
+
+// BenchmarkLeague holds the paths of issue 23 to flat cost, side by side at 1,000 and 10,000
+// games (REFEREED_BENCH_LARGE=1 adds 100,000). The league grows as a real one does: games made
+// with NewGame (what `refereed new` does), every tenth with two moves played by mail, and
+// every player in ten games. Each sub-benchmark is one path:
+//   - move: a move by mail, alone in its transaction;
+//   - move-inbox: a move by mail through the daemon's path (ProcessInbox), alone;
+//   - move-behind-20-strangers: the same after 20 strangers' mails in the inbox (one
+//     transaction for the batch), per move;
+//   - stranger: a stranger's mail to the bare address;
+//   - leave: a LEAVE mail of a player of ten games;
+//   - deadline-idle: the minute's deadline check with nothing due;
+//   - restart: a new Referee on the store, its first deadline check (nothing due);
+//   - prune: the hourly prune when nothing expired.
+func BenchmarkLeague(b *testing.B) {
+	sizes := []int{1000, 10000}
+	if os.Getenv("REFEREED_BENCH_LARGE") != "" {
+		sizes = append(sizes, 100000)
+	}
+	for _, n := range sizes {
+		h := newHarness(b)
+		var ids []uint64
+		for i := 0; i < n; i++ {
+			id, err := h.ref.NewGame("orthodox", fmt.Sprintf("p%d@example.com", i%(n/10+1)), fmt.Sprintf("q%d@example.net", (i+7)%(n/10+1)), variant.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, id)
+			if i%10 == 0 {
+				h.deliver(h.reply(id, chess.White, "e4"))
+				h.deliver(h.reply(id, chess.Black, "e5"))
+			}
+			if i%1000 == 999 {
+				h.outbox()
+			}
+		}
+		h.outbox()
+		if _, err := h.ref.CheckDeadlines(); err != nil {
+			b.Fatal(err)
+		}
+		// A pool of games for the moves: each takes moves from a long line, in turn.
+		line := []string{"Nf3", "Nc6", "Ng1", "Nb8", "Nf3", "Nc6", "Ng1", "Nb8"}
+		ply := map[uint64]int{}
+		next := 0
+		move := func() []byte {
+			id := ids[(next*37)%len(ids)]
+			next++
+			k := ply[id]
+			ply[id]++
+			if k == len(line) {
+				h.ref.DB.Update(func(tx *store.Tx) error { return nil })
+			}
+			return h.reply(id, chess.Color(k%2), line[k%len(line)])
+		}
+		run := func(name string, f func(b *testing.B)) {
+			b.Run(fmt.Sprintf("games=%d/%s", n, name), f)
+			h.outbox()
+		}
+		run("move", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				h.deliver(move())
+			}
+		})
+		behind := func(strangers int) func(b *testing.B) {
+			return func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					h.ref.DB.Update(func(tx *store.Tx) error {
+						for s := 0; s < strangers; s++ {
+							h.uid++
+							tx.PutInbound(store.InboundMail{Key: store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, Raw: mailText(fmt.Sprintf("s%d-%d@spam.example", i, s), "referee@example.org", "hi", "buy", "")})
+						}
+						h.uid++
+						_, err := tx.PutInbound(store.InboundMail{Key: store.InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: h.uid}, Raw: move()})
+						return err
+					})
+					b.StartTimer()
+					if _, err := h.ref.ProcessInbox(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		run("move-inbox", behind(0))
+		run("move-behind-20-strangers", behind(20))
+		run("stranger", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				h.deliver(mailText(fmt.Sprintf("x%d@spam.example", i), "referee@example.org", "hello", "buy now", ""))
+			}
+		})
+		run("leave", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				id := ids[(i*53)%len(ids)]
+				from := fixedNow.AddDate(0, 0, 1+i%300).Format("2006-01-02")
+				raw := h.reply(id, chess.White, "LEAVE "+from+" "+from)
+				b.StartTimer()
+				h.deliver(raw)
+			}
+		})
+		run("deadline-idle", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := h.ref.CheckDeadlines(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		run("restart", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r := &Referee{DB: h.db, Address: "referee@example.org"}
+				if _, err := r.CheckDeadlines(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		run("prune", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := h.db.Prune(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		_ = time.Second
+	}
+}
