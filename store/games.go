@@ -541,3 +541,18 @@ func (t *Tx) EachGame(fn func(*Game) error) error {
 		return fn(&g)
 	})
 }
+
+// LatestGameIDs lists the ids of the newest games, newest first, skipping skip of them and at
+// most limit: a page of every game, read by keys without reading the rest.
+func (t *Tx) LatestGameIDs(skip, limit int) []uint64 {
+	var ids []uint64
+	c := t.tx.Bucket(bGames).Cursor()
+	for k, _ := c.Last(); k != nil && len(ids) < limit; k, _ = c.Prev() {
+		if skip > 0 {
+			skip--
+			continue
+		}
+		ids = append(ids, binary.BigEndian.Uint64(k))
+	}
+	return ids
+}

@@ -303,6 +303,20 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 			for i := len(games) - 1; i >= 0; i-- { // newest first
 				few = append(few, games[i])
 			}
+		case status == "" && pg.Variant == "":
+			// Every game: the page's ids straight from the keys, the total from the count.
+			pg.Total = tx.GameCount()
+			pg.Pages = max((pg.Total+PageSize-1)/PageSize, 1)
+			page = min(page, pg.Pages)
+			pg.Page = page
+			for _, id := range tx.LatestGameIDs((page-1)*PageSize, PageSize) {
+				sg, err := tx.Game(id)
+				if err != nil {
+					return err
+				}
+				pg.Rows = append(pg.Rows, rowOf(sg))
+			}
+			return nil
 		default:
 			var err error
 			if ids, err = tx.GameIDs(status, pg.Variant); err != nil {
