@@ -250,18 +250,23 @@ func (t *Tx) MarkProcessed(k InboxKey) error {
 // moveInboxRaw (schema 5 to 6) moves the raw mail waiting in the inbox out of its records
 // (where JSON held it in base64) into bInboxRaw.
 func moveInboxRaw(tx *bolt.Tx) error {
-	inbox, raws := tx.Bucket(bInbox), tx.Bucket(bInboxRaw)
+	return moveRaw(tx.Bucket(bInbox), tx.Bucket(bInboxRaw), func(m *InboundMail) *[]byte { return &m.Raw })
+}
+
+// moveRaw moves the raw mail held in the JSON records of src (where it was base64) into raws,
+// under the same keys; raw points into a record at its raw mail.
+func moveRaw[T any](src, raws *bolt.Bucket, raw func(*T) *[]byte) error {
 	type moved struct {
 		k []byte
-		m InboundMail
+		m T
 	}
 	var all []moved
-	if err := inbox.ForEach(func(k, v []byte) error {
-		var m InboundMail
+	if err := src.ForEach(func(k, v []byte) error {
+		var m T
 		if err := json.Unmarshal(v, &m); err != nil {
 			return err
 		}
-		if m.Raw != nil {
+		if len(*raw(&m)) > 0 {
 			all = append(all, moved{append([]byte(nil), k...), m})
 		}
 		return nil
@@ -269,11 +274,11 @@ func moveInboxRaw(tx *bolt.Tx) error {
 		return err
 	}
 	for _, x := range all {
-		if err := raws.Put(x.k, x.m.Raw); err != nil {
+		if err := raws.Put(x.k, *raw(&x.m)); err != nil {
 			return err
 		}
-		x.m.Raw = nil
-		if err := putJSON(inbox, x.k, x.m); err != nil {
+		*raw(&x.m) = nil
+		if err := putJSON(src, x.k, x.m); err != nil {
 			return err
 		}
 	}
@@ -423,34 +428,7 @@ func (t *Tx) SentMails() ([]OutMail, error) {
 // moveSentRaw (schema 4 to 5) moves the raw copies of sent mail out of their records (where
 // JSON held them in base64) into bSentRaw.
 func moveSentRaw(tx *bolt.Tx) error {
-	sent, raws := tx.Bucket(bSent), tx.Bucket(bSentRaw)
-	type moved struct {
-		k []byte
-		m OutMail
-	}
-	var all []moved
-	if err := sent.ForEach(func(k, v []byte) error {
-		var m OutMail
-		if err := json.Unmarshal(v, &m); err != nil {
-			return err
-		}
-		if len(m.Raw) > 0 {
-			all = append(all, moved{append([]byte(nil), k...), m})
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, x := range all {
-		if err := raws.Put(x.k, x.m.Raw); err != nil {
-			return err
-		}
-		x.m.Raw = nil
-		if err := putJSON(sent, x.k, x.m); err != nil {
-			return err
-		}
-	}
-	return nil
+	return moveRaw(tx.Bucket(bSent), tx.Bucket(bSentRaw), func(m *OutMail) *[]byte { return &m.Raw })
 }
 
 // Retention of what the store keeps about mail that is done.
