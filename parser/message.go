@@ -7,6 +7,7 @@
 package parser
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // decode Latin-1, Windows-1252, ... bodies
 	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // Bounds on what one message can make the parser do.
@@ -58,52 +60,7 @@ func Parse(raw []byte) (*Message, error) {
 	if e == nil {
 		return nil, errors.New("parser: read message: no header")
 	}
-	h := mail.Header{Header: e.Header}
-	m := &Message{}
-	// The From header is read strictly (RFC 5322 as net/mail reads it): exactly one
-	// address in one field. Anything else has no sender rather than a guessed one.
-	switch from, err := h.AddressList("From"); {
-	case len(h.Values("From")) > 1:
-		m.FromError = "several From fields"
-	case err != nil:
-		m.FromError = "unreadable From field: " + err.Error()
-	case len(from) > 1:
-		m.FromError = fmt.Sprintf("the From field names %d addresses", len(from))
-	case len(from) == 1:
-		m.From = strings.ToLower(from[0].Address)
-		m.FromName = from[0].Name
-	}
-	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
-		if list, err := h.AddressList(field); err == nil {
-			for _, a := range list {
-				m.To = append(m.To, strings.ToLower(a.Address))
-			}
-		}
-	}
-	if rt, err := h.AddressList("Reply-To"); err == nil && len(rt) > 0 {
-		m.ReplyTo = rt[0].Address
-	}
-	m.Subject, _ = h.Subject()
-	if id, err := h.MessageID(); err == nil && id != "" {
-		m.MessageID = id
-	} else {
-		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>") // malformed, but stable
-	}
-	m.InReplyTo, _ = h.MsgIDList("In-Reply-To")
-	m.References, _ = h.MsgIDList("References")
-	if h.Has("Return-Path") {
-		m.ReturnPath = strings.TrimSpace(h.Get("Return-Path"))
-	}
-	m.AutoSubmitted = strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted")))
-	m.Precedence = strings.ToLower(strings.TrimSpace(h.Get("Precedence")))
-	if ct, _, err := h.ContentType(); err == nil && ct == "multipart/report" {
-		m.Report = true
-	}
-	if h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" {
-		if m.AutoSubmitted == "" {
-			m.AutoSubmitted = "auto-replied"
-		}
-	}
+	m := header(mail.Header{Header: e.Header})
 
 	var plain, html string
 	// The parts are walked depth first, as mail.Reader does, but no deeper than MaxDepth and
@@ -210,4 +167,65 @@ func (m *Message) Automatic() string {
 		return "a bounce (no From)"
 	}
 	return ""
+}
+
+// header reads what the referee needs from a message's header.
+func header(h mail.Header) *Message {
+	m := &Message{}
+	// The From header is read strictly (RFC 5322 as net/mail reads it): exactly one
+	// address in one field. Anything else has no sender rather than a guessed one.
+	switch from, err := h.AddressList("From"); {
+	case len(h.Values("From")) > 1:
+		m.FromError = "several From fields"
+	case err != nil:
+		m.FromError = "unreadable From field: " + err.Error()
+	case len(from) > 1:
+		m.FromError = fmt.Sprintf("the From field names %d addresses", len(from))
+	case len(from) == 1:
+		m.From = strings.ToLower(from[0].Address)
+		m.FromName = from[0].Name
+	}
+	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		if list, err := h.AddressList(field); err == nil {
+			for _, a := range list {
+				m.To = append(m.To, strings.ToLower(a.Address))
+			}
+		}
+	}
+	if rt, err := h.AddressList("Reply-To"); err == nil && len(rt) > 0 {
+		m.ReplyTo = rt[0].Address
+	}
+	m.Subject, _ = h.Subject()
+	if id, err := h.MessageID(); err == nil && id != "" {
+		m.MessageID = id
+	} else {
+		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>") // malformed, but stable
+	}
+	m.InReplyTo, _ = h.MsgIDList("In-Reply-To")
+	m.References, _ = h.MsgIDList("References")
+	if h.Has("Return-Path") {
+		m.ReturnPath = strings.TrimSpace(h.Get("Return-Path"))
+	}
+	m.AutoSubmitted = strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted")))
+	m.Precedence = strings.ToLower(strings.TrimSpace(h.Get("Precedence")))
+	if ct, _, err := h.ContentType(); err == nil && ct == "multipart/report" {
+		m.Report = true
+	}
+	if h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" {
+		if m.AutoSubmitted == "" {
+			m.AutoSubmitted = "auto-replied"
+		}
+	}
+	return m
+}
+
+// ParseHeader reads only the header of a raw message: every field of Message but the body's
+// (Body, FromHTML, BodyError, Attachments). It is for deciding cheaply what a mail is (whom it
+// is from and for) before reading it whole, if at all.
+func ParseHeader(raw []byte) (*Message, error) {
+	hdr, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("parser: read header: %w", err)
+	}
+	return header(mail.Header{Header: message.Header{Header: hdr}}), nil
 }

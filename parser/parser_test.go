@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -112,6 +113,14 @@ func FuzzParse(f *testing.F) {
 		m, err := Parse(raw)
 		if err != nil {
 			return
+		}
+		// The header alone reads the same header (what decides whom a mail is from and for).
+		if h, err := ParseHeader(raw); err == nil {
+			m2 := *m
+			m2.Body, m2.FromHTML, m2.BodyError, m2.Attachments = "", false, "", 0
+			if !reflect.DeepEqual(*h, m2) {
+				t.Fatalf("ParseHeader %+v, Parse %+v", *h, m2)
+			}
 		}
 		m.Automatic()
 		for _, l := range CommandLines(m.Body) {

@@ -73,7 +73,10 @@ func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 		if m.Oversize > 0 {
 			continue // only its head is kept: read says so
 		}
-		msg, err := parser.Parse(m.Raw)
+		msg, err := r.stranger(m.Raw)
+		if msg == nil {
+			msg, err = parser.Parse(m.Raw)
+		}
 		j := judgement{msg: msg, parseErr: err}
 		verdicts[m.Key] = j
 		if err != nil || msg.From == "" {
@@ -120,4 +123,28 @@ func (r *Referee) parsed(key store.InboxKey) (msg *parser.Message, ok bool, err 
 	defer r.judgedMu.Unlock()
 	j, ok := r.judged[key]
 	return j.msg, ok, j.parseErr
+}
+
+// stranger is the header of a mail from a stranger (no reply token in its addresses, a sender
+// who plays no game here), read without its body; nil for any other mail, which is read
+// whole. A stranger's mail is never answered (no backscatter), so nothing in its body can
+// matter: reading only its header keeps the cost of a published address's spam low.
+func (r *Referee) stranger(raw []byte) (*parser.Message, error) {
+	msg, err := parser.ParseHeader(raw)
+	if err != nil || msg.From == "" {
+		return nil, nil
+	}
+	if token, _ := r.tokenOf(msg); token != "" {
+		return nil, nil
+	}
+	known := true
+	r.DB.View(func(tx *store.Tx) error { // a reader: it holds nobody up
+		games, err := tx.GamesOf(msg.From)
+		known = err != nil || len(games) > 0
+		return nil
+	})
+	if known {
+		return nil, nil
+	}
+	return msg, nil
 }
