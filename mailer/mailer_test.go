@@ -7,6 +7,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -359,25 +360,35 @@ func TestIntakeBatchesAndAdmit(t *testing.T) {
 		}
 	}
 	db := openDB(t)
+	var mu sync.Mutex
 	var batches []int // messages in the mailbox at each OnNew
 	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
 		PollInterval: 20 * time.Millisecond, BatchBytes: 1 << 20, MaxSize: 4 << 20,
 		Admit: func(prefix []byte) bool { return strings.Contains(string(prefix), "goodtoken") },
 		OnNew: func() {
 			st, _ := u.Status("INBOX", &imapStatus)
+			mu.Lock()
 			batches = append(batches, int(*st.NumMessages))
+			mu.Unlock()
 		}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- in.Run(ctx) }()
 	var pending []store.InboundMail
+	emptied := func() bool { // the last batch is stored, taken out and announced
+		mu.Lock()
+		defer mu.Unlock()
+		return len(batches) > 0 && batches[len(batches)-1] == 0
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) && len(pending) < 12 {
+	for time.Now().Before(deadline) && (len(pending) < 12 || !emptied()) {
 		time.Sleep(20 * time.Millisecond)
 		db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
 	}
 	cancel()
 	<-done
+	mu.Lock()
+	defer mu.Unlock()
 	if len(pending) != 12 {
 		t.Fatalf("%d mails stored, want 12", len(pending))
 	}
