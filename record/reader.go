@@ -75,10 +75,9 @@ type Reader struct {
 	havePend bool
 	movetext bytes.Buffer
 	tags     []Tag
-	// carry is movetext that followed a game's result in the same run of lines: the next
-	// game, without tags, starting on line carryLine.
-	carry     string
-	carryLine int
+	// carried are the games that followed a game's result in the same run of lines, each
+	// without tags, with the line it starts on: cut all at once (one tokenizing of the run).
+	carried []carried
 }
 
 // NewReader reads PGN from r.
@@ -130,12 +129,11 @@ func (r *Reader) unread(line []byte) {
 // Next returns the next game, io.EOF after the last one, a *SyntaxError for a game it
 // skipped (call Next again to go on), or another error when reading failed.
 func (r *Reader) Next() (*Record, error) {
-	if r.carry != "" {
+	if len(r.carried) > 0 {
+		c := r.carried[0]
+		r.carried = r.carried[1:]
 		r.number++
-		rec := &Record{Number: r.number, Line: r.carryLine, MovetextLine: r.carryLine, Movetext: r.carry}
-		r.carry = ""
-		r.split(rec)
-		return rec, nil
+		return &Record{Number: r.number, Line: c.line, MovetextLine: c.line, Movetext: c.text}, nil
 	}
 	r.movetext.Reset()
 	r.tags = r.tags[:0]
@@ -222,9 +220,17 @@ func (r *Reader) Next() (*Record, error) {
 	return rec, nil
 }
 
-// split cuts rec's movetext after its first result when more movetext follows it in the same
-// run of lines ("1. e4 e5 1-0" and then "1. d4 *" on the next line, or "1-0 0-1"): what
-// follows is the next game, read by the next call, never skipped without a word.
+// carried is a game cut from the movetext of the game before it (see split).
+type carried struct {
+	text string
+	line int
+}
+
+// split cuts rec's movetext after each result that more movetext follows in the same run of
+// lines ("1. e4 e5 1-0" and then "1. d4 *" on the next line, or "1-0 0-1"): rec keeps what
+// comes up to its first result, and each piece after it is a game of its own, read by the
+// next calls, never skipped without a word. The run is tokenized once, however many games
+// it holds.
 func (r *Reader) split(rec *Record) {
 	m := rec.Movetext
 	n := strings.Count(m, "1-0") + strings.Count(m, "0-1") + strings.Count(m, "1/2-1/2") + strings.Count(m, "*") + strings.Count(m, "½-½")
@@ -235,21 +241,32 @@ func (r *Reader) split(rec *Record) {
 	if err != nil {
 		return // the replay reports the movetext's error
 	}
+	line, lineAt := max(rec.MovetextLine, 1), 0 // the line of byte lineAt of m
+	lineOf := func(at int) int {
+		line += strings.Count(m[lineAt:at], "\n")
+		lineAt = at
+		return line
+	}
+	cut := -1 // where the game being cut ends; -1 until the first result
+	start := 0
 	for i, t := range toks {
-		if t.Kind != Result {
+		if t.Kind != Result || i == len(toks)-1 {
 			continue
 		}
-		if i == len(toks)-1 {
-			return
-		}
 		end := t.Offset + len(t.Text)
+		if cut < 0 {
+			cut = end
+		} else {
+			r.carried = append(r.carried, carried{m[start:end], lineOf(start)})
+		}
 		rest := m[end:]
-		trimmed := strings.TrimLeft(rest, " \t\r\n")
-		line, _ := rec.Position(end + len(rest) - len(trimmed))
-		rec.Movetext = m[:end]
-		r.carry, r.carryLine = trimmed, line
+		start = end + len(rest) - len(strings.TrimLeft(rest, " \t\r\n"))
+	}
+	if cut < 0 {
 		return
 	}
+	r.carried = append(r.carried, carried{m[start:], lineOf(start)})
+	rec.Movetext = m[:cut]
 }
 
 // parseTags reads one or more [Name "Value"] pairs from one line.

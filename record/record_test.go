@@ -2,6 +2,7 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -251,5 +252,40 @@ func TestAfterTheResult(t *testing.T) {
 	rec := read("[Event \"a\"]\n\n1. e4 e5\n2. Nf3, Nc6 *\n")[0]
 	if line, col := rec.Position(strings.Index(rec.Movetext, ",")); line != 4 || col != 7 {
 		t.Errorf("the comma is at %d:%d, want 4:7", line, col)
+	}
+}
+
+// A run of lines holding many games is cut once, not once a game: 200,000 games on one line
+// read in linear time (a hostile archive cannot make the reader quadratic), and pieces on
+// several lines keep their lines.
+func TestManyGamesInOneRun(t *testing.T) {
+	rd := NewReader(strings.NewReader("1. e4 *\n1. d4 1-0 1. c4\n*\n"))
+	var got []string
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d:%q", rec.Line, rec.Movetext))
+	}
+	if want := `[1:"1. e4 *" 2:"1. d4 1-0" 2:"1. c4\n*"]`; fmt.Sprint(got) != want {
+		t.Errorf("games %v, want %s", got, want)
+	}
+	rd = NewReader(strings.NewReader(strings.Repeat("1. e4 * ", 200000) + "\n"))
+	rd.MaxGameBytes = 4 << 20
+	n := 0
+	for {
+		if _, err := rd.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 200000 {
+		t.Errorf("%d games, want 200000", n)
 	}
 }
