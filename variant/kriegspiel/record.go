@@ -248,7 +248,7 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 	if by != g.pos.Turn {
 		if g.prog && g.done > 0 {
 			// The record moves on before the series is whole: say so as Progressive does.
-			return variant.Command{}, nil, variant.Refuse("record/series-short", map[string]any{"N": g.series, "Sent": g.done})
+			return variant.Command{}, nil, variant.Refuse("progressive/series-short", map[string]any{"N": g.series, "Sent": g.done})
 		}
 		return variant.Command{}, nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
 	}
