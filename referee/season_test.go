@@ -608,7 +608,7 @@ func TestSeasonByMail(t *testing.T) {
 			"The whole game: 1 e4")
 	}
 	mustSay(t, "the organizer told of the forfeit", got.of(t, seasonTD, 0, "for the organizer").text,
-		"Game #"+itoa(g3)+" is over: chen@localhost lost on time (", "), 1-0; a loss on time is a game played")
+		"Game #"+itoa(g3)+" is over: chen@localhost lost on time, 1-0: a game played, scored 1 and 0 in the standings.")
 	for _, p := range w.readers {
 		mustSay(t, p+"'s standings after game 3", got.of(t, p, 0, ": standings").text, "Game #"+itoa(g3)+" of "+seasonName+", dora@localhost against chen@localhost, ended: 1-0.", "5 of 6 games decided")
 	}
