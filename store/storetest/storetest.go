@@ -36,6 +36,19 @@ func Default() string {
 	return "bolt"
 }
 
+// Postgres is a fresh PostgreSQL store's URL for a test that needs one. Without
+// REFEREED_TEST_PG the test is skipped, or fails under CI (CI=true), where the database must be.
+func Postgres(t testing.TB) string {
+	t.Helper()
+	if os.Getenv("REFEREED_TEST_PG") == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("storetest: CI without REFEREED_TEST_PG: .ci/run starts PostgreSQL (test/lib/pg-up.sh) and names it")
+		}
+		t.Skip("no PostgreSQL: bash test/lib/pg-up.sh starts one; REFEREED_TEST_PG=$(cat /tmp/refereed-pgci/url)")
+	}
+	return Location(t, "postgres")
+}
+
 var schemas atomic.Int64
 
 // Location is where a fresh, empty store of backend lives: a file path or a database URL
