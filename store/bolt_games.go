@@ -60,7 +60,17 @@ func (t *boltTx) Game(id uint64) (*Game, error) {
 // PutGame saves g, and indexes it under its players when they changed (a replacement).
 func (t *boltTx) PutGame(g *Game) error {
 	g.Updated = t.Now
+	return t.putGameAs(g)
+}
+
+// putGameAs saves g as it is (a copy keeps its times), indexed.
+func (t *boltTx) putGameAs(g *Game) error {
 	b := t.tx.Bucket(bGames)
+	if b.Sequence() < g.ID { // a game copied in under its id: the next new one comes after it
+		if err := b.SetSequence(g.ID); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
+	}
 	var was struct {
 		Players [2]struct{ Address string }
 		Status  Status
@@ -272,7 +282,7 @@ func (t *boltTx) SeenMessageID(id uint64, side int, messageID string) (bool, err
 	if messageID == "" {
 		return false, nil
 	}
-	key := append(u64(id), []byte(fmt.Sprintf("/%d/%s", side, messageID))...)
+	key := seenKey(id, side, messageID)
 	b := t.tx.Bucket(bSeen)
 	if b.Get(key) != nil {
 		return true, nil

@@ -59,6 +59,7 @@ func (m *Main) subcommands() []subcommand {
 		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
 		{"inbox", "list, show, drop or retry the mail waiting or quarantined", (*Main).runInbox},
 		{"web", "serve the read-only web archive of a data directory or backup, without the daemon", (*Main).runWeb},
+		{"migrate", "copy a whole store between a data directory's file and PostgreSQL", (*Main).runMigrate},
 		{"compact", "give the store's free space back (the daemon stopped)", (*Main).runCompact},
 		{"mailpass", "print the built-in mail server's password of the referee or of addresses", (*Main).runMailpass},
 		{"version", "print the version", (*Main).runVersion},
