@@ -32,8 +32,7 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 	path := *data
 	if store.IsURL(*url) {
 		path = *url
-	} else
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	} else if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, dbName)
 	}
 	if _, err := os.Stat(path); err != nil && !store.IsURL(path) {
