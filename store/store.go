@@ -1,12 +1,18 @@
-// Package store keeps refereed's state in one bbolt file: games with their players and
-// append-only event logs, the inbox of raw inbound mail keyed by (mailbox, UIDVALIDITY, UID),
-// the set of processed keys, and the outbox of rendered mail.
+// Package store keeps refereed's state: games with their players and append-only event logs,
+// tournaments, the inbox of raw inbound mail keyed by (mailbox, UIDVALIDITY, UID), the set of
+// processed keys, and the outbox of rendered mail.
 //
-// The store owns the transaction: Update and View open one bbolt transaction and hand the
-// caller a *Tx whose methods compose inside it; the referee opens exactly one write
-// transaction per inbound mail, so a mail's effects and replies commit together or not at all.
-// Each Tx carries Now, fixed when it begins. No []byte from bbolt outlives its transaction:
-// every value is decoded (copied) before it is returned.
+// It has two backends behind one Tx: a bbolt file in the data directory (Open; bolt*.go), the
+// default, and a PostgreSQL database shared by several instances (OpenURL; pg*.go), with a
+// lease that lets one of them lead and fences the others' writes (lease.go). Copy moves a
+// store between them. The store's test suite runs on both (storetest).
+//
+// The store owns the transaction: Update and View open one transaction and hand the caller a
+// *Tx whose methods compose inside it; the referee opens exactly one write transaction per
+// inbound mail, so a mail's effects and replies commit together or not at all. Each Tx
+// carries Now, fixed when it begins. No []byte from bbolt outlives its transaction: every
+// value is decoded (copied) before it is returned. On PostgreSQL a write transaction is
+// SERIALIZABLE and may be run again (see Update).
 package store
 
 import (

@@ -70,12 +70,15 @@ func TestFailover(t *testing.T) {
 		t.Fatal("the first instance does not lead")
 	}
 	b.start()
-	type game struct{ white, black string }
+	type game struct {
+		id           uint64
+		white, black string
+	}
 	var gs []game
 	for i := 0; i < games; i++ {
-		g := game{a.addr(fmt.Sprintf("w%d", i)), a.addr(fmt.Sprintf("b%d", i))}
+		g := game{0, a.addr(fmt.Sprintf("w%d", i)), a.addr(fmt.Sprintf("b%d", i))}
 		out, err := exec.Command(binary, "new", "--store", url, "--variant", "orthodox", "--white", g.white, "--black", g.black).CombinedOutput()
-		if err != nil {
+		if _, serr := fmt.Sscanf(string(out), "game #%d created", &g.id); err != nil || serr != nil {
 			t.Fatalf("new: %v\n%s", err, out)
 		}
 		gs = append(gs, g)
@@ -83,8 +86,8 @@ func TestFailover(t *testing.T) {
 
 	applied := func() (n uint64) { // moves applied so far, in every game
 		db.View(func(tx *store.Tx) error {
-			for id := uint64(1); id <= uint64(games); id++ {
-				n += tx.EventCount(id)
+			for _, g := range gs {
+				n += tx.EventCount(g.id)
 			}
 			return nil
 		})
@@ -174,7 +177,7 @@ func TestFailover(t *testing.T) {
 	for i, g := range gs {
 		a.waitMail(g.white, 1+played[i], 90*time.Second)
 		a.waitMail(g.black, 1+played[i], 90*time.Second)
-		out, err := exec.Command(binary, "export", strconv.Itoa(i+1), "--store", url).CombinedOutput()
+		out, err := exec.Command(binary, "export", strconv.FormatUint(g.id, 10), "--store", url).CombinedOutput()
 		if err != nil {
 			t.Fatalf("export: %v\n%s", err, out)
 		}
@@ -183,7 +186,7 @@ func TestFailover(t *testing.T) {
 			want = append(want, fmt.Sprintf("%d. %s %s", k/2+1, moves[k%4], moves[(k+1)%4]))
 		}
 		if !strings.Contains(string(out), "\n"+strings.Join(want, " ")+" *") {
-			t.Errorf("game %d is not exactly its %d moves (%d kills, %d stops, %d PostgreSQL restarts):\n%s", i+1, played[i], kills, stops, pgRestarts, out)
+			t.Errorf("game %d is not exactly its %d moves (%d kills, %d stops, %d PostgreSQL restarts):\n%s", g.id, played[i], kills, stops, pgRestarts, out)
 		}
 	}
 	a.dups.Store(0)
@@ -199,8 +202,8 @@ func TestFailover(t *testing.T) {
 	var stall time.Duration
 	db.View(func(tx *store.Tx) error {
 		var ats []time.Time
-		for id := uint64(1); id <= uint64(games); id++ {
-			evs, _ := tx.Events(id)
+		for _, g := range gs {
+			evs, _ := tx.Events(g.id)
 			for _, e := range evs {
 				ats = append(ats, e.At)
 			}
