@@ -46,6 +46,7 @@ type subcommand struct {
 func (m *Main) subcommands() []subcommand {
 	return []subcommand{
 		{"verify", "replay every game of PGN files and report the invalid ones", (*Main).runVerify},
+		{"rate", "rate the players of PGN archives with Glicko-2, per game", (*Main).runRate},
 		{"replay", "replay one game record and print its final position and result", (*Main).runReplay},
 		{"serve", "run the referee daemon (with no configuration: a local mail server too)", (*Main).runServe},
 		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},

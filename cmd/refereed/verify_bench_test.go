@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -39,6 +40,23 @@ func BenchmarkVerifyBigBig(b *testing.B) {
 				})
 				if err != nil || n != 10000 || bad != 0 {
 					b.Fatalf("games %d invalid %d err %v", n, bad, err)
+				}
+			}
+			b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}
+
+// BenchmarkRateBigBig is refereed rate on the same archive (monthly periods), to be read
+// beside BenchmarkVerifyBigBig in the same run: rating should add under a fifth to verifying.
+func BenchmarkRateBigBig(b *testing.B) {
+	file := bigBig(b)
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "j1", 2: "j2"}[workers], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				res := rateArchives(context.Background(), rateOptions{period: "month", workers: workers}, []string{file}, io.Discard, io.Discard)
+				if res.games != 10000 || res.invalid != 0 || res.rated == 0 {
+					b.Fatalf("games %d invalid %d rated %d", res.games, res.invalid, res.rated)
 				}
 			}
 			b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "games/s")
