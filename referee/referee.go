@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -189,6 +190,10 @@ func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.C
 	return nil, 0, false
 }
 
+// RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
+// ratings (package rating). The game's record keeps it (store.Game.Rated), not its options.
+const RatedFlag = "rated"
+
 // NewGame creates a game between two addresses and queues the opening mails. It returns the
 // game's ID. Errors say what was wrong with the request.
 func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options) (uint64, error) {
@@ -239,8 +244,15 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		return nil, fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}
 	sg := &store.Game{Variant: v.Key, FEN: opts.FEN, Flags: opts.Flags}
+	if _, ok := opts.Flags[RatedFlag]; ok {
+		// Whether the game is rated is the game's record's, not one of its options.
+		sg.Rated = opts.Flags[RatedFlag] == "true"
+		sg.Flags = maps.Clone(opts.Flags)
+		delete(sg.Flags, RatedFlag)
+	}
 	if at != nil {
 		sg.Tournament, sg.Round = at.t.ID, at.round
+		sg.Rated = at.t.Rated
 	}
 	for i := range sg.Players {
 		tok, err := r.newToken()
@@ -285,6 +297,9 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 			} else {
 				l.Paras = append(l.Paras, say("other-moves-first", templates.Args{"First": side.Other()}))
 			}
+		}
+		if sg.Rated && !out.Over() {
+			l.Paras = append(l.Paras, say("rated-game", templates.Args{"Variant": v.Name}))
 		}
 		if at != nil {
 			l.Paras = append(l.Paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
