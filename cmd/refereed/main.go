@@ -54,6 +54,7 @@ func (m *Main) subcommands() []subcommand {
 		{"new", "create a game between two mail addresses", (*Main).runNew},
 		{"tournament", "create, list, show, export a round-robin tournament; withdraw a player", (*Main).runTournament},
 		{"list", "list the games in the store", (*Main).runList},
+		{"ratings", "list the players' ratings from the rated games, per game", (*Main).runRatings},
 		{"show", "show a game as a player or the referee sees it", (*Main).runShow},
 		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
 		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},

@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/store"
@@ -90,7 +90,7 @@ func (a *Game) rate(result string) error {
 		recs[i] = rec
 		now[i] = rating.New()
 		if r := rec.Rating(sg.Variant); r != nil {
-			now[i] = Now(a.Rating, *r, a.Tx.Now)
+			now[i] = archive.RatingNow(a.Rating, *r, a.Tx.Now)
 			changes[i].Before = rating.Rating{Rating: r.Rating, RD: r.RD, Vol: r.Vol}
 		} else {
 			changes[i].Before, changes[i].New = now[i], true
@@ -153,7 +153,7 @@ func RatingsAnswer(tx *store.Tx, c rating.Config, address string) (string, error
 	}
 	lines := []string{say("ratings", nil)}
 	for _, r := range rec.Ratings {
-		now := Now(c, r, tx.Now)
+		now := archive.RatingNow(c, r, tx.Now)
 		name := r.Variant
 		if v, err := variant.Lookup(r.Variant); err == nil {
 			name = v.Name
@@ -162,9 +162,4 @@ func RatingsAnswer(tx *store.Tx, c rating.Config, address string) (string, error
 			"Provisional": now.Provisional(), "Games": r.Games, "Last": r.Last.UTC().Format("2006-01-02")}))
 	}
 	return strings.Join(lines, "\n"), nil
-}
-
-// Now is a stored rating as it stands at now: its RD grown by the days since its last game.
-func Now(c rating.Config, r store.PlayerRating, now time.Time) rating.Rating {
-	return c.Age(rating.Rating{Rating: r.Rating, RD: r.RD, Vol: r.Vol}, math.Max(now.Sub(r.Last).Hours()/24, 0))
 }
