@@ -88,6 +88,7 @@ type chart struct {
 	Points        string // the polyline's points
 	Dots          []dot
 	Top, Bottom   int // the highest and lowest rating drawn
+	TopY, BottomY int // where their labels stand
 	Summary       string
 }
 
@@ -97,7 +98,8 @@ type dot struct {
 	GameID uint64
 }
 
-const chartWidth, chartHeight, chartPad = 320, 90, 8
+// The chart's size; the line starts right of chartLeft, where the scale's labels stand.
+const chartWidth, chartHeight, chartPad, chartLeft = 320, 90, 8, 36
 
 // chartOf draws history (oldest first); nil when there is nothing to draw.
 func chartOf(history []store.RatingPoint) *chart {
@@ -112,12 +114,12 @@ func chartOf(history []store.RatingPoint) *chart {
 		mid := (hi + lo) / 2
 		lo, hi = mid-10, mid+10
 	}
-	c := &chart{Width: chartWidth, Height: chartHeight, Top: int(math.Round(hi)), Bottom: int(math.Round(lo))}
+	c := &chart{Width: chartWidth, Height: chartHeight, Top: int(math.Round(hi)), Bottom: int(math.Round(lo)), TopY: chartPad + 4, BottomY: chartHeight - chartPad + 4}
 	var pts []string
 	for i, p := range history {
-		x := float64(chartPad)
+		x := float64(chartLeft)
 		if len(history) > 1 {
-			x += float64(i) * float64(chartWidth-2*chartPad) / float64(len(history)-1)
+			x += float64(i) * float64(chartWidth-chartLeft-chartPad) / float64(len(history)-1)
 		}
 		y := chartPad + (hi-p.Rating)/(hi-lo)*float64(chartHeight-2*chartPad)
 		xs, ys := fmt.Sprintf("%.1f", x), fmt.Sprintf("%.1f", y)

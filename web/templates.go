@@ -72,7 +72,7 @@ var pages = template.Must(template.New("").Parse(`
 {{define "chart"}}<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Summary}}">
 <title>{{.Summary}}</title>
 <line class="axis" x1="0" y1="0" x2="0" y2="{{.Height}}"/><line class="axis" x1="0" y1="{{.Height}}" x2="{{.Width}}" y2="{{.Height}}"/>
-<text class="label" x="4" y="10">{{.Top}}</text><text class="label" x="4" y="{{.Height}}" dy="-3">{{.Bottom}}</text>
+<text class="label" x="4" y="{{.TopY}}">{{.Top}}</text><text class="label" x="4" y="{{.BottomY}}">{{.Bottom}}</text>
 <polyline class="line" points="{{.Points}}"/>
 {{range .Dots}}<circle class="dot" cx="{{.X}}" cy="{{.Y}}" r="2.5"><title>{{.Title}}</title></circle>{{end}}
 </svg><figcaption class="note">{{.Summary}}</figcaption></figure>
