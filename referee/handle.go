@@ -90,7 +90,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
-	a, err := play.Open(tx, ref.Game)
+	a, err := r.openGame(tx, ref.Game)
 	if err != nil {
 		return err
 	}
@@ -267,7 +267,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// which is then what its log now replays to.
 			var changed bool
 			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
-				if a, err = play.Open(tx, sg.ID); err == nil {
+				if a, err = r.openGame(tx, sg.ID); err == nil {
 					sg, g = a.Stored, a.Live
 					before = len(g.Log())
 				}

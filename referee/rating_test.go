@@ -51,8 +51,10 @@ func TestRatedTournamentByMail(t *testing.T) {
 	mustContain(t, "an opening", textTo(t, mailsTo2(opening, tr.Rounds[0].Games[0].Game), quartet[0]), "This game is rated: when it ends, your rating in Orthodox chess and your opponent's change with its result.")
 	g := func(round, board int) uint64 { return tr.Rounds[round-1].Games[board].Game }
 
-	// By hand: each player's rating and the day of his last game.
-	c := rating.Config{}
+	// By hand: each player's rating and the day of his last game; τ is the referee's (as
+	// rating_tau in the config sets it).
+	c := rating.Config{Tau: 0.9}
+	h.ref.Rating = c
 	type held struct {
 		r    rating.Rating
 		last time.Time

@@ -50,6 +50,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
@@ -90,6 +91,8 @@ type Referee struct {
 	// QueryLimit overrides the private queries answered per player per QueryWindow
 	// (QueryLimit the constant when 0).
 	QueryLimit int
+	// Rating is the rating system's constants for the rated games (zero: the defaults).
+	Rating rating.Config
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
@@ -441,4 +444,13 @@ func (r *Referee) replyAddress(game uint64, side chess.Color, token string) stri
 // player's token: it is his to use, nobody else's).
 func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
 	return r.out().PlayerAddress(g, side)
+}
+
+// openGame loads game id for playing in tx, with the referee's rating system.
+func (r *Referee) openGame(tx *store.Tx, id uint64) (*play.Game, error) {
+	a, err := play.Open(tx, id)
+	if a != nil {
+		a.Rating = r.Rating
+	}
+	return a, err
 }

@@ -321,7 +321,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			a, err := play.Open(tx, tg.Game)
+			a, err := r.openGame(tx, tg.Game)
 			if err != nil {
 				return err
 			}
