@@ -91,6 +91,9 @@ type Played struct {
 	Variant string // the variant's registry key
 	Result  string // how the replayed game ended: "1-0", "0-1", "1/2-1/2", or "*"
 	Plies   int    // plies played (0: decided without a move)
+	// Termination is the Termination tag ("abandoned": refereed's export of a game a
+	// withdrawal ended).
+	Termination string
 }
 
 // VerifyFileEach is VerifyFile that also hands each valid game (one without a Verdict, or
@@ -207,7 +210,8 @@ func verifyPlayed(rp *variant.Replayer, file string, rec *record.Record) (*Verdi
 		return v, nil
 	}
 	return v, &Played{File: file, Game: rec.Number, Line: rec.Line, White: rec.Tag("White"), Black: rec.Tag("Black"),
-		Date: rec.Tag("Date"), Variant: r.Variant.Key, Result: r.Game.Outcome().Result, Plies: r.Plies}
+		Date: rec.Tag("Date"), Variant: r.Variant.Key, Result: r.Game.Outcome().Result, Plies: r.Plies,
+		Termination: rec.Tag("Termination")}
 }
 
 func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *variant.Replayed) {

@@ -33,7 +33,8 @@ rates the games one at a time in date order, the RD growing by the days since ea
 last game (as the referee rates its own games).
 
 Games not rated: the invalid (reported as verify reports them), those unfinished, decided
-without a move, without both players' names, or whose Date does not give the period.
+without a move, ended by a withdrawal ([Termination "abandoned"], as refereed exports them),
+without both players' names, or whose Date does not give the period.
 Exit status: 0 all valid, 1 some invalid, 2 unreadable input or options.`
 
 // rateOptions are refereed rate's options.
@@ -162,6 +163,8 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 				why = "unfinished"
 			case p.Plies == 0:
 				why = "decided without a move"
+			case strings.EqualFold(p.Termination, "abandoned"):
+				why = "ended by a withdrawal (Termination abandoned)"
 			case unnamed(p.White) || unnamed(p.Black):
 				why = "the White and Black tags do not name both players"
 			case p.White == p.Black:

@@ -97,6 +97,13 @@ func TestRateReports(t *testing.T) {
 [Variant "Progressive"]
 
 1 e4 2 e5 d5 0-1
+
+[Date "2027.03.02"]
+[White "cid"]
+[Black "bob"]
+[Termination "abandoned"]
+
+1. e4 e5 0-1
 `), 0o644)
 	code, out, _ := run(t, "rate", "--period", "month", pgn)
 	for _, want := range []string{
@@ -105,7 +112,8 @@ func TestRateReports(t *testing.T) {
 		"game 3 (line 13): not rated: decided without a move",
 		"game 4 (line 19): not rated: the White and Black tags do not name both players",
 		`game 5 (line 25): not rated: its Date tag ("2027.??.??") does not give the month`,
-		"6 games, 5 valid, 1 invalid; 1 rated",
+		"game 7 (line 39): not rated: ended by a withdrawal (Termination abandoned)",
+		"7 games, 6 valid, 1 invalid; 1 rated",
 		"Progressive Chess",
 	} {
 		if !strings.Contains(out, want) {
