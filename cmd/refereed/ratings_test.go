@@ -54,4 +54,14 @@ func TestRatingsCommand(t *testing.T) {
 	if code, _, errs := run(t, append([]string{"ratings", "--variant", "nosuch"}, data...)...); code != exitUsage || !strings.Contains(errs, "--variant") {
 		t.Errorf("an unknown variant: %d %q", code, errs)
 	}
+	// A single game is rated only when asked; show says so.
+	if code, out, errs := run(t, append([]string{"new", "--rated", "--white", "a@example.com", "--black", "d@example.com"}, data...)...); code != exitOK {
+		t.Fatalf("new --rated: %d %s %s", code, out, errs)
+	}
+	if _, out, _ := run(t, append([]string{"show", "7"}, data...)...); !strings.Contains(out, "active, rated\n") {
+		t.Errorf("show of a rated game:\n%s", out)
+	}
+	if _, out, _ := run(t, append([]string{"show", "4"}, data...)...); strings.Contains(out, "rated") {
+		t.Errorf("show of an unrated game:\n%s", out)
+	}
 }
