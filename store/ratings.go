@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -41,20 +40,21 @@ func (p *PlayerRecord) Rating(variant string) *PlayerRating {
 }
 
 // EachRatedPlayer calls fn with the record of every player who has a rating, by address.
-// It reads every player's record: for the offline list and the ratings page, not for a mail.
+// It reads every player's record (through what each backend offers Copy): for the offline
+// list and the ratings page, not for a mail.
 func (t *Tx) EachRatedPlayer(fn func(*PlayerRecord) error) error {
-	b := t.tx.Bucket(bPlayers)
-	if b == nil {
-		return nil
+	c, ok := t.ops.(copier)
+	if !ok {
+		return fmt.Errorf("store: list rated players: this backend cannot list its players")
 	}
-	return b.ForEach(func(k, v []byte) error {
-		var rec PlayerRecord
-		if err := json.Unmarshal(v, &rec); err != nil {
-			return fmt.Errorf("store: player %s: %w", k, err)
-		}
+	err := c.eachPlayer(func(rec *PlayerRecord) error {
 		if len(rec.Ratings) == 0 {
 			return nil
 		}
-		return fn(&rec)
+		return fn(rec)
 	})
+	if err != nil {
+		return fmt.Errorf("store: list rated players: %w", err)
+	}
+	return nil
 }

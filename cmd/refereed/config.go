@@ -32,6 +32,8 @@ import (
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 //	[web]
 //	listen = "127.0.0.1:8080"  # serve the read-only web archive beside the daemon
+//	[store]
+//	url = "postgres://refereed@db.example.org/refereed"  # a shared store; several instances, one leads
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
@@ -39,6 +41,7 @@ type Config struct {
 	SMTP    ServerConf `toml:"smtp"`
 	Auth    AuthConf   `toml:"auth"`
 	Web     WebConf    `toml:"web"`
+	Store   StoreConf  `toml:"store"`
 	// Organizer is told of forfeits and failed deliveries in games and tournaments that
 	// name no organizer, and organizes tournaments created without --organizer.
 	Organizer string `toml:"organizer"`
@@ -46,6 +49,12 @@ type Config struct {
 	LeaveDays int `toml:"leave_days"`
 	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
 	RatingTau float64 `toml:"rating_tau"`
+}
+
+// StoreConf names the store: a PostgreSQL database shared by several instances, in place of
+// the data directory's bbolt file.
+type StoreConf struct {
+	URL string `toml:"url"`
 }
 
 // WebConf is the web archive: served beside the daemon when Listen is set.

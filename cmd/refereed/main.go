@@ -61,6 +61,7 @@ func (m *Main) subcommands() []subcommand {
 		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
 		{"inbox", "list, show, drop or retry the mail waiting or quarantined", (*Main).runInbox},
 		{"web", "serve the read-only web archive of a data directory or backup, without the daemon", (*Main).runWeb},
+		{"migrate", "copy a whole store between a data directory's file and PostgreSQL", (*Main).runMigrate},
 		{"compact", "give the store's free space back (the daemon stopped)", (*Main).runCompact},
 		{"mailpass", "print the built-in mail server's password of the referee or of addresses", (*Main).runMailpass},
 		{"version", "print the version", (*Main).runVersion},
@@ -79,7 +80,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if args[0] == "--version" || args[0] == "-version" {
 		return m.runVersion(ctx, nil)
 	}
-	if adminCommands[args[0]] && m.db == nil {
+	if adminCommands[args[0]] && m.db == nil && !store.IsURL(storeURLOf(args[1:])) {
 		if code, ok := m.forward(args); ok {
 			return code
 		}

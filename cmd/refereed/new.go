@@ -88,7 +88,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	fmt.Fprintf(m.Stdout, "game #%d created in %s: %s plays White, %s plays Black; the opening mails are queued\n", id, d.where(m), *white, *black)
 	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), *white, *black)
 	if m.db == nil {
-		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
+		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}
 	return exitOK
 }

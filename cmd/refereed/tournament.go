@@ -131,7 +131,7 @@ func (m *Main) tournamentNew(args []string) int {
 	}
 	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), mailers...)
 	if m.db == nil {
-		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
+		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}
 	return exitOK
 }
