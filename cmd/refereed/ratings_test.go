@@ -23,8 +23,12 @@ func TestRatingsCommand(t *testing.T) {
 		{"tournament", "organize", "1", "ADJUDICATE", "2", "1/2-1/2", "even"},
 		{"tournament", "organize", "2", "ADJUDICATE", "4", "1-0", "won"},
 	} {
-		if code, out, errs := run(t, append(args, data...)...); code != exitOK {
+		code, out, errs := run(t, append(args, data...)...)
+		if code != exitOK {
 			t.Fatalf("%v: %d %s %s", args, code, out, errs)
+		}
+		if args[1] == "new" && !strings.Contains(out, map[string]string{"Rated": "3 games, rated;", "Friendly": "3 games, not rated;"}[args[3]]) {
+			t.Errorf("%v: %s", args, out)
 		}
 	}
 	code, out, _ := run(t, append([]string{"ratings"}, data...)...)

@@ -123,7 +123,11 @@ func (m *Main) tournamentNew(args []string) int {
 	for _, rd := range t.Rounds {
 		games += len(rd.Games)
 	}
-	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), printable(t.Name), len(t.Players), len(t.Rounds), games)
+	ratedText := "rated"
+	if !t.Rated {
+		ratedText = "not rated"
+	}
+	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games, %s; the opening mails are queued\n", id, d.where(m), printable(t.Name), len(t.Players), len(t.Rounds), games, ratedText)
 	mailers := t.Players
 	if t.Organizer != "" {
 		mailers = append(slices.Clone(mailers), t.Organizer)
