@@ -2,7 +2,9 @@
 // ends, in the store transaction of the mail or tick that changes it) and what its players
 // are told (Outcome: what one mail or tick does for each player; Send renders it into their
 // mail through package outbox, with the whole game revealed to both when it ended). Which
-// commands a mail holds and who may send them is the referee's.
+// commands a mail holds and who may send them is the referee's. The end of a rated game
+// updates its players' ratings in the same transaction (rating.go says which games are
+// rated and how: one game a Glicko-2 period, the RD grown by the days between).
 package play
 
 import (
