@@ -23,6 +23,9 @@ type Game struct {
 	Round      int       `json:"round,omitempty"`
 	Created    time.Time `json:"created"`
 	Updated    time.Time `json:"updated"`
+
+	// Rated: when the game ends, its players' ratings are updated (store/ratings.go).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // Status is whether a game goes on. The game's log is its truth: Status is the log's outcome

@@ -33,6 +33,9 @@ type Tournament struct {
 	Log      []TournamentEvent `json:"log,omitempty"`
 	Created  time.Time         `json:"created"`
 	Updated  time.Time         `json:"updated"`
+
+	// Rated: its games count for their players' ratings.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // TournamentRound is one round's games; Bye is the index of the player who sits out, or -1.
@@ -83,10 +86,13 @@ func (tr *Tournament) Paused() bool {
 	return len(tr.Pauses) > 0 && tr.Pauses[len(tr.Pauses)-1].To.IsZero()
 }
 
-// PlayerRecord is what the referee keeps of an address across its games: its leave.
+// PlayerRecord is what the referee keeps of an address across its games: its leave, and its
+// ratings (store/ratings.go).
 type PlayerRecord struct {
 	Address string  `json:"address"`
 	Leaves  []Leave `json:"leaves,omitempty"`
+
+	Ratings []PlayerRating `json:"ratings,omitempty"`
 }
 
 // Leave is a span of whole days (UTC, From and To included) in which the clocks of every game

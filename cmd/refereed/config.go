@@ -27,6 +27,7 @@ import (
 //	password_file = "/etc/refereed/smtp-password"
 //	organizer = "td@example.org"  # told of forfeits and failed deliveries
 //	leave_days = 45                # leave a player may take in a year
+//	rating_tau = 0.5               # Glicko-2's τ for the rated games (0.3 to 1.2)
 //	[auth]
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 //	[web]
@@ -46,6 +47,8 @@ type Config struct {
 	Organizer string `toml:"organizer"`
 	// LeaveDays is the leave a player may take in a calendar year (45 when 0).
 	LeaveDays int `toml:"leave_days"`
+	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
+	RatingTau float64 `toml:"rating_tau"`
 }
 
 // StoreConf names the store: a PostgreSQL database shared by several instances, in place of

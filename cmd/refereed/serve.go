@@ -19,6 +19,7 @@ import (
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 )
@@ -34,6 +35,7 @@ type serveOptions struct {
 	trustedServer        string
 	organizer            string
 	leaveDays            int
+	ratingTau            float64
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
@@ -113,7 +115,11 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.smtpT = mailer.SMTP{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.User, Password: c.SMTP.Password, TLS: tlsSMTP}
 		o.mailbox, o.processed, o.maxSize = c.IMAP.Mailbox, c.IMAP.Processed, c.IMAP.MaxSize
 		o.trustedServer = c.Auth.TrustedServer
-		o.organizer, o.leaveDays = c.Organizer, c.LeaveDays
+		o.organizer, o.leaveDays, o.ratingTau = c.Organizer, c.LeaveDays, c.RatingTau
+		if err := (rating.Config{Tau: o.ratingTau}).Check(); err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: %s: rating_%v\n", *configPath, err)
+			return exitUsage
+		}
 		if o.poll == 0 {
 			o.poll = c.IMAP.PollInterval.Duration
 		}
@@ -171,7 +177,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 	defer db.Close()
 	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays),
-		"local_domain": o.localDomain()} {
+		"local_domain": o.localDomain(), "rating_tau": strconv.FormatFloat(o.ratingTau, 'g', -1, 64)} {
 		if err := db.SetMeta(k, v); err != nil {
 			return err
 		}
@@ -202,7 +208,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
-		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain()}
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain(),
+		Rating: rating.Config{Tau: o.ratingTau}}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {

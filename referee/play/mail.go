@@ -77,6 +77,7 @@ const commonHelp = "BOARD            your current view\n" +
 	"RESIGN           resign the game\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
+	"RATING           your ratings, one for each game you have played rated\n" +
 	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
 	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
 
@@ -114,7 +115,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
@@ -262,7 +263,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
 // queries ...).
 func IsAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating"}, kind)
 }
 
 // say is one of the referee's own sentences (templates/words).
