@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -194,6 +193,3 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 		after = sent[len(sent)-1].ID
 	}
 }
-
-// errStop ends an iteration early without an error.
-var errStop = errors.New("stop")
