@@ -384,6 +384,32 @@ func (db *DB) Prune() (int, error) {
 	}
 }
 
+// ForgetProcessed drops the keys of mail processed more than ProcessedRetention ago, in
+// transactions of at most PruneBatch keys and at most 16 of them a call, from where the last
+// call stopped: the set of processed keys does not grow without bound, and an hourly call
+// costs a few small transactions however large it is.
+func (db *DB) ForgetProcessed() (int, error) {
+	total := 0
+	for round := 0; round < 16; round++ {
+		n, more := 0, false
+		cutoff := db.Now().Add(-ProcessedRetention)
+		err := error(nil)
+		if db.pg != nil {
+			n, more, err = db.pg.forgetSome(cutoff, PruneBatch)
+		} else {
+			err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
+				n, more, err = (&boltTx{tx: btx, Now: db.Now()}).forgetSome(cutoff, PruneBatch)
+				return err
+			})
+		}
+		total += n
+		if err != nil || !more {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
 // pruneSome prunes up to max sent mails after the mark and moves the mark past those that are
 // done for good; more reports that there may be others old enough after them.
 func (t *boltTx) pruneSome(max int) (pruned int, more bool, err error) {
@@ -430,4 +456,48 @@ func (t *boltTx) pruneSome(max int) (pruned int, more bool, err error) {
 		}
 	}
 	return len(drop), k != nil, nil
+}
+
+// keyProcessedPruned is where ForgetProcessed stopped: the last processed key it looked at.
+var keyProcessedPruned = []byte("processed-pruned")
+
+// forgetSome looks at up to max processed keys after the mark and drops those older than
+// cutoff; more is false once it reached the end (the next call starts over).
+func (t *boltTx) forgetSome(cutoff time.Time, max int) (forgot int, more bool, err error) {
+	b, meta := t.tx.Bucket(bProcessed), t.tx.Bucket(bMeta)
+	c := b.Cursor()
+	var k, v []byte
+	if mark := meta.Get(keyProcessedPruned); mark != nil {
+		if k, v = c.Seek(mark); k != nil && bytes.Equal(k, mark) {
+			k, v = c.Next()
+		}
+	} else {
+		k, v = c.First()
+	}
+	var drop [][]byte
+	var last []byte
+	for seen := 0; k != nil && seen < max; k, v = c.Next() {
+		seen++
+		last = append([]byte(nil), k...)
+		var mark processedMark
+		if len(v) > 0 && v[0] == '{' {
+			if json.Unmarshal(v, &mark) != nil {
+				continue
+			}
+		} else if mark.At, err = time.Parse(time.RFC3339, string(v)); err != nil {
+			continue
+		}
+		if mark.At.Before(cutoff) {
+			drop = append(drop, last)
+		}
+	}
+	for _, key := range drop {
+		if err := b.Delete(key); err != nil {
+			return 0, false, fmt.Errorf("store: forget processed: %w", err)
+		}
+	}
+	if k == nil { // the end: the next round starts over
+		return len(drop), false, meta.Delete(keyProcessedPruned)
+	}
+	return len(drop), true, meta.Put(keyProcessedPruned, last)
 }

@@ -134,3 +134,38 @@ func TestParseInboxKey(t *testing.T) {
 		}
 	}
 }
+
+// Issue 23: the keys of mail processed long ago are forgotten, a few small transactions at a
+// time from where the last call stopped; recent ones stay.
+func TestForgetProcessed(t *testing.T) { each(t, testForgetProcessed) }
+
+func testForgetProcessed(t *testing.T, db *DB, _ string) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	key := func(uid uint32) InboxKey { return InboxKey{Mailbox: "INBOX", UIDValidity: 7, UID: uid} }
+	db.Update(func(tx *Tx) error {
+		for uid := uint32(1); uid <= 600; uid++ {
+			tx.MarkProcessed(key(uid))
+		}
+		return nil
+	})
+	now = now.Add(ProcessedRetention + time.Hour)
+	db.Update(func(tx *Tx) error {
+		for uid := uint32(601); uid <= 610; uid++ {
+			tx.MarkProcessed(key(uid))
+		}
+		return nil
+	})
+	if n, err := db.ForgetProcessed(); err != nil || n != 600 {
+		t.Fatalf("forgot %d (%v), want 600", n, err)
+	}
+	if n, err := db.ForgetProcessed(); err != nil || n != 0 {
+		t.Fatalf("forgot %d (%v) again, want 0", n, err)
+	}
+	db.View(func(tx *Tx) error {
+		if tx.Processed(key(1)) || tx.Processed(key(600)) || !tx.Processed(key(601)) || !tx.Processed(key(610)) {
+			t.Error("the wrong keys were forgotten")
+		}
+		return nil
+	})
+}

@@ -92,4 +92,7 @@ const (
 	// SentRawRetention is how long the raw copy of a delivered mail is kept (its record of
 	// delivery stays): the player has it, the game log has its effect.
 	SentRawRetention = 30 * 24 * time.Hour
+	// ProcessedRetention is how long the key of a processed mail is kept: the mail left the
+	// mailbox when it was processed, and a copy sent again is still known by its Message-ID.
+	ProcessedRetention = 180 * 24 * time.Hour
 )

@@ -390,3 +390,16 @@ func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err 
 
 // jsonDoc encodes a record for its doc column.
 func jsonDoc(v any) ([]byte, error) { return json.Marshal(v) }
+
+// forgetSome drops up to max processed keys older than cutoff; more reports that there may be
+// others.
+func (p *pgStore) forgetSome(cutoff time.Time, max int) (forgot int, more bool, err error) {
+	err = p.tx(false, time.Now, func(tx *Tx) error {
+		t := tx.ops.(*pgTx)
+		tag, err := t.tx.Exec(t.ctx, `DELETE FROM processed WHERE (mailbox, uidvalidity, uid, content) IN
+			(SELECT mailbox, uidvalidity, uid, content FROM processed WHERE at < $1 LIMIT $2)`, cutoff, max)
+		forgot = int(tag.RowsAffected())
+		return err
+	})
+	return forgot, forgot == max, err
+}

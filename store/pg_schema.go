@@ -133,4 +133,5 @@ CREATE TABLE sent (
 );
 CREATE INDEX sent_game ON sent (game, id);
 `,
+	2: `CREATE INDEX processed_at ON processed (at);`,
 }

@@ -254,6 +254,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 					} else if n > 0 {
 						log.Info("raw copies of old sent mail pruned", "count", n)
 					}
+					if n, err := db.ForgetProcessed(); err != nil {
+						log.Error("forgetting old processed mail", "err", err)
+					} else if n > 0 {
+						log.Info("keys of mail processed long ago forgotten", "count", n)
+					}
 				}
 				if n, err := ref.CheckDeadlines(); err != nil {
 					log.Error("checking deadlines", "err", err)

@@ -189,7 +189,7 @@ func TestFailover(t *testing.T) {
 		for k := 0; k < played[i]; k += 2 {
 			want = append(want, fmt.Sprintf("%d. %s %s", k/2+1, moves[k], moves[k+1]))
 		}
-		if !strings.Contains(string(out), "\n"+strings.Join(want, " ")+" *") {
+		if !strings.Contains(strings.Join(strings.Fields(string(out)), " "), "] "+strings.Join(want, " ")+" *") {
 			t.Errorf("game %d is not exactly its %d moves (%d kills, %d stops, %d PostgreSQL restarts):\n%s", g.id, played[i], kills, stops, pgRestarts, out)
 		}
 	}
