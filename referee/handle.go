@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/inbox"
@@ -266,7 +267,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// A takeback logs itself; an accepted one takes commands out of the game,
 			// which is then what its log now replays to.
 			var changed bool
-			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
+			if notices, changed, err = r.takeback(tx, sg, side, verb, key.String()); err == nil && changed {
 				if a, err = play.Open(tx, sg.ID); err == nil {
 					sg, g = a.Stored, a.Live
 					before = len(g.Log())
@@ -376,30 +377,87 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 	return notices, warns, err
 }
 
-// history replays the game with notices on and keeps what side was told: his own record.
+// history replays the game's log with notices on and keeps what side was told, mail by
+// mail: the events one mail caused (one Source) are told as that mail told them, a later
+// notice leaving out one it made untrue (variant.Notice.Supersedes: "your C-move is stated"
+// after "you have not stated a C-move"), and the takebacks are told where they came, with
+// the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	sg, v, g := a.Stored, a.Variant, a.Live
-	var lines []string
-	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
-		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
-			for _, n := range ns {
-				text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
-				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
-					lines = append(lines, "- "+strings.ReplaceAll(text, "\n", "\n  "))
-				}
-			}
-			return nil
-		}})
-	if err == nil && fail != nil {
-		err = fail
+	tx, sg, v := a.Tx, a.Stored, a.Variant
+	all, err := tx.Events(sg.ID)
+	if err != nil {
+		return "", err
 	}
+	opts := variant.Options{FEN: sg.FEN, Flags: sg.Flags}
+	g, err := v.New(opts)
 	if err != nil {
 		return "", fmt.Errorf("referee: history: %w", err)
 	}
+	var lines []string
+	var mail *play.Outcome
+	source := ""
+	flush := func() {
+		if mail != nil {
+			for _, p := range mail.Paras[side] {
+				lines = append(lines, "- "+strings.ReplaceAll(p, "\n", "\n  "))
+			}
+		}
+		mail = nil
+	}
+	for i, e := range all {
+		if mail == nil || e.Source != source || e.Source == "takeback" { // "takeback": logged before they named their mail
+			flush()
+			mail, source = &play.Outcome{}, e.Source
+		}
+		var ns []variant.Notice
+		switch {
+		case e.IsCommand():
+			if ns, err = g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
+				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
+			}
+		case e.Kind == store.EventTakeback:
+			l, err := archive.LoadEvents(tx, sg, v, all[:i])
+			if err != nil {
+				return "", err
+			}
+			if ns, _, err = takebackStep(l, chess.Color(e.Side), e.Text); err != nil && !variant.IsRejection(err) {
+				return "", err
+			}
+			if e.Undo > 0 {
+				// The game as the takeback left it: what is logged after it plays on it.
+				if g, err = replayEvents(v, opts, store.Effective(all[:i+1])); err != nil {
+					return "", err
+				}
+			}
+		}
+		for _, n := range ns {
+			if n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
+				mail.Add(n)
+			}
+		}
+	}
+	flush()
 	if len(lines) == 0 {
 		return say("history-empty", nil), nil
 	}
 	return say("history", nil) + "\n" + strings.Join(lines, "\n"), nil
+}
+
+// replayEvents is the game of v that the commands events replay to, ready to play on with
+// its notices on.
+func replayEvents(v *variant.Variant, opts variant.Options, events []store.Event) (variant.Game, error) {
+	log := make([]variant.Command, len(events))
+	for i, e := range events {
+		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
+	}
+	g, fail, err := variant.Replay(v, opts, log)
+	if err == nil && fail != nil {
+		err = fail
+	}
+	if err != nil {
+		return nil, fmt.Errorf("referee: history: %w", err)
+	}
+	return g, nil
 }
 
 // recordBounce notes a delivery failure against the player whose bounce address it came

@@ -260,7 +260,8 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 		t = strings.TrimSpace(t[4:])
 	}
 	// A turn number: "12:", "12.", "12 ".
-	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (t[i] == ':' || t[i] == '.' || t[i] == ' ') {
+	// (Not a move in ICCF numeric notation: "5254 / 2836".)
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (t[i] == ':' || t[i] == '.' || t[i] == ' ') && !(t[i] == ' ' && record.IsNumericMove(t[:i])) {
 		var n int
 		fmt.Sscanf(t[:i], "%d", &n)
 		if n != g.pos.Fullmove {
@@ -543,9 +544,13 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	})
 }
 
-// Movetext writes the game's record: "1. e2e4/b8c6 d7d5/e4e5 2. ...".
+// Movetext writes the game's record as the players read its turns in their mails: "1. e2-e4
+// / Nb8-c6 d7-d5 / e4-e5 2. ..." (long algebraic, each man's letter and both squares; Steps
+// reads it, and the bare coordinates of earlier records: "1. e2e4/b8c6").
 func (g *Game) Movetext() string {
 	var sb strings.Builder
+	q := g.start
+	var unmoved chess.Bitboard
 	for i, t := range g.played {
 		if i > 0 {
 			sb.WriteByte(' ')
@@ -555,7 +560,10 @@ func (g *Game) Movetext() string {
 		} else if i == 0 {
 			fmt.Fprintf(&sb, "%d... ", t.no)
 		}
-		writeTurn(&sb, t.moves, t.own)
+		sb.WriteString(readable(&q, t.moves, t.own))
+		for _, m := range t.moves {
+			play(&q, &unmoved, m)
+		}
 	}
 	return sb.String()
 }

@@ -66,11 +66,12 @@ func init() {
 		Aliases: []string{"transactional chess"},
 		Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
 			"                 is optional, and so is the mark (then the transaction stays open)\n" +
-			"Nc6 COMMIT       the same as Nc6 (C); ROLLBACK likewise\n" +
+			"Nc6 COMMIT       the same as Nc6 (C); Nc6 ROLLBACK the same as Nc6 (R)\n" +
 			"more lines       lines after your move are kept for your next turns (a batch);\n" +
 			"                 a batch stops when your opponent commits\n" +
 			"EP? e4          may the pawn on e4 be taken en passant this turn?\n" +
-			"VIEW             your transactional and committed views",
+			"VIEW             your transactional and committed views (VIEW COMMITTED\n" +
+			"                 and VIEW TRANSACTIONAL show them too)",
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
@@ -824,7 +825,10 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	if err != nil {
 		return variant.Command{}, warns, variant.Refuse("transactional/illegal-in-view", args{"Later": true, "Why": err})
 	}
-	if w := markWarning(pos, n, m); w != nil {
+	// A move queued before it may leave the opponent in check in this simulation, where he
+	// does not answer it; by the time this line is played he will have. Its check mark is
+	// judged only when the check is this move's own (issue 25).
+	if w := markWarning(pos, n, m); w != nil && !pos.KingAttacked(by.Other()) {
 		warns = append(warns, *w)
 	}
 	if err := sim.checkDisposition(by, sim.mandatory(&pos, by, m), p.disp); err != nil {

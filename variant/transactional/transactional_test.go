@@ -527,3 +527,22 @@ func TestTurnName(t *testing.T) {
 		})
 	}
 }
+
+// A line kept for a later turn is not told to write + because a move queued before it gives
+// check: by the time it is played, the opponent will have answered that check (issue 25).
+func TestQueuedLineCheckMark(t *testing.T) {
+	g := newGame(t, "")
+	move(t, g, W, "e4")
+	move(t, g, B, "f6 (C)")
+	move(t, g, W, "d3")
+	for _, line := range []string{"Qh5+ (C)", "a3", "Qxh7"} {
+		_, warns, err := g.Resolve(W, line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		for _, w := range warns {
+			t.Errorf("%s: warned %q", line, w.Text)
+		}
+		move(t, g, W, line)
+	}
+}
