@@ -412,8 +412,12 @@ func (p *Position) Candidates(buf []Move, n Notation) []Move {
 }
 
 // CheckMarkWarning compares the check mark written in n with what the move m did: check
-// and mate as computed on the position after the move. It returns nil when they agree.
+// and mate as computed on the position after the move. It returns nil when they agree, and
+// for a move in numeric notation written without a mark (ICCF's players write none).
 func CheckMarkWarning(n Notation, check, mate bool) *Warning {
+	if n.Numeric && n.Check == 0 {
+		return nil // numeric notation writes no marks: none is not a mistake
+	}
 	want := int8(0)
 	if mate {
 		want = 2

@@ -3,6 +3,8 @@ package referee
 import (
 	"strings"
 	"testing"
+
+	"github.com/refereed/refereed/variant"
 )
 
 // HISTORY is what the player was told, mail by mail (issue 25): an accepted takeback is told
@@ -57,4 +59,23 @@ func TestHistoryConditionalSameMail(t *testing.T) {
 	if !strings.Contains(got, "Your C-move") {
 		t.Errorf("HISTORY lacks the C-move:\n%s", got)
 	}
+}
+
+// ICCF numeric notation by mail (issue 25), a promotion's fifth digit included: the mails say
+// the moves as the game writes them.
+func TestNumericByMail(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewGame("orthodox", ann, bob, variant.Options{FEN: "4k3/P7/8/8/8/8/7p/K7 w - - 0 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, W, "17181+"))
+	mustSay(t, "17181+", bodyTo(t, h.outbox(), bob), "White played 1. a8=Q+")
+	h.deliver(h.reply(id, B, "5847"))
+	mustSay(t, "5847", bodyTo(t, h.outbox(), ann), "Black played 1... Kd7")
+	h.deliver(h.reply(id, W, "1878"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "82814"))
+	mustSay(t, "82814", bodyTo(t, h.outbox(), ann), "Black played 2... h1=N")
 }

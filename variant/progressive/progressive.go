@@ -226,8 +226,8 @@ func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
 	if len(t) >= 6 && strings.EqualFold(t[:6], "series") {
 		t = strings.TrimSpace(t[6:])
 	}
-	// A leading series number: "5:", "5.", "5".
-	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
+	// A leading series number: "5:", "5.", "5"; not a move in numeric notation ("5755 4745").
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && !(t[i] == ' ' && record.IsNumericMove(t[:i])) {
 		n, _ := strconv.Atoi(t[:i])
 		rest := strings.TrimLeft(t[i:], ":. ")
 		if i == len(t) || t[i] == ':' || t[i] == '.' || t[i] == ' ' {
