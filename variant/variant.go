@@ -256,6 +256,31 @@ type TurnNamer interface {
 	TurnName(s Side) string
 }
 
+// Scorer is implemented by games that hide moves: the game so far as one viewer may know it,
+// which is not their record. Optional: a game without it whose moves both players know
+// (Variant.InProgress.Moves) is written by its WriteMovetext for each of them, and one
+// whose moves are hidden shows none.
+type Scorer interface {
+	// Score is the game so far as v may know it, in the game's notation, with the name of the
+	// templates/words sentence that introduces it ("kriegspiel/score": "Your moves so
+	// far:"); moves is "" when there is nothing v may be shown. Only v reads it, so it
+	// depends on nothing hidden from v (noninterference).
+	Score(v Viewer) (words, moves string)
+}
+
+// ScoreOf is the game so far, g being a game of v, as viewer may know it: the words that
+// introduce it (a sentence of templates/words, "score" for the whole game) and the moves in
+// the game's notation, or "" for none.
+func ScoreOf(v *Variant, g Game, viewer Viewer) (words, moves string) {
+	if s, ok := g.(Scorer); ok {
+		return s.Score(viewer)
+	}
+	if (v.InProgress.Moves || viewer == AsReferee || g.Outcome().Over()) && v.WriteMovetext != nil {
+		return "score", v.WriteMovetext(g)
+	}
+	return "", ""
+}
+
 // Helper is implemented by games whose commands depend on their options (PSC under fog offers
 // no CONTROL). Optional: HelpOf falls back to the Variant's Help.
 type Helper interface {

@@ -25,11 +25,14 @@ func TurnLabel(g variant.Game, s chess.Color) string {
 }
 
 // Diagram draws what show asks for, for player s: his own view, or once the game is over the
-// whole truth. Every board is drawn from s's side.
-func Diagram(g variant.Game, s chess.Color, show variant.Show) string {
+// whole truth. Every board is drawn from s's side. Under his view come the game so far as he
+// may know it and the FEN of the position he sees, where he sees one (issue 25); under the
+// whole truth, the final position's FEN (the whole game is in the mail's text).
+func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Show) string {
 	switch show {
 	case variant.ShowView:
-		return g.View(variant.ViewerOf(s)).Diagram()
+		v := g.View(variant.ViewerOf(s))
+		return v.Diagram() + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN)
 	case variant.ShowReveal:
 		v := g.View(variant.AsReferee)
 		v.Bottom = s
@@ -37,9 +40,34 @@ func Diagram(g variant.Game, s chess.Color, show variant.Show) string {
 			// The mail says how the game ended; the board need not say it again.
 			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
 		}
-		return v.Diagram()
+		return v.Diagram() + fenLine(v.FEN)
 	}
 	return ""
+}
+
+// ScoreBlock is what ends a view: the game so far as viewer may know it (variant.ScoreOf),
+// numbered and wrapped, then the FEN of the position he sees (fen: his view's, "" when his
+// view is not a whole position). Empty when there is neither.
+func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string) string {
+	var sb strings.Builder
+	if words, moves := variant.ScoreOf(v, g, viewer); strings.TrimSpace(moves) != "" {
+		sb.WriteString("\n" + say(words, nil) + "\n" + templates.Wrap(strings.Join(strings.Fields(moves), " ")) + "\n")
+	}
+	sb.WriteString(fenLine(fen))
+	return sb.String()
+}
+
+// fenLine says the FEN of a position, on a line of its own after its label when the two do
+// not fit one line; "" for no position.
+func fenLine(fen string) string {
+	if fen == "" {
+		return ""
+	}
+	line := say("fen", templates.Args{"FEN": fen})
+	if len(line) > templates.Width {
+		line = say("fen", templates.Args{"FEN": ""}) + "\n" + fen
+	}
+	return "\n" + strings.TrimRight(line, " ") + "\n"
 }
 
 // LogLines writes a game's log, one accepted command a line with its time and who did it.
@@ -248,7 +276,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 			l.Paras = append(slices.Clone(l.Paras), revealed...)
 			show = variant.ShowReveal
 		}
-		l.Diagram = Diagram(g, s, show)
+		l.Diagram = Diagram(v, g, s, show)
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}

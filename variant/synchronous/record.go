@@ -48,6 +48,38 @@ func (g *Game) Movetext() string {
 	return sb.String()
 }
 
+var _ variant.Scorer = (*Game)(nil)
+
+// Score is the game so far as v may know it: the turns resolved so far, both moves of each,
+// which both players were told (never a move sealed for the turn in play); under fog his own
+// moves alone, each written from his own man ("1. e2-e4 2. Ng1-f3"), since what the
+// opponent played and what his own move took are not his to know. The referee's is the record.
+func (g *Game) Score(v variant.Viewer) (words, moves string) {
+	if v == variant.AsReferee || g.Outcome().Over() || !g.fog {
+		return "score", g.Movetext()
+	}
+	s := chess.Color(v)
+	var sb strings.Builder
+	for _, t := range g.turns {
+		m := t.moves[s]
+		if m == chess.NullMove {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%d. ", t.pre.Fullmove)
+		if role := t.pre.At(m.From).Role(); role != chess.Pawn && role != chess.NoRole {
+			sb.WriteString(role.Letter())
+		}
+		fmt.Fprintf(&sb, "%v-%v", m.From, m.To)
+		if m.Promotion != chess.NoRole {
+			sb.WriteString("=" + m.Promotion.Letter())
+		}
+	}
+	return "synchronous/score", sb.String()
+}
+
 // Steps reads a record of synchronous chess: after each turn number, White's move then
 // Black's, both judged on the position before the turn. A turn number is optional; one that
 // does not fit the count (a turn skipped, "N..." before White's move) is a warning, and the

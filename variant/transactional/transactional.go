@@ -113,6 +113,9 @@ type turnRecord struct {
 	san  string
 	disp string // "C", "R" or ""
 	auto bool   // the commit was mandatory and not written
+	// committed is, for a commit, the moves it made actual as its announcement told the
+	// opponent (TX-D8): "Nb1-Nxc7, Ng1-Nf3".
+	committed string
 }
 
 // queued is a batch line waiting for a later turn (TX-D12), already resolved to coordinates.
@@ -527,6 +530,8 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	case dispCommit:
 		tx := g.pl[by].tx
 		announcement, captured := g.commit(by)
+		told, _, _ := strings.Cut(strings.TrimPrefix(announcement, by.String()+" has committed: "), ";")
+		g.turns[len(g.turns)-1].committed = strings.TrimSpace(told)
 		mandatory := ""
 		if auto {
 			mandatory = why
@@ -805,6 +810,34 @@ func (g *Game) Movetext() string {
 		}
 	}
 	return sb.String()
+}
+
+var _ variant.Scorer = (*Game)(nil)
+
+// Score is the game so far as v may know it (rules.md §1.4): his own turns with their
+// T-numbers, as the record writes them ("T3: Nf3 (C)"), and of his opponent's only the
+// commits, each where it was announced with the moves it made actual ("Black committed
+// Pa7-Pa3, Qd8-Qxc7"); never a move of the opponent's still pending or rolled back, nor when
+// he made the moves he committed, nor his T-number (it counts his rollbacks). The referee's
+// is the record.
+func (g *Game) Score(v variant.Viewer) (words, moves string) {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return "score", g.Movetext()
+	}
+	s := chess.Color(v)
+	var parts []string
+	for _, t := range g.turns {
+		switch {
+		case t.by == s && t.disp != "":
+			parts = append(parts, fmt.Sprintf("T%d: %s (%s)", t.tx, t.san, t.disp))
+		case t.by == s:
+			parts = append(parts, fmt.Sprintf("T%d: %s", t.tx, t.san))
+		case t.disp == dispCommit:
+			// Not his T-number: it counts his rollbacks, which are his secret.
+			parts = append(parts, fmt.Sprintf("%s committed %s", t.by, t.committed))
+		}
+	}
+	return "transactional/score", strings.Join(parts, "; ")
 }
 
 // resolveQueued reads a line sent for a later turn (TX-D12). It is resolved against by's view
