@@ -104,6 +104,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		if err != nil {
 			return err
 		}
+		events = Revealed(events)
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
 		for _, e := range events {
@@ -114,6 +115,19 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		movetext = sb.String() + movetext
 	}
 	return record.Write(w, tags, movetext, out.Result)
+}
+
+// Revealed is a finished game's log as it is revealed and exported: all but the players'
+// conditional sequences (store.EventConditional), which are not part of the game and stay
+// their authors' secrets.
+func Revealed(events []store.Event) []store.Event {
+	out := make([]store.Event, 0, len(events))
+	for _, e := range events {
+		if e.Kind != store.EventConditional {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // EventBy names who an event of a game's log is from: a player, or the organizer (an

@@ -273,6 +273,8 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 					before = len(g.Log())
 				}
 			}
+		} else if verb, words, ok := conditionalVerb(line.Text); ok {
+			notices, err = r.conditional(a, side, verb, words, key.String())
 		} else {
 			notices, warns, err = r.command(a, side, line.Text)
 			if isLeave {
@@ -310,10 +312,26 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if err := a.LogSince(before, key.String()); err != nil {
 			return err
 		}
+		// A move may be answered at once by a conditional sequence of the opponent's.
+		fired := false
+		if logged := len(g.Log()); logged > before {
+			if err := r.fireConditionals(a, &out); err != nil {
+				return err
+			}
+			fired = len(g.Log()) > logged
+		}
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
 			if rest := lines[i+1:]; len(rest) > 0 {
 				out.Paras[side] = append(out.Paras[side], say("over-rest-unread", nil))
+			}
+			break
+		}
+		if fired && i+1 < len(lines) {
+			// The rest was written before the reply was known: it comes back unread.
+			out.Paras[side] = append(out.Paras[side], say("if-rest-unread", templates.Args{"N": line.N}))
+			for _, rest := range lines[i+1:] {
+				out.Quoted = append(out.Quoted, rest.Text)
 			}
 			break
 		}
@@ -412,9 +430,15 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 		var ns []variant.Notice
 		switch {
 		case e.IsCommand():
+			pos := g.Position()
 			if ns, err = g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
 				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
 			}
+			if v.Conditionals {
+				ns = append(append(firedNews(e, pos), ns...), droppedNews(all[:i+1])...)
+			}
+		case e.Kind == store.EventConditional:
+			ns = conditionalTold(g, sequences(all[:i])[e.Side&1], e)
 		case e.Kind == store.EventTakeback:
 			l, err := archive.LoadEvents(tx, sg, v, all[:i])
 			if err != nil {

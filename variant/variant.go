@@ -382,6 +382,11 @@ type Variant struct {
 	// its players and status: only what both players already know (rules.md 0.4b). The zero
 	// value shows nothing more. A finished game is shown whole.
 	InProgress Spectator
+	// Conditionals: a player may state conditional sequences (IF <his move> <my reply>
+	// ...): the referee plays his reply at once when his opponent's move matches. Only for
+	// games of alternating single moves that hide nothing, whose Position is the position
+	// their moves are played on under orthodox rules (orthodox chess).
+	Conditionals bool
 	// Open: the game hides nothing from the players. Its players may take back their last
 	// turn if the opponent agrees before replying (the referee's TAKEBACK); in a game with
 	// hidden moves a takeback would show what the taken-back move was, or its absence.

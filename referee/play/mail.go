@@ -92,6 +92,7 @@ func Reveal(tx *store.Tx, l *archive.Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	events = archive.Revealed(events)
 	if len(events) > 0 {
 		paras = append(paras, say("whole-log", templates.Args{"Hidden": !v.Open})+"\n"+strings.Join(LogLines(events, "2006-01-02 15:04"), "\n"))
 	}
@@ -112,6 +113,12 @@ const commonHelp = "BOARD            your current view\n" +
 const takebackHelp = "TAKEBACK         ask to take back your last turn, before your opponent\n" +
 	"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"
 
+// conditionalHelp is what a game with conditional moves adds to commonHelp.
+const conditionalHelp = "IF Nf6 e5        after your move: if your opponent plays Nf6, e5 is played\n" +
+	"                 at once; more pairs may follow (IF Nf6 e5 d6 exd6), and\n" +
+	"                 several IF lines are alternatives. IF LIST shows them,\n" +
+	"                 IF CLEAR drops them; your opponent is not told of them"
+
 // tournamentHelp is what a game of a tournament adds to commonHelp.
 const tournamentHelp = "STANDINGS        the tournament's crosstable"
 
@@ -123,6 +130,9 @@ func HelpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 	help := variant.HelpOf(v, g) + "\n" + commonHelp
 	if v.Open {
 		help += "\n" + takebackHelp
+	}
+	if v.Conditionals {
+		help += "\n" + conditionalHelp
 	}
 	if inTournament {
 		help += "\n" + tournamentHelp

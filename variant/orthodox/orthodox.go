@@ -28,7 +28,7 @@ import (
 const Key = "orthodox"
 
 func init() {
-	variant.Register(&variant.Variant{Open: true, InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
+	variant.Register(&variant.Variant{Open: true, Conditionals: true, InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Key:     Key,
 		Name:    "Orthodox chess",
 		Aliases: []string{"standard", "chess", "normal", "from position", "orthodox chess"},
