@@ -349,7 +349,7 @@ func droppedNews(events []store.Event) []variant.Notice {
 	if !e.IsCommand() || !strings.HasPrefix(e.Text, "move ") {
 		return nil
 	}
-	other := chess.Color(e.Side&1).Other()
+	other := chess.Color(e.Side & 1).Other()
 	before, after := sequences(events[:len(events)-1])[other], sequences(events)[other]
 	if dropped := len(before) - len(after); dropped > 0 {
 		return []variant.Notice{{To: variant.To(other), Kind: "if-dropped", Text: say("if-dropped", templates.Args{"N": dropped, "Left": len(after)})}}
