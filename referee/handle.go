@@ -185,7 +185,7 @@ const (
 
 // queries are the referee's own commands that only ask; a game declares its own
 // (variant.Variant.Queries; a question that is a move of the game is not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true}
+var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "PGN": true}
 
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
@@ -212,6 +212,9 @@ func isQuery(v *variant.Variant, line string) bool {
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
 	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
 	out := play.Outcome{Sender: &side}
+	for s, p := range sg.Players {
+		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
+	}
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
@@ -379,8 +382,14 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 			return nil, nil, err
 		}
 		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
+	case "PGN":
+		return []variant.Notice{{To: variant.To(side), Kind: "pgn", Text: say("pgn", nil)}}, nil, nil
 	case "STANDINGS":
 		notices, err := r.standingsAnswer(tx, sg, side)
+		return notices, nil, err
+	}
+	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "SET") {
+		notices, err := r.setCommand(tx, sg, side, f[1:])
 		return notices, nil, err
 	}
 	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "LEAVE") {
@@ -414,6 +423,8 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	var lines []string
 	var mail *play.Outcome
 	source := ""
+	var numeric [2]bool
+	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
 	flush := func() {
 		if mail != nil {
 			for _, p := range mail.Paras[side] {
@@ -425,7 +436,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	for i, e := range all {
 		if mail == nil || e.Source != source || e.Source == "takeback" { // "takeback": logged before they named their mail
 			flush()
-			mail, source = &play.Outcome{}, e.Source
+			mail, source = &play.Outcome{Numeric: numeric}, e.Source
 		}
 		var ns []variant.Notice
 		switch {

@@ -267,12 +267,12 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
 				say("opening-nothing-to-play", nil),
 			}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal)
+			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, play.PrefsOf(tx, sg.Players[side].Address))
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
 			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabel(game, side)})
 			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowView)
+			l.Diagram = play.Diagram(v, game, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
 			says := strings.Contains(l.Diagram, " to play ")
@@ -372,7 +372,7 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 				}
 				if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
 					Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
-					Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView)}); err != nil {
+					Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[side].Address))}); err != nil {
 					return err
 				}
 				queued++

@@ -192,7 +192,10 @@ type Panel struct {
 }
 
 // Diagram draws every board of the view, each under its title, then the status lines.
-func (v View) Diagram() string {
+func (v View) Diagram() string { return v.Drawn(false) }
+
+// Drawn is Diagram, with the men as Unicode figurines when figurine.
+func (v View) Drawn(figurine bool) string {
 	var sb strings.Builder
 	for i, p := range v.Panels {
 		if i > 0 {
@@ -202,7 +205,7 @@ func (v View) Diagram() string {
 			sb.WriteString(p.Title)
 			sb.WriteString(":\n")
 		}
-		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend}))
+		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend, Figurine: figurine}))
 	}
 	if len(v.Lines) > 0 {
 		sb.WriteByte('\n')
@@ -268,17 +271,29 @@ type Scorer interface {
 	Score(v Viewer) (words, moves string)
 }
 
+// NumericScorer is implemented by games that can write the game so far in ICCF numeric
+// notation (5254 for e2-e4), for a player who asked to be shown moves so (SET NOTATION
+// numeric): the same moves as Score, or the record, for the same viewer. Optional: the
+// others show their own notation (Conditional's C-moves and Transactional's commits are
+// not from-to moves alone).
+type NumericScorer interface {
+	NumericScore(v Viewer) string
+}
+
 // ScoreOf is the game so far, g being a game of v, as viewer may know it: the words that
 // introduce it (a sentence of templates/words, "score" for the whole game) and the moves in
-// the game's notation, or "" for none.
-func ScoreOf(v *Variant, g Game, viewer Viewer) (words, moves string) {
+// the game's notation, or in ICCF numeric notation when numeric and the game writes it;
+// moves is "" when viewer may be shown none.
+func ScoreOf(v *Variant, g Game, viewer Viewer, numeric bool) (words, moves string) {
 	if s, ok := g.(Scorer); ok {
-		return s.Score(viewer)
+		words, moves = s.Score(viewer)
+	} else if (v.InProgress.Moves || viewer == AsReferee || g.Outcome().Over()) && v.WriteMovetext != nil {
+		words, moves = "score", v.WriteMovetext(g)
 	}
-	if (v.InProgress.Moves || viewer == AsReferee || g.Outcome().Over()) && v.WriteMovetext != nil {
-		return "score", v.WriteMovetext(g)
+	if ns, ok := g.(NumericScorer); ok && numeric && moves != "" {
+		moves = ns.NumericScore(viewer)
 	}
-	return "", ""
+	return words, moves
 }
 
 // Helper is implemented by games whose commands depend on their options (PSC under fog offers

@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,15 +25,31 @@ func TurnLabel(g variant.Game, s chess.Color) string {
 	return ""
 }
 
+// Prefs is how a player asked to be shown moves and boards, in all his games (SET).
+type Prefs struct {
+	Numeric bool // moves in ICCF numeric notation where the game writes it
+	Unicode bool // boards with figurines
+}
+
+// PrefsOf is what address asked for; the defaults when nothing is kept of it.
+func PrefsOf(tx *store.Tx, address string) Prefs {
+	rec, err := tx.PlayerRecord(address)
+	if err != nil {
+		return Prefs{}
+	}
+	return Prefs{Numeric: rec.Notation == "numeric", Unicode: rec.Board == "unicode"}
+}
+
 // Diagram draws what show asks for, for player s: his own view, or once the game is over the
-// whole truth. Every board is drawn from s's side. Under his view come the game so far as he
-// may know it and the FEN of the position he sees, where he sees one (issue 25); under the
-// whole truth, the final position's FEN (the whole game is in the mail's text).
-func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Show) string {
+// whole truth. Every board is drawn from s's side, as he asked (prefs). Under his view come
+// the game so far as he may know it and the FEN of the position he sees, where he sees one
+// (issue 25); under the whole truth, the final position's FEN (the whole game is in the
+// mail's text).
+func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Show, prefs Prefs) string {
 	switch show {
 	case variant.ShowView:
 		v := g.View(variant.ViewerOf(s))
-		return v.Diagram() + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN)
+		return v.Drawn(prefs.Unicode) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs.Numeric)
 	case variant.ShowReveal:
 		v := g.View(variant.AsReferee)
 		v.Bottom = s
@@ -40,17 +57,17 @@ func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Sh
 			// The mail says how the game ended; the board need not say it again.
 			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
 		}
-		return v.Diagram() + fenLine(v.FEN)
+		return v.Drawn(prefs.Unicode) + fenLine(v.FEN)
 	}
 	return ""
 }
 
 // ScoreBlock is what ends a view: the game so far as viewer may know it (variant.ScoreOf),
-// numbered and wrapped, then the FEN of the position he sees (fen: his view's, "" when his
+// numbered and wrapped (in ICCF numeric notation when numeric), then the FEN of the position he sees (fen: his view's, "" when his
 // view is not a whole position). Empty when there is neither.
-func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string) string {
+func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string, numeric bool) string {
 	var sb strings.Builder
-	if words, moves := variant.ScoreOf(v, g, viewer); strings.TrimSpace(moves) != "" {
+	if words, moves := variant.ScoreOf(v, g, viewer, numeric); strings.TrimSpace(moves) != "" {
 		sb.WriteString("\n" + say(words, nil) + "\n" + templates.Wrap(strings.Join(strings.Fields(moves), " ")) + "\n")
 	}
 	sb.WriteString(fenLine(fen))
@@ -106,6 +123,10 @@ const commonHelp = "BOARD            your current view\n" +
 	"RESIGN           resign the game\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
+	"SET              your settings, in all your games: SET NOTATION numeric shows\n" +
+	"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
+	"                 unicode draws boards with figurines\n" +
+	"PGN              the game so far, as you know it, as a PGN file\n" +
 	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
 	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
 
@@ -152,7 +173,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
@@ -206,6 +227,9 @@ type Outcome struct {
 	Quoted    []string
 	Refused   int  // the line that was refused, 0 if none
 	NoCommand bool // the sender's mail held no command
+	// Numeric is, for each player, whether he asked for moves in ICCF numeric notation: a
+	// notice that offers them (an arg "Numeric") says them so to him (arg "InNumeric").
+	Numeric [2]bool
 }
 
 // drop leaves out of s's mail what add put there for the notices of kind: a later notice
@@ -238,7 +262,12 @@ func (o *Outcome) Add(n variant.Notice) {
 		if n.Supersedes != "" {
 			o.drop(s, n.Supersedes)
 		}
-		text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
+		args := n.Args
+		if _, ok := args["Numeric"]; ok && o.Numeric[s] {
+			args = maps.Clone(args)
+			args["InNumeric"] = true
+		}
+		text := templates.NoticeText(n.Kind, n.Words, n.Text, args)
 		if o.Sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.
@@ -264,7 +293,7 @@ func (o *Outcome) Add(n variant.Notice) {
 // it (endedNow), with the whole game revealed. msg is the sender's mail, nil for the
 // referee's own doing (a deadline).
 func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *parser.Message, endedNow bool, kind string) error {
-	sg, v, g := l.Stored, l.Variant, l.Live
+	sg, v, g, l0 := l.Stored, l.Variant, l.Live, l
 	var revealed []string
 	if endedNow {
 		var err error
@@ -286,7 +315,15 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 			l.Paras = append(slices.Clone(l.Paras), revealed...)
 			show = variant.ShowReveal
 		}
-		l.Diagram = Diagram(v, g, s, show)
+		prefs := PrefsOf(tx, sg.Players[s].Address)
+		l.Diagram = Diagram(v, g, s, show, prefs)
+		if slices.Contains(out.Kinds[s], "pgn") {
+			pgn, err := archive.PlayerPGN(l0, s, prefs.Numeric)
+			if err != nil {
+				return err
+			}
+			l.Attachments = []templates.Attachment{{Name: fmt.Sprintf("game-%d.pgn", sg.ID), ContentType: "application/x-chess-pgn", Data: pgn}}
+		}
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}
@@ -300,7 +337,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
 // queries ...).
 func IsAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn"}, kind)
 }
 
 // say is one of the referee's own sentences (templates/words).

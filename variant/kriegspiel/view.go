@@ -175,7 +175,22 @@ func (g *Game) Score(v variant.Viewer) (words, moves string) {
 	if v == variant.AsReferee || g.Outcome().Over() {
 		return "score", g.Movetext()
 	}
-	s := chess.Color(v)
+	return "kriegspiel/score", g.ownMoves(chess.Color(v), false)
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation: his own moves, numbered as Score numbers
+// them; the record (once the game is over) stays in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext() // the record's own notation: attempts and answers are not moves
+	}
+	return g.ownMoves(chess.Color(v), true)
+}
+
+// ownMoves writes s's moves played, numbered, in long algebraic or numeric notation.
+func (g *Game) ownMoves(s chess.Color, numeric bool) string {
 	q := g.start
 	var sb strings.Builder
 	last := -1
@@ -202,10 +217,14 @@ func (g *Game) Score(v variant.Viewer) (words, moves string) {
 				}
 			}
 			last = no
-			sb.WriteString(longAlgebraic(&q, e.move)) // reads the man on the from-square: his own
+			if numeric {
+				sb.WriteString(chess.Numeric(e.move))
+			} else {
+				sb.WriteString(longAlgebraic(&q, e.move)) // reads the man on the from-square: his own
+			}
 		}
 		q.Turn = e.by
 		q.Play(e.move)
 	}
-	return "kriegspiel/score", sb.String()
+	return sb.String()
 }

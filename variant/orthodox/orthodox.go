@@ -137,7 +137,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	// Whose move comes next is said once, under the board ("Black to play move 1."), and
 	// for the player to move in his mail's subject: no "your move" notice repeats it.
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "orthodox/move", Args: map[string]any{"By": before.Turn, "Move": numbered(&before, m)}, Show: variant.ShowView}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "orthodox/move", Args: map[string]any{"By": before.Turn, "Move": numbered(&before, m), "Numeric": numberedNumeric(&before, m)}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}
@@ -215,6 +215,38 @@ func numbered(p *chess.Position, m chess.Move) string {
 		dots = "..."
 	}
 	return fmt.Sprintf("%d%s %s", p.Fullmove, dots, p.SAN(m))
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore writes the moves played in ICCF numeric notation with move numbers: "1. 5254
+// 5755 2. 7163".
+func (g *Game) NumericScore(variant.Viewer) string {
+	var sb strings.Builder
+	p := g.start
+	for i, m := range g.moves {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if p.Turn == chess.White {
+			fmt.Fprintf(&sb, "%d. ", p.Fullmove)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d... ", p.Fullmove)
+		}
+		sb.WriteString(chess.Numeric(m))
+		p.Play(m)
+	}
+	return sb.String()
+}
+
+// numberedNumeric is numbered in ICCF numeric notation, "12... 5755", for a player who
+// asked for it: the referee sets InNumeric in the notice's words for him (play.Outcome).
+func numberedNumeric(p *chess.Position, m chess.Move) string {
+	dots := "."
+	if p.Turn == chess.Black {
+		dots = "..."
+	}
+	return fmt.Sprintf("%d%s %s", p.Fullmove, dots, chess.Numeric(m))
 }
 
 // Movetext writes the moves played in SAN with move numbers (no result).

@@ -495,6 +495,27 @@ func (g *Game) Movetext() string {
 	return strings.Join(parts, " ")
 }
 
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore writes the series played in ICCF numeric notation: "1 5254 2 5755, 4745".
+func (g *Game) NumericScore(variant.Viewer) string {
+	var parts []string
+	for _, c := range g.Log() {
+		rest, ok := strings.CutPrefix(c.Text, "series ")
+		if !ok || len(parts) == len(g.played) {
+			continue
+		}
+		var moves []string
+		for _, uci := range strings.Fields(rest) {
+			if m, err := chess.ParseUCI(uci); err == nil {
+				moves = append(moves, chess.Numeric(m))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", g.startSeries+len(parts), strings.Join(moves, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
 // Steps reads Progressive records: numbered series of comma-separated moves, "1 d4 2 d5,
 // Nc6 3 Bf4, Bxc7, Bxd8", numbers with or without a dot, promotions as "=Q" or "(Q)".
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {

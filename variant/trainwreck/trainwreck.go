@@ -568,6 +568,33 @@ func (g *Game) Movetext() string {
 	return sb.String()
 }
 
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore writes the turns played in ICCF numeric notation: "1. 5254/2836 4745/5455".
+func (g *Game) NumericScore(variant.Viewer) string {
+	var sb strings.Builder
+	for i, t := range g.played {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if t.by == chess.White {
+			fmt.Fprintf(&sb, "%d. ", t.no)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d... ", t.no)
+		}
+		for j, m := range t.moves {
+			switch {
+			case j == t.own:
+				sb.WriteByte('/')
+			case j > 0:
+				sb.WriteByte(',')
+			}
+			sb.WriteString(chess.Numeric(m))
+		}
+	}
+	return sb.String()
+}
+
 // Steps reads a Train Wreck record: turns numbered like PGN moves ("12." before White's,
 // "12..." before Black's when it comes first), each turn its own moves separated by ",",
 // a "/", and the move of the opponent's man; "e2e4/b8c6", "e2-e4 / b8-c6" and

@@ -161,8 +161,10 @@ type Step struct {
 // as he may know it (variant.ScoreOf), the lines every mail that shows his board ends with.
 func Seen(g variant.Game, v variant.Viewer) string {
 	view := g.View(v)
-	words, moves := variant.ScoreOf(variant.MustLookup(g.Key()), g, v)
-	return fmt.Sprintf("%s\nFEN %q\n%s: %s\n", view.Diagram(), view.FEN, words, moves)
+	va := variant.MustLookup(g.Key())
+	words, moves := variant.ScoreOf(va, g, v, false)
+	_, numeric := variant.ScoreOf(va, g, v, true)
+	return fmt.Sprintf("%s\nFEN %q\n%s: %s\nnumeric: %s\n", view.Diagram(), view.FEN, words, moves, numeric)
 }
 
 // Noninterference plays two scripts that differ only in what observer may not know (an
