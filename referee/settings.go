@@ -39,7 +39,8 @@ func (r *Referee) setCommand(tx *store.Tx, sg *store.Game, side chess.Color, arg
 		if head != "" {
 			text = head + " " + text
 		}
-		return []variant.Notice{{To: variant.To(side), Kind: variant.KindAnswer, Text: text}}
+		// One mail says the settings once, as they stand after its last SET.
+		return []variant.Notice{{To: variant.To(side), Kind: "settings", Text: text, Supersedes: "settings"}}
 	}
 	if len(args) == 0 {
 		return answer(""), nil

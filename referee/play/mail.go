@@ -173,7 +173,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn", "settings"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
@@ -318,7 +318,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 		prefs := PrefsOf(tx, sg.Players[s].Address)
 		l.Diagram = Diagram(v, g, s, show, prefs)
 		if slices.Contains(out.Kinds[s], "pgn") {
-			pgn, err := archive.PlayerPGN(l0, s, prefs.Numeric)
+			pgn, err := archive.PlayerPGN(l0, s, false) // PGN is read by programs: SAN, whatever he reads
 			if err != nil {
 				return err
 			}
@@ -337,7 +337,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
 // queries ...).
 func IsAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn", "settings"}, kind)
 }
 
 // say is one of the referee's own sentences (templates/words).
