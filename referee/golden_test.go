@@ -214,7 +214,7 @@ func TestGoldenTrainWreckThree(t *testing.T) {
 // numeric notation and boards with figurines to the player who asked, and the game so far
 // attached in PGN.
 func TestGoldenOrthodoxConditional(t *testing.T) {
-	runGolden(t, "orthodox-if", "orthodox", []goldenStep{
+	runGolden(t, "ifmoves", "orthodox", []goldenStep{
 		{name: "move", side: W, body: "e4"},
 		{name: "move", side: B, body: "e5"},
 		{name: "move-and-if", side: W, body: "Nf3\nIF Nc6 Bb5 a6 Ba4\nIF d6 d4"},
