@@ -31,6 +31,24 @@
 // Errors: a rejection is the player's (it says which line, why, what was kept, and quotes
 // the rest back); anything else is an operator's error, wrapped with context, and rolls the
 // whole message back so that it can be tried again.
+//
+// What every correspondence server gives a player (issue 25), with the decisions rules.md
+// leaves open:
+//   - Every mail that shows a player's view ends with the game so far as he may know it and
+//     the FEN of the position he sees (play.Diagram, variant.ScoreOf): the record in the
+//     games that hide nothing; in the others only his own moves and what was announced
+//     (Transactional: the opponent's commits, without his T-numbers, which count his
+//     rollbacks), and no FEN where he does not see the whole position. PGN attaches the
+//     same, in SAN whatever notation he reads. The end-of-game reveal gives the final FEN.
+//   - HISTORY replays the log mail by mail (the events one mail caused, one Source), with
+//     what each mail left out as it did (Notice.Supersedes), takebacks and conditional
+//     sequences where they came: see history.
+//   - SET NOTATION and SET BOARD are kept per address, for all of a player's games
+//     (settings.go); numeric notation is shown where a game writes it
+//     (variant.NumericScorer: orthodox, Progressive, Train Wreck, Kriegspiel; orthodox's
+//     move news too) and read everywhere.
+//   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
+//     games have none: conditional.go.
 package referee
 
 import (
