@@ -404,7 +404,7 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 	return notices, warns, err
 }
 
-// history replays the game's log with notices on and keeps what side was told, mail by
+// history replays the game's log with notices on and keeps what side was told, a line a
 // mail: the events one mail caused (one Source) are told as that mail told them, a later
 // notice leaving out one it made untrue (variant.Notice.Supersedes: "your C-move is stated"
 // after "you have not stated a C-move"), and the takebacks are told where they came, with
@@ -425,11 +425,16 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	source := ""
 	var numeric [2]bool
 	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
-	flush := func() {
-		if mail != nil {
-			for _, p := range mail.Paras[side] {
-				lines = append(lines, "- "+strings.ReplaceAll(p, "\n", "\n  "))
+	flush := func() { // one line a mail, its paragraphs run together as sentences
+		if mail != nil && len(mail.Paras[side]) > 0 {
+			paras := make([]string, len(mail.Paras[side]))
+			for i, p := range mail.Paras[side] {
+				if p = strings.TrimSpace(p); !strings.ContainsAny(p[len(p)-1:], ".!?:") {
+					p += "."
+				}
+				paras[i] = p
 			}
+			lines = append(lines, "- "+strings.ReplaceAll(strings.Join(paras, " "), "\n", "\n  "))
 		}
 		mail = nil
 	}

@@ -26,12 +26,12 @@ func TestHistoryTakeback(t *testing.T) {
 	h.deliver(h.reply(id, B, "HISTORY"))
 	got := bodyTo(t, h.outbox(), bob)
 	wants := []string{
-		"- White played 1. e4\n",
-		"- Black played 1... e5\n",
-		"- White played 2. d4\n",
+		"- White played 1. e4.\n",
+		"- Black played 1... e5.\n",
+		"- White played 2. d4.\n",
 		"- White asks to take back his last turn (2. d4).",
 		"- Black agreed: White's last turn (2. d4) is taken back, and it is",
-		"- White played 2. Nf3\n",
+		"- White played 2. Nf3.\n",
 	}
 	at := 0
 	for _, w := range wants {
