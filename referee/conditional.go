@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -102,6 +103,10 @@ func conditionalVerb(line string) (verb string, moves []string, ok bool) {
 		return strings.ToLower(f[1]), nil, true
 	}
 	for _, w := range f[1:] {
+		var words *chess.WordsError
+		if _, err := chess.ParseNotation(w); errors.As(err, &words) {
+			return "", nil, false // a sentence that begins with "if": not a command
+		}
 		// Move numbers may be written ("IF 12... Nf6 13. e5"), a number against its move too.
 		if kindOf(w) == record.Number {
 			continue

@@ -136,7 +136,6 @@ func TestConditionalRefused(t *testing.T) {
 		{"IF h6 Ra9", `move 2 of the sequence (Ra9, yours): "Ra9"`},
 		{"IF Kh8 Ra8 Kh7 Rb8", "move 2 of the sequence (Ra8) ends the game: nothing can follow it"},
 		{"IF Qd8 Ra8", "move 1 of the sequence (Qd8, your opponent's): no queen can move to d8"},
-		{"IF DRAW OFFER", "move 1 of the sequence (DRAW, your opponent's): only moves can be stated"},
 	} {
 		a, _ := h.send(game(), W, "Kf1\n"+c.line)
 		mustSay(t, c.line, a, "White played 1. Kf1", c.want)
@@ -157,7 +156,8 @@ func TestConditionalRefused(t *testing.T) {
 
 // Noninterference over random twins (issue 25): two orthodox games with the same moves, in
 // one of which White states conditional sequences that never fire (each begins with a move
-// Black does not play), give Black byte-identical mail; White's differ.
+// Black does not play) and asked for numeric notation and figurines, give Black
+// byte-identical mail; White's differ.
 func TestConditionalNoninterference(t *testing.T) {
 	for seed := int64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewSource(seed))
@@ -165,6 +165,10 @@ func TestConditionalNoninterference(t *testing.T) {
 		ida, idb := a.newGame("orthodox"), b.newGame("orthodox")
 		a.outbox()
 		b.outbox()
+		// White's settings are his alone too.
+		b.deliver(b.reply(idb, W, "SET NOTATION numeric\nSET BOARD unicode"))
+		b.outbox()
+		a.sent[W]++ // the same Message-IDs in both worlds from now on
 		pos := chess.Start()
 		whiteDiffered := false
 		forced := chess.NullMove // Black's next move, drawn when White stated what it is not

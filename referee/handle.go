@@ -425,6 +425,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	source := ""
 	var numeric [2]bool
 	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
+	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventConditional })
 	flush := func() { // one line a mail, its paragraphs run together as sentences
 		if mail != nil && len(mail.Paras[side]) > 0 {
 			paras := make([]string, len(mail.Paras[side]))
@@ -450,7 +451,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 			if ns, err = g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
 				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
 			}
-			if v.Conditionals {
+			if hasIf {
 				ns = append(append(firedNews(e, pos), ns...), droppedNews(all[:i+1])...)
 			}
 		case e.Kind == store.EventConditional:
