@@ -58,26 +58,52 @@ func (g *Game) Score(v variant.Viewer) (words, moves string) {
 	if v == variant.AsReferee || g.Outcome().Over() || !g.fog {
 		return "score", g.Movetext()
 	}
-	s := chess.Color(v)
+	return "synchronous/score", g.turnMoves([]chess.Color{chess.Color(v)}, false)
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation: the turns resolved, both moves of each, or
+// under fog his own moves; once the game is over, the record in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext()
+	}
+	if !g.fog {
+		return g.turnMoves([]chess.Color{chess.White, chess.Black}, true)
+	}
+	return g.turnMoves([]chess.Color{chess.Color(v)}, true)
+}
+
+// turnMoves writes the moves of sides in the turns resolved, numbered by turn: each from its
+// man ("Ng1-f3") or in numeric notation.
+func (g *Game) turnMoves(sides []chess.Color, numeric bool) string {
 	var sb strings.Builder
 	for _, t := range g.turns {
-		m := t.moves[s]
-		if m == chess.NullMove {
-			continue
-		}
 		if sb.Len() > 0 {
 			sb.WriteByte(' ')
 		}
-		fmt.Fprintf(&sb, "%d. ", t.pre.Fullmove)
-		if role := t.pre.At(m.From).Role(); role != chess.Pawn && role != chess.NoRole {
-			sb.WriteString(role.Letter())
-		}
-		fmt.Fprintf(&sb, "%v-%v", m.From, m.To)
-		if m.Promotion != chess.NoRole {
-			sb.WriteString("=" + m.Promotion.Letter())
+		fmt.Fprintf(&sb, "%d.", t.pre.Fullmove)
+		for _, s := range sides {
+			m := t.moves[s]
+			sb.WriteByte(' ')
+			switch {
+			case m == chess.NullMove:
+				sb.WriteString("--")
+			case numeric:
+				sb.WriteString(chess.Numeric(m))
+			default:
+				if role := t.pre.At(m.From).Role(); role != chess.Pawn && role != chess.NoRole {
+					sb.WriteString(role.Letter())
+				}
+				fmt.Fprintf(&sb, "%v-%v", m.From, m.To)
+				if m.Promotion != chess.NoRole {
+					sb.WriteString("=" + m.Promotion.Letter())
+				}
+			}
 		}
 	}
-	return "synchronous/score", sb.String()
+	return sb.String()
 }
 
 // Steps reads a record of synchronous chess: after each turn number, White's move then

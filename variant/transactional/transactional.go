@@ -114,8 +114,10 @@ type turnRecord struct {
 	disp string // "C", "R" or ""
 	auto bool   // the commit was mandatory and not written
 	// committed is, for a commit, the moves it made actual as its announcement told the
-	// opponent (TX-D8): "Nb1-Nxc7, Ng1-Nf3".
-	committed string
+	// opponent (TX-D8): "Nb1-Nxc7, Ng1-Nf3"; numeric the same in ICCF numeric notation
+	// ("2133, 7163"), from-square to square.
+	committed, numeric string
+	move               chess.Move
 }
 
 // queued is a batch line waiting for a later turn (TX-D12), already resolved to coordinates.
@@ -506,7 +508,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	san := pos.SAN(m)
 	g.play(by, pos, m, san)
 	committed = disp == dispCommit
-	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
+	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto, move: m})
 
 	say := func(to variant.Audience, kind, words string, a args, show variant.Show) {
 		if !g.Quiet() {
@@ -529,9 +531,11 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	switch disp {
 	case dispCommit:
 		tx := g.pl[by].tx
+		numeric := g.pl[by].committedNumeric()
 		announcement, captured := g.commit(by)
 		told, _, _ := strings.Cut(strings.TrimPrefix(announcement, by.String()+" has committed: "), ";")
 		g.turns[len(g.turns)-1].committed = strings.TrimSpace(told)
+		g.turns[len(g.turns)-1].numeric = numeric
 		mandatory := ""
 		if auto {
 			mandatory = why
@@ -610,6 +614,21 @@ func (g *Game) play(by chess.Color, pos chess.Position, m chess.Move, san string
 	p.pending = append(p.pending, pending{move: m, san: san})
 	// The opponent's e.p. eligibility lasts for by's next turn only (TX-D9).
 	o.epSquares = 0
+}
+
+// committedNumeric is what a commit of p's would make actual, each man from the square he
+// stood on to the square he stands on, in ICCF numeric notation and in the announcement's
+// order (by from-square): "5254, 6125".
+func (p *player) committedNumeric() string {
+	var texts []string
+	for from := chess.Square(0); from < 64; from++ {
+		for to := chess.Square(0); to < 64; to++ {
+			if p.origin[to] == from && (from != to || p.promoted[from] != chess.NoRole) {
+				texts = append(texts, chess.Numeric(chess.Move{From: from, To: to, Promotion: p.promoted[from]}))
+			}
+		}
+	}
+	return strings.Join(texts, ", ")
 }
 
 // commit makes by's pending moves actual and returns the TX-D8 announcement for the
@@ -838,6 +857,29 @@ func (g *Game) Score(v variant.Viewer) (words, moves string) {
 		}
 	}
 	return "transactional/score", strings.Join(parts, "; ")
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation ("T1: 5254; White committed 5254, 6125");
+// once the game is over, the record in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext()
+	}
+	s := chess.Color(v)
+	var parts []string
+	for _, t := range g.turns {
+		switch {
+		case t.by == s && t.disp != "":
+			parts = append(parts, fmt.Sprintf("T%d: %s (%s)", t.tx, chess.Numeric(t.move), t.disp))
+		case t.by == s:
+			parts = append(parts, fmt.Sprintf("T%d: %s", t.tx, chess.Numeric(t.move)))
+		case t.disp == dispCommit:
+			parts = append(parts, fmt.Sprintf("%s committed %s", t.by, t.numeric))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // resolveQueued reads a line sent for a later turn (TX-D12). It is resolved against by's view
