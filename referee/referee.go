@@ -45,8 +45,8 @@
 //     sequences where they came: see history.
 //   - SET NOTATION and SET BOARD are kept per address, for all of a player's games
 //     (settings.go); numeric notation is shown where a game writes it
-//     (variant.NumericScorer: orthodox, Progressive, Train Wreck, Kriegspiel; orthodox's
-//     move news too) and read everywhere.
+//     (variant.NumericScorer: every game but Conditional Chess, whose C-moves are
+//     conditions, not moves; orthodox's move news too) and read everywhere.
 //   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
 //     games have none: conditional.go.
 package referee

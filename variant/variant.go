@@ -274,8 +274,7 @@ type Scorer interface {
 // NumericScorer is implemented by games that can write the game so far in ICCF numeric
 // notation (5254 for e2-e4), for a player who asked to be shown moves so (SET NOTATION
 // numeric): the same moves as Score, or the record, for the same viewer. Optional: the
-// others show their own notation (Conditional's C-moves and Transactional's commits are
-// not from-to moves alone).
+// others show their own notation (Conditional Chess: a C-move is a condition, not a move).
 type NumericScorer interface {
 	NumericScore(v Viewer) string
 }
