@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
@@ -91,6 +92,13 @@ func TestConditionalFiresInFull(t *testing.T) {
 		if strings.Contains(m, "if move") || strings.Contains(m, "IF ") {
 			t.Errorf("the reveal shows the sequence:\n%s", m)
 		}
+	}
+	var pgn bytes.Buffer
+	if err := h.db.View(func(tx *store.Tx) error { return archive.Export(tx, id, &pgn) }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(pgn.String(), "if move") || !strings.Contains(pgn.String(), "White: move f1b5") {
+		t.Errorf("the export:\n%s", pgn.String())
 	}
 }
 

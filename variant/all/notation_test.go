@@ -188,3 +188,20 @@ func TestNumericNotationEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// A line of words is not a command, in every game, whoever is to move (issue 25): it was
+// "too long to be a move".
+func TestWordsAreNotACommand(t *testing.T) {
+	for _, key := range variant.Keys() {
+		g, err := variant.MustLookup(key).New(variant.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := g.ToAct()[0]
+		for _, line := range []string{"hello there", "thanks, have a nice day and good luck to you"} {
+			if _, _, err := g.Resolve(by, line); err == nil || !strings.Contains(err.Error(), "is not a command") {
+				t.Errorf("%s %q: %v", key, line, err)
+			}
+		}
+	}
+}

@@ -65,6 +65,7 @@
 package trainwreck
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -271,6 +272,12 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 	}
 	fields := func(s string) []string {
 		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
+	}
+	for _, w := range fields(strings.ReplaceAll(t, "/", " ")) {
+		var words *chess.WordsError
+		if _, err := chess.ParseNotation(w); errors.As(err, &words) {
+			return nil, "", warns, variant.Reject("%v", err) // a sentence, not a turn
+		}
 	}
 	n := g.ownCount()
 	before, after, slash := strings.Cut(t, "/")
