@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/referee/play"
@@ -165,7 +166,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 		}
 		return tell(say("if-cleared", templates.Args{"N": len(mine)})), nil
 	}
-	if !archiveWaitsFor(g, side.Other()) {
+	if !archive.WaitsFor(g, side.Other()) {
 		return nil, variant.Reject("%s", say("if-not-now", nil))
 	}
 	if len(words) < 2 || len(words)%2 != 0 {
@@ -234,12 +235,6 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 	return tell(say("if-stated", templates.Args{"Line": writeSequence(pos, moves), "N": len(mine) + 1})), nil
 }
 
-// archiveWaitsFor reports whether g waits for s alone.
-func archiveWaitsFor(g variant.Game, s chess.Color) bool {
-	act := g.ToAct()
-	return len(act) == 1 && act[0] == s && !g.Outcome().Over()
-}
-
 // fireConditionals plays the replies of the sequences that the moves just logged in game a
 // matched, one after the other (the opponent's sequences may answer a reply in turn), and
 // puts into out what each player is told: the mover that the reply was stated in advance,
@@ -276,7 +271,7 @@ func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
 				break
 			}
 		}
-		if reply == "" || !archiveWaitsFor(g, s) {
+		if reply == "" || !archive.WaitsFor(g, s) {
 			return nil
 		}
 		pos := g.Position()
