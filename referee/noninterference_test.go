@@ -31,7 +31,7 @@ func TestMailNoninterference(t *testing.T) {
 		{W, []string{"Nc3"}, []string{"Nc3"}},
 		{B, []string{"Nc6 (R)"}, []string{"h5 (R)\nBOARD"}},
 		{W, []string{"Nf3"}, []string{"Nf3"}},
-		{B, []string{"e5 (C)"}, []string{"EP? e4", "e5 (C)"}}, // both commit the same men
+		{B, []string{"e5 (C)"}, []string{"EP? e4", "e5 (C)"}},   // both commit the same men
 		{W, []string{"PGN\nHISTORY"}, []string{"PGN\nHISTORY"}}, // what White knows, attached
 	}
 	a, b := newHarness(t), newHarness(t)
