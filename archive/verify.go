@@ -76,6 +76,29 @@ func looksBinary(b []byte) bool {
 // that is invalid or has warnings. It returns the number of games read; a file without any
 // game is an error (ErrNoGames), and so is a binary one.
 func VerifyFile(ctx context.Context, name string, workers int, report func(Verdict)) (games int, err error) {
+	return VerifyFileEach(ctx, name, workers, report, nil)
+}
+
+// Played is what rating needs of a valid game: who played it, when, which game and how it
+// ended.
+type Played struct {
+	File    string
+	Game    int // its number in the file
+	Line    int
+	White   string
+	Black   string
+	Date    string // the Date tag, as written ("2027.03.??")
+	Variant string // the variant's registry key
+	Result  string // how the replayed game ended: "1-0", "0-1", "1/2-1/2", or "*"
+	Plies   int    // plies played (0: decided without a move)
+	// Termination is the Termination tag ("abandoned": refereed's export of a game a
+	// withdrawal ended).
+	Termination string
+}
+
+// VerifyFileEach is VerifyFile that also hands each valid game (one without a Verdict, or
+// with warnings only), in file order, to played when it is not nil.
+func VerifyFileEach(ctx context.Context, name string, workers int, report func(Verdict), played func(Played)) (games int, err error) {
 	r, done, err := OpenRecords(os.Stdin, name)
 	if err != nil {
 		return 0, err
@@ -93,12 +116,16 @@ func VerifyFile(ctx context.Context, name string, workers int, report func(Verdi
 		rec *record.Record
 		syn *record.SyntaxError
 	}
+	type verdict struct {
+		v *Verdict
+		p *Played // a valid game, when played is wanted
+	}
 	type job struct {
 		items []item
-		out   chan []*Verdict
+		out   chan []verdict
 	}
 	jobs := make(chan job, 2*workers)
-	order := make(chan chan []*Verdict, 4*workers)
+	order := make(chan chan []verdict, 4*workers)
 	var readErr error
 	go func() {
 		defer close(jobs)
@@ -106,7 +133,7 @@ func VerifyFile(ctx context.Context, name string, workers int, report func(Verdi
 		var batch []item
 		send := func() {
 			if len(batch) > 0 {
-				j := job{items: batch, out: make(chan []*Verdict, 1)}
+				j := job{items: batch, out: make(chan []verdict, 1)}
 				order <- j.out
 				jobs <- j
 				batch = nil
@@ -133,23 +160,30 @@ func VerifyFile(ctx context.Context, name string, workers int, report func(Verdi
 		go func() {
 			var rp variant.Replayer
 			for j := range jobs {
-				vs := make([]*Verdict, len(j.items))
+				vs := make([]verdict, len(j.items))
 				for k, it := range j.items {
 					if it.syn != nil {
-						vs[k] = &Verdict{File: name, Game: it.syn.Number, Line: it.syn.Line, Reason: it.syn.Msg}
+						vs[k].v = &Verdict{File: name, Game: it.syn.Number, Line: it.syn.Line, Reason: it.syn.Msg}
 						continue
 					}
-					vs[k] = VerifyRecord(&rp, name, it.rec)
+					if played == nil {
+						vs[k].v = VerifyRecord(&rp, name, it.rec)
+						continue
+					}
+					vs[k].v, vs[k].p = verifyPlayed(&rp, name, it.rec)
 				}
 				j.out <- vs
 			}
 		}()
 	}
 	for out := range order {
-		for _, v := range <-out {
+		for _, d := range <-out {
 			games++
-			if v != nil {
-				report(*v)
+			if d.v != nil {
+				report(*d.v)
+			}
+			if d.p != nil {
+				played(*d.p)
 			}
 		}
 	}
@@ -164,6 +198,23 @@ const verifyBatch = 32
 
 // VerifyRecord replays one game; nil means valid without a warning.
 func VerifyRecord(rp *variant.Replayer, file string, rec *record.Record) *Verdict {
+	v, _ := verify(rp, file, rec)
+	return v
+}
+
+// verifyPlayed is VerifyRecord that also says, for a game that is valid (warnings allowed),
+// what rating needs of it.
+func verifyPlayed(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *Played) {
+	v, r := verify(rp, file, rec)
+	if v != nil && v.Reason != "" || r == nil {
+		return v, nil
+	}
+	return v, &Played{File: file, Game: rec.Number, Line: rec.Line, White: rec.Tag("White"), Black: rec.Tag("Black"),
+		Date: rec.Tag("Date"), Variant: r.Variant.Key, Result: r.Game.Outcome().Result, Plies: r.Plies,
+		Termination: rec.Tag("Termination")}
+}
+
+func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *variant.Replayed) {
 	fail := func(where, move, reason string, warnings []string) *Verdict {
 		tags := map[string]string{}
 		for _, t := range rec.Tags {
@@ -173,17 +224,17 @@ func VerifyRecord(rp *variant.Replayer, file string, rec *record.Record) *Verdic
 	}
 	r, err := rp.Replay(rec)
 	if err != nil {
-		return fail("", "", err.Error(), nil)
+		return fail("", "", err.Error(), nil), nil
 	}
 	if f := r.Failure; f != nil {
 		move := f.Text
 		if f.Where == "result" {
 			move = ""
 		}
-		return fail(f.Where, move, f.Err.Error(), r.Warnings)
+		return fail(f.Where, move, f.Err.Error(), r.Warnings), r
 	}
 	if len(r.Warnings) > 0 {
-		return fail("", "", "", r.Warnings)
+		return fail("", "", "", r.Warnings), r
 	}
-	return nil
+	return nil, r
 }

@@ -420,6 +420,7 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 		}
 		stored := 0
 		if err := in.DB.Update(func(tx *store.Tx) error {
+			stored = 0 // a retried transaction counts again
 			for _, m := range mails {
 				isNew, err := tx.PutInbound(m)
 				if err != nil {

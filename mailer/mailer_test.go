@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,11 +18,12 @@ import (
 	"github.com/refereed/refereed/mailer/localmail"
 	"github.com/refereed/refereed/mailer/mailertest"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 )
 
 func openDB(t *testing.T) *store.DB {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	db, err := store.OpenURL(storetest.Location(t, storetest.Default()), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

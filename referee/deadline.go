@@ -102,7 +102,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error)
 		if dl.OnTime {
 			forfeit = variant.CmdTimeForfeit
 		}
-		a := &play.Game{Game: l, Tx: tx}
+		a := &play.Game{Game: l, Tx: tx, Rating: r.Rating}
 		notices, err := a.Submit(variant.Command{By: waiting, Text: forfeit}, "deadline")
 		if err != nil {
 			return 0, err

@@ -91,7 +91,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
 	}
-	a, err := play.Open(tx, ref.Game)
+	a, err := r.openGame(tx, ref.Game)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ const (
 
 // queries are the referee's own commands that only ask; a game declares its own
 // (variant.Variant.Queries; a question that is a move of the game is not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "PGN": true}
+var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "RATING": true, "RATINGS": true, "PGN": true}
 
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
@@ -271,7 +271,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// which is then what its log now replays to.
 			var changed bool
 			if notices, changed, err = r.takeback(tx, sg, side, verb, key.String()); err == nil && changed {
-				if a, err = play.Open(tx, sg.ID); err == nil {
+				if a, err = r.openGame(tx, sg.ID); err == nil {
 					sg, g = a.Stored, a.Live
 					before = len(g.Log())
 				}
@@ -387,6 +387,9 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 	case "STANDINGS":
 		notices, err := r.standingsAnswer(tx, sg, side)
 		return notices, nil, err
+	case "RATING", "RATINGS":
+		text, err := play.RatingsAnswer(tx, a.Rating, sg.Players[side].Address)
+		return []variant.Notice{{To: variant.To(side), Kind: "rating", Text: text}}, nil, err
 	}
 	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "SET") {
 		notices, err := r.setCommand(tx, sg, side, f[1:])

@@ -3,7 +3,6 @@ package referee
 import (
 	"fmt"
 	"math/rand"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
 )
@@ -30,7 +30,7 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	db, err := store.OpenURL(storetest.Location(t, storetest.Default()), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

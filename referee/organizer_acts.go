@@ -19,7 +19,7 @@ import (
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
 // the same way), and tells both players, with the organizer's reason.
 func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
-	a, err := play.Open(tx, sg.ID)
+	a, err := r.openGame(tx, sg.ID)
 	if err != nil {
 		return err
 	}

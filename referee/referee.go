@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -67,6 +68,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
@@ -107,6 +109,8 @@ type Referee struct {
 	// QueryLimit overrides the private queries answered per player per QueryWindow
 	// (QueryLimit the constant when 0).
 	QueryLimit int
+	// Rating is the rating system's constants for the rated games (zero: the defaults).
+	Rating rating.Config
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
@@ -207,6 +211,10 @@ func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.C
 	return nil, 0, false
 }
 
+// RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
+// ratings (package rating). The game's record keeps it (store.Game.Rated), not its options.
+const RatedFlag = "rated"
+
 // NewGame creates a game between two addresses and queues the opening mails. It returns the
 // game's ID. Errors say what was wrong with the request.
 func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options) (uint64, error) {
@@ -257,8 +265,15 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		return nil, fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}
 	sg := &store.Game{Variant: v.Key, FEN: opts.FEN, Flags: opts.Flags}
+	if _, ok := opts.Flags[RatedFlag]; ok {
+		// Whether the game is rated is the game's record's, not one of its options.
+		sg.Rated = opts.Flags[RatedFlag] == "true"
+		sg.Flags = maps.Clone(opts.Flags)
+		delete(sg.Flags, RatedFlag)
+	}
 	if at != nil {
 		sg.Tournament, sg.Round = at.t.ID, at.round
+		sg.Rated = at.t.Rated
 	}
 	for i := range sg.Players {
 		tok, err := r.newToken()
@@ -303,6 +318,9 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 			} else {
 				l.Paras = append(l.Paras, say("other-moves-first", templates.Args{"First": side.Other()}))
 			}
+		}
+		if sg.Rated && !out.Over() {
+			l.Paras = append(l.Paras, say("rated-game", templates.Args{"Variant": v.Name}))
 		}
 		if at != nil {
 			l.Paras = append(l.Paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
@@ -444,4 +462,13 @@ func (r *Referee) replyAddress(game uint64, side chess.Color, token string) stri
 // player's token: it is his to use, nobody else's).
 func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
 	return r.out().PlayerAddress(g, side)
+}
+
+// openGame loads game id for playing in tx, with the referee's rating system.
+func (r *Referee) openGame(tx *store.Tx, id uint64) (*play.Game, error) {
+	a, err := play.Open(tx, id)
+	if a != nil {
+		a.Rating = r.Rating
+	}
+	return a, err
 }

@@ -33,6 +33,9 @@ type TournamentOptions struct {
 	Time      string
 	LeaveDays int
 	Game      variant.Options // each game's options
+	// Rated: the games count for their players' ratings (`refereed tournament new` rates
+	// them unless told --rated=false).
+	Rated bool
 }
 
 // NewTournament creates a round-robin section and all its games at once, in one transaction,
@@ -105,7 +108,7 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	var id uint64
 	err = r.DB.Update(func(tx *store.Tx) error {
 		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule,
-			Time: o.Time, LeaveDays: o.LeaveDays}
+			Time: o.Time, LeaveDays: o.LeaveDays, Rated: o.Rated}
 		if organizer != "" {
 			tok, err := r.newToken()
 			if err != nil {
@@ -318,7 +321,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			a, err := play.Open(tx, tg.Game)
+			a, err := r.openGame(tx, tg.Game)
 			if err != nil {
 				return err
 			}

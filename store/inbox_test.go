@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,9 @@ import (
 
 // The inbox is read a page at a time, bounded in count and bytes; quarantined mail is kept
 // but skipped until released; a dropped mail is recorded as processed.
-func TestInboundPagesAndQuarantine(t *testing.T) {
-	db := open(t, filepath.Join(t.TempDir(), "r.db"))
-	defer db.Close()
+func TestInboundPagesAndQuarantine(t *testing.T) { each(t, testInboundPagesAndQuarantine) }
+
+func testInboundPagesAndQuarantine(t *testing.T, db *DB, _ string) {
 	key := func(uid uint32) InboxKey { return InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: uid} }
 	db.Update(func(tx *Tx) error {
 		for uid := uint32(1); uid <= 10; uid++ {
@@ -63,9 +62,9 @@ func TestInboundPagesAndQuarantine(t *testing.T) {
 }
 
 // Raw copies of mail delivered long ago are pruned, and compaction gives the space back.
-func TestPruneAndCompact(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
-	db := open(t, path)
+func TestPruneAndCompact(t *testing.T) { each(t, testPruneAndCompact) }
+
+func testPruneAndCompact(t *testing.T, db *DB, path string) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }
 	db.Update(func(tx *Tx) error {
@@ -98,6 +97,9 @@ func TestPruneAndCompact(t *testing.T) {
 		}
 		return nil
 	})
+	if db.bolt == nil {
+		return // compaction is the file's
+	}
 	if db.FreeRatio() < 0.5 {
 		t.Errorf("free ratio %.2f after pruning", db.FreeRatio())
 	}

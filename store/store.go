@@ -1,68 +1,25 @@
-// Package store keeps refereed's state in one bbolt file: games with their players and
-// append-only event logs, the inbox of raw inbound mail keyed by (mailbox, UIDVALIDITY, UID),
-// the set of processed keys, and the outbox of rendered mail.
+// Package store keeps refereed's state: games with their players and append-only event logs,
+// tournaments, the inbox of raw inbound mail keyed by (mailbox, UIDVALIDITY, UID), the set of
+// processed keys, and the outbox of rendered mail.
 //
-// The store owns the transaction: Update and View open one bbolt transaction and hand the
-// caller a *Tx whose methods compose inside it; the referee opens exactly one write
-// transaction per inbound mail, so a mail's effects and replies commit together or not at all.
-// Each Tx carries Now, fixed when it begins. No []byte from bbolt outlives its transaction:
-// every value is decoded (copied) before it is returned.
+// It has two backends behind one Tx: a bbolt file in the data directory (Open; bolt*.go), the
+// default, and a PostgreSQL database shared by several instances (OpenURL; pg*.go), with a
+// lease that lets one of them lead and fences the others' writes (lease.go). Copy moves a
+// store between them. The store's test suite runs on both (storetest).
+//
+// The store owns the transaction: Update and View open one transaction and hand the caller a
+// *Tx whose methods compose inside it; the referee opens exactly one write transaction per
+// inbound mail, so a mail's effects and replies commit together or not at all. Each Tx
+// carries Now, fixed when it begins. No []byte from bbolt outlives its transaction: every
+// value is decoded (copied) before it is returned. On PostgreSQL a write transaction is
+// SERIALIZABLE and may be run again (see Update).
 package store
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
-)
-
-// SchemaVersion is the layout this code writes. Open migrates older files (see migrations).
-// 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
-// check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
-// raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
-// waiting in the inbox kept apart from its record likewise (bInboxRaw).
-const SchemaVersion = 6
-
-var (
-	bMeta      = []byte("meta")
-	bGames     = []byte("games")     // id (u64) -> Game JSON
-	bEvents    = []byte("events")    // nested bucket per game id -> seq (u64) -> Event JSON
-	bTokens    = []byte("tokens")    // token -> GameRef JSON
-	bInbox     = []byte("inbox")     // InboxKey bytes -> InboundMail JSON
-	bProcessed = []byte("processed") // InboxKey bytes -> time
-	bOutbox    = []byte("outbox")    // seq (u64) -> OutMail JSON
-	bSent      = []byte("sent")      // seq (u64) -> OutMail JSON, delivered or given up
-	bSeen      = []byte("seenids")   // game id + "/" + Message-ID -> time: a re-sent mail is not applied twice
-	bRate      = []byte("ratelimit") // address -> times of recent answers (JSON)
-	// bTournaments is new in a schema-1 file without migration: Open creates any missing
-	// bucket, and readers treat an absent one (a read-only open of an older file) as empty.
-	bTournaments = []byte("tournaments") // id (u64) -> Tournament JSON
-	bPlayers     = []byte("players")     // address -> PlayerRecord JSON (leave), new the same way
-	// bByPlayer indexes the games by their players: lower-case address, a 0 byte and the
-	// game's id (u64) -> nothing. Schema 2; kept by CreateGame and PutGame.
-	bByPlayer = []byte("games-by-player")
-	// bDue indexes the games by when the deadline check must look at them next: the time
-	// (unix seconds, u64) and the game's id (u64) -> nothing; bDueOf is the way back, id ->
-	// that key. Schema 3.
-	bDue   = []byte("games-due")
-	bDueOf = []byte("games-due-of")
-	// bByState indexes the games by status and variant: status, 0, variant key, 0, id (u64)
-	// -> nothing. Schema 4; kept by CreateGame and PutGame.
-	bByState = []byte("games-by-state")
-	// bSentRaw holds the raw copy of a sent mail while it is kept (SentRawRetention): seq (u64)
-	// -> the mail's bytes; its record in bSent has no Raw. Schema 5.
-	bSentRaw = []byte("sent-raw")
-	// bInboxRaw holds the raw mail of an inbox record (key -> bytes): counting an attempt
-	// rewrites the small record, never the mail. Schema 6.
-	bInboxRaw  = []byte("inbox-raw")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw}
-	keySchema  = []byte("schema")
 )
 
 // ErrNotFound is returned for a missing game or mail.
@@ -71,272 +28,122 @@ var ErrNotFound = errors.New("not found")
 // ErrLocked means another process has the database open.
 var ErrLocked = errors.New("the database is in use by another refereed process (is the daemon running?)")
 
-// DB is an open store.
+// ErrFenced means this process no longer leads: another instance took the lease (see Lease)
+// since it was granted, and the store refused to let it write.
+var ErrFenced = errors.New("store: another instance leads now: this one may not write")
+
+// ErrNotFile is returned for what only a bbolt file can do (Backup, Compact) when the store is
+// a PostgreSQL database: its own tools back it up (pg_dump, replicas).
+var ErrNotFile = errors.New("store: the store is a PostgreSQL database: back it up with its own tools (pg_dump, a replica)")
+
+// DB is an open store: a bbolt file (Open) or a PostgreSQL database (OpenURL). Exactly one
+// of bolt and pg is set.
 type DB struct {
 	bolt *bolt.DB
-	path string
+	pg   *pgStore
+	path string // the file, or the URL without its password
 	// Now is the clock; each transaction reads it once. Tests pin it.
 	Now func() time.Time
 }
 
-// Options for Open.
-type Options struct {
-	Timeout  time.Duration // how long to wait for the file lock; 0 means 1 s
-	ReadOnly bool
-	NoSync   bool // tests only: skip fsync
-}
-
-// Open opens or creates the store at path and brings its schema up to date.
-func Open(path string, o Options) (*DB, error) {
-	if o.Timeout == 0 {
-		o.Timeout = time.Second
-	}
-	// The free list is not written at each commit (rebuilt at open instead, as etcd does):
-	// written, it grows with the file and so does every commit.
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("store: open %s: %w", path, ErrLocked)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	bdb.NoSync = o.NoSync
-	db := &DB{bolt: bdb, path: path, Now: time.Now}
-	if !o.ReadOnly {
-		if err := db.migrate(); err != nil {
-			bdb.Close()
-			return nil, err
-		}
-	}
-	return db, nil
-}
-
-// Close closes the file.
-func (db *DB) Close() error { return db.bolt.Close() }
-
-// Path is the file's path.
-func (db *DB) Path() string { return db.path }
-
-// migrations[v] upgrades a store of schema v to v+1. A new layout adds an entry here and
-// bumps SchemaVersion; nothing else reads an old layout.
-var migrations = map[int]func(tx *bolt.Tx) error{
-	1: indexPlayers,
-	2: indexDue,
-	3: indexState,
-	4: moveSentRaw,
-	5: moveInboxRaw,
-}
-
-func (db *DB) migrate() error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		for _, b := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return fmt.Errorf("store: create bucket %s: %w", b, err)
-			}
-		}
-		meta := tx.Bucket(bMeta)
-		v := 0
-		if raw := meta.Get(keySchema); raw != nil {
-			v = int(binary.BigEndian.Uint64(raw))
-		} else if tx.Bucket(bGames).Stats().KeyN == 0 {
-			v = SchemaVersion // a new file starts at the current layout
-		}
-		if v > SchemaVersion {
-			return fmt.Errorf("store: %s has schema %d, newer than this refereed (%d): upgrade refereed", db.path, v, SchemaVersion)
-		}
-		for ; v < SchemaVersion; v++ {
-			if m := migrations[v]; m != nil {
-				if err := m(tx); err != nil {
-					return fmt.Errorf("store: migrate schema %d: %w", v, err)
-				}
-			}
-		}
-		return meta.Put(keySchema, u64(uint64(SchemaVersion)))
-	})
-}
-
-// Tx is one transaction. Its methods are valid only inside the function given to Update or View.
+// Tx is one transaction. Its methods are valid only inside the function given to Update or
+// View; both backends give the same answers (the store's test suite runs on both).
 type Tx struct {
-	tx  *bolt.Tx
+	ops
 	Now time.Time // fixed when the transaction began
 }
 
-// Update runs fn in one write transaction; an error from fn rolls everything back.
+// ops is what a transaction offers, implemented once per backend (boltTx, pgTx).
+type ops interface {
+	// Games, their logs and tokens.
+	CreateGame(g *Game) error
+	Game(id uint64) (*Game, error)
+	PutGame(g *Game) error
+	Games() ([]Game, error)
+	EachGame(fn func(*Game) error) error
+	GameCount() int
+	GameIDs(status Status, variant string) ([]uint64, error)
+	LatestGameIDs(skip, limit int) []uint64
+	GamesOf(address string) ([]Game, error)
+	GamesOfLocal(local string) ([]Game, error)
+	AppendEvent(id uint64, e Event) (uint64, error)
+	EventCount(id uint64) uint64
+	Events(id uint64) ([]Event, error)
+	SeenMessageID(id uint64, side int, messageID string) (bool, error)
+	PutTokenRef(token string, ref GameRef) error
+	DropToken(token string) error
+	TokenRef(token string) (GameRef, error)
+	SetDue(id uint64, at time.Time) error
+	MarkDue(id uint64) error
+	DueGames(until time.Time, max int) ([]uint64, error)
+	// Tournaments and players.
+	CreateTournament(tr *Tournament) error
+	PutTournament(tr *Tournament) error
+	Tournament(id uint64) (*Tournament, error)
+	Tournaments() ([]Tournament, error)
+	PlayerRecord(address string) (*PlayerRecord, error)
+	PutPlayerRecord(rec *PlayerRecord) error
+	Next(key string) (uint64, error)
+	Allow(address string, limit int, window time.Duration) (bool, error)
+	// Inbound mail.
+	PutInbound(m InboundMail) (bool, error)
+	Inbound(k InboxKey) (*InboundMail, error)
+	PendingInbound() ([]InboundMail, error)
+	InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail, error)
+	InboxAll(f func(InboundMail) error) error
+	Quarantine(m InboundMail, why string) error
+	Release(k InboxKey) error
+	DropInbound(k InboxKey) error
+	UpdateInbound(m InboundMail) error
+	MarkProcessed(k InboxKey) error
+	Stored(k InboxKey) bool
+	Processed(k InboxKey) bool
+	Known(k InboxKey) (fingerprint string, known bool)
+	HighestProcessedUID(mailbox string, uidValidity uint32) uint32
+	// Outbound mail.
+	Enqueue(m OutMail) (uint64, error)
+	Outbox() ([]OutMail, error)
+	OutboxCount() int
+	PutOutbox(m OutMail) error
+	Done(m OutMail) error
+	SentMails() ([]OutMail, error)
+}
+
+// Update runs fn in one write transaction; an error from fn rolls everything back. On
+// PostgreSQL fn may run more than once (a serialization failure is retried): it must do
+// nothing outside the transaction that a second run would repeat.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, Now: db.Now()}) })
+	if db.pg != nil {
+		return db.pg.update(db.Now, fn)
+	}
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		now := db.Now()
+		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
+	})
 }
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, Now: db.Now()}) })
-}
-
-// Backup writes a consistent snapshot of the whole database to w while others keep working.
-func (db *DB) Backup(w io.Writer) (int64, error) {
-	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
+	if db.pg != nil {
+		return db.pg.view(db.Now, fn)
+	}
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		now := db.Now()
+		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
 	})
-	if err != nil {
-		return n, fmt.Errorf("store: backup: %w", err)
-	}
-	return n, nil
 }
 
-// BackupFile writes a snapshot to path (created with mode 0600, replaced atomically).
-func (db *DB) BackupFile(path string) (int64, error) {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return 0, fmt.Errorf("store: backup: %w", err)
-	}
-	n, err := db.Backup(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return n, fmt.Errorf("store: backup: %w", err)
-	}
-	return n, nil
-}
-
-// Compact copies the store at src into a new file dst without its free pages (bbolt never
-// shrinks a file by itself). src must not be open elsewhere; dst must not exist.
-func Compact(src, dst string) (before, after int64, err error) {
-	if _, err := os.Stat(dst); err == nil {
-		return 0, 0, fmt.Errorf("store: compact: %s exists", dst)
-	}
-	sdb, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return 0, 0, fmt.Errorf("store: compact %s: %w", src, ErrLocked)
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("store: compact: %w", err)
-	}
-	defer sdb.Close()
-	ddb, err := bolt.Open(dst, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		return 0, 0, fmt.Errorf("store: compact: %w", err)
-	}
-	if err := bolt.Compact(ddb, sdb, 64<<20); err != nil {
-		ddb.Close()
-		os.Remove(dst)
-		return 0, 0, fmt.Errorf("store: compact: %w", err)
-	}
-	if err := ddb.Close(); err != nil {
-		return 0, 0, fmt.Errorf("store: compact: %w", err)
-	}
-	si, _ := os.Stat(src)
-	di, _ := os.Stat(dst)
-	return si.Size(), di.Size(), nil
-}
-
-// CompactInPlace compacts the store at path (not open elsewhere): into path.compact, synced,
-// then renamed over path. A crash leaves either file whole.
-func CompactInPlace(path string) (before, after int64, err error) {
-	tmp := path + ".compact"
-	os.Remove(tmp)
-	if before, after, err = Compact(path, tmp); err != nil {
-		return before, after, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return before, after, fmt.Errorf("store: compact: %w", err)
-	}
-	return before, after, nil
-}
-
-// FreeRatio is the share of the file's pages that are free (what Compact would give back).
-func (db *DB) FreeRatio() float64 {
-	var ratio float64
-	db.bolt.View(func(tx *bolt.Tx) error {
-		st := db.bolt.Stats()
-		pages := tx.Size() / int64(db.bolt.Info().PageSize)
-		if pages > 0 {
-			ratio = float64(st.FreePageN+st.PendingPageN) / float64(pages)
-		}
+// Close closes the store.
+func (db *DB) Close() error {
+	if db.pg != nil {
+		db.pg.close()
 		return nil
-	})
-	return ratio
-}
-
-// SetMeta and Meta keep small settings of the installation, such as the referee's address
-// the daemon last ran with.
-func (db *DB) SetMeta(key, value string) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("setting/"+key), []byte(value)) })
-}
-
-// Meta returns a setting, "" if unset.
-func (db *DB) Meta(key string) string {
-	var v string
-	db.bolt.View(func(tx *bolt.Tx) error {
-		v = string(tx.Bucket(bMeta).Get([]byte("setting/" + key)))
-		return nil
-	})
-	return v
-}
-
-// Dump returns every key and value of every bucket, for tests that check nothing changed.
-func (db *DB) Dump() (map[string]string, error) {
-	out := map[string]string{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var walk func(prefix string, b *bolt.Bucket) error
-		walk = func(prefix string, b *bolt.Bucket) error {
-			return b.ForEach(func(k, v []byte) error {
-				if v == nil {
-					return walk(prefix+string(k)+"/", b.Bucket(k))
-				}
-				out[prefix+string(k)] = string(v)
-				return nil
-			})
-		}
-		return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(string(name)+"/", b) })
-	})
-	return out, err
-}
-
-func u64(n uint64) []byte {
-	b := make([]byte, 8)
-	binary.BigEndian.PutUint64(b, n)
-	return b
-}
-
-func putJSON(b *bolt.Bucket, key []byte, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
 	}
-	return b.Put(key, data)
+	return db.bolt.Close()
 }
 
-// decodeAll decodes every value of bucket b, in key order.
-func decodeAll[T any](b *bolt.Bucket) ([]T, error) {
-	var out []T
-	err := b.ForEach(func(k, v []byte) error {
-		var x T
-		if err := json.Unmarshal(v, &x); err != nil {
-			return err
-		}
-		out = append(out, x)
-		return nil
-	})
-	return out, err
-}
+// Path is the file's path, or the database's URL without its password.
+func (db *DB) Path() string { return db.path }
 
-// getJSON decodes the value at key into v (decoding copies it out of bbolt's memory).
-func getJSON(b *bolt.Bucket, key []byte, v any) error {
-	raw := b.Get(key)
-	if raw == nil {
-		return ErrNotFound
-	}
-	return json.Unmarshal(raw, v)
-}
+// Postgres reports whether the store is a PostgreSQL database.
+func (db *DB) Postgres() bool { return db.pg != nil }

@@ -8,12 +8,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/store/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
+// each runs test on a fresh store of every backend there is (storetest.Backends): the store's
+// answers are the same on both. loc reopens the same store.
+func each(t *testing.T, test func(t *testing.T, db *DB, loc string)) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			loc := storetest.Location(t, backend)
+			db := open(t, loc)
+			defer func() { db.Close() }()
+			test(t, db, loc)
+		})
+	}
+}
+
 func open(t *testing.T, path string) *DB {
 	t.Helper()
-	db, err := Open(path, Options{NoSync: true, Timeout: 100 * time.Millisecond})
+	db, err := OpenURL(path, Options{NoSync: true, Timeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +49,9 @@ func TestSecondOpenFailsFast(t *testing.T) {
 	}
 }
 
-func TestGamesEventsInboxOutbox(t *testing.T) {
-	db := open(t, filepath.Join(t.TempDir(), "r.db"))
-	defer db.Close()
+func TestGamesEventsInboxOutbox(t *testing.T) { each(t, testGamesEventsInboxOutbox) }
+
+func testGamesEventsInboxOutbox(t *testing.T, db *DB, _ string) {
 	key := InboxKey{Mailbox: "INBOX", UIDValidity: 5, UID: 42}
 	err := db.Update(func(tx *Tx) error {
 		g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "a@x", Token: "tokena"}, {Address: "b@x", Token: "tokenb"}}}

@@ -9,9 +9,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-func TestTournaments(t *testing.T) {
-	db := open(t, filepath.Join(t.TempDir(), "r.db"))
-	defer db.Close()
+func TestTournaments(t *testing.T) { each(t, testTournaments) }
+
+func testTournaments(t *testing.T, db *DB, _ string) {
 	err := db.Update(func(tx *Tx) error {
 		tr := &Tournament{Name: "Progressive Open", Variant: "progressive", Players: []string{"a@x", "b@x", "c@x"}, WithdrawRule: "half"}
 		if err := tx.CreateTournament(tr); err != nil {

@@ -60,8 +60,8 @@ func TestInABrowser(t *testing.T) {
 	}
 	hidden := w.newGame("transactional")
 	w.mail(hidden, chess.White, "Nf3") // pending: Black may not know it
-	// A finished tournament of three: every game ended by resignation.
-	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}})
+	// A finished rated tournament of three: every game ended by resignation.
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +92,23 @@ func TestInABrowser(t *testing.T) {
 	}
 	if len(games) != 3 || strings.Contains(cup, "@") {
 		t.Errorf("%d games in the tournament, or an address on its page:\n%s", len(games), cup)
+	}
+
+	// The ratings it made: the list, and a player's page with his rating's history drawn in SVG.
+	list := browse(t, bin, srv.URL+"/ratings?variant=orthodox", "--dump-dom")
+	for _, want := range []string{"Orthodox chess", ">cy</a>", "provisional", "?</td>"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("the ratings page in the browser lacks %q:\n%s", want, list)
+		}
+	}
+	cy := browse(t, bin, srv.URL+"/player/cy", "--dump-dom")
+	for _, want := range []string{"<h2>Ratings</h2>", "<svg", "<polyline", "Rating history: 2 rated games"} {
+		if !strings.Contains(cy, want) {
+			t.Errorf("the player's page in the browser lacks %q:\n%s", want, cy)
+		}
+	}
+	if strings.Contains(list, "@") || strings.Contains(cy, "@") {
+		t.Errorf("an address on the ratings pages in the browser:\n%s\n%s", list, cy)
 	}
 
 	page := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", done), "--dump-dom")
@@ -135,6 +152,15 @@ func TestInABrowser(t *testing.T) {
 		t.Errorf("no screenshot of the tournament page at 400 px: %v", err)
 	} else {
 		t.Logf("screenshot of the tournament page at 400 px: %s", narrow)
+	}
+
+	// The chart as drawn: a screenshot of the player's page, which must not be blank.
+	chartShot := filepath.Join(dir, "player-ratings.png")
+	browse(t, bin, srv.URL+"/player/cy", "--screenshot="+chartShot, "--window-size=800,700", "--hide-scrollbars")
+	if fi, err := os.Stat(chartShot); err != nil || fi.Size() < 5000 {
+		t.Errorf("no screenshot of the player's ratings at %s: %v", chartShot, err)
+	} else {
+		t.Logf("screenshot of the player's ratings: %s", chartShot)
 	}
 
 	going := browse(t, bin, srv.URL+fmt.Sprintf("/game/%d", hidden), "--dump-dom")

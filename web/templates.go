@@ -6,7 +6,7 @@ var pages = template.Must(template.New("").Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>{{.Title}} · refereed</title><link rel="stylesheet" href="/style.css"></head>
-<body><nav><a href="/">Games</a><a href="/tournaments">Tournaments</a></nav>
+<body><nav><a href="/">Games</a><a href="/tournaments">Tournaments</a><a href="/ratings">Ratings</a></nav>
 <h1>{{.Title}}</h1>
 {{end}}
 {{define "foot"}}</body></html>
@@ -69,12 +69,36 @@ var pages = template.Must(template.New("").Parse(`
 <h2>Games</h2>
 {{range .Rounds}}<h3>Round {{.Number}}{{if .Bye}} (bye: {{.Bye}}){{end}}</h3>{{template "rows" .Games}}{{end}}
 {{template "foot"}}{{end}}
+{{define "chart"}}<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Summary}}">
+<title>{{.Summary}}</title>
+<line class="axis" x1="0" y1="0" x2="0" y2="{{.Height}}"/><line class="axis" x1="0" y1="{{.Height}}" x2="{{.Width}}" y2="{{.Height}}"/>
+<text class="label" x="4" y="{{.TopY}}">{{.Top}}</text><text class="label" x="4" y="{{.BottomY}}">{{.Bottom}}</text>
+<polyline class="line" points="{{.Points}}"/>
+{{range .Dots}}<circle class="dot" cx="{{.X}}" cy="{{.Y}}" r="2.5"><title>{{.Title}}</title></circle>{{end}}
+</svg><figcaption class="note">{{.Summary}}</figcaption></figure>
+{{end}}
+{{define "ratings"}}{{template "head" .}}
+<form method="get" action="/ratings">
+<label>Variant <select name="variant"><option value="">any</option>{{range .Variants}}<option{{if eq . $.Variant}} selected{{end}}>{{.}}</option>{{end}}</select></label>
+<button>Show</button></form>
+<p class="note">Glicko-2 ratings from the rated games. A rating marked ? is provisional: its deviation (RD) is above 110. The RD grows while a player plays no rated game.</p>
+{{range .Lists}}<h2>{{.Name}}</h2>
+<div class="scroll"><table><tr><th>Rank</th><th>Player</th><th>Rating</th><th>RD</th><th>Games</th></tr>
+{{range .Rows}}<tr{{if .Provisional}} class="provisional"{{end}}><td>{{.Rank}}</td><td><a href="/player/{{.Player}}">{{.Player}}</a></td><td>{{.Rating}}{{if .Provisional}}?{{end}}</td><td>{{.RD}}</td><td>{{.Games}}</td></tr>
+{{end}}</table></div>
+{{else}}<p>No rated game has ended yet.</p>{{end}}
+{{template "foot"}}{{end}}
 {{define "notfound"}}{{template "head" .}}
 <p>{{.What}}</p>
 <p><a href="/">Back to the games</a> · <a href="/tournaments">the tournaments</a></p>
 {{template "foot"}}{{end}}
 {{define "player"}}{{template "head" .}}
 <p>Finished: {{.Won}} won, {{.Lost}} lost, {{.Drawn}} drawn; {{.Going}} in progress.</p>
+{{if .Ratings}}<h2>Ratings</h2>
+{{range .Ratings}}<section class="rating"><h3>{{.Variant}}: {{.Rating}}{{if .Provisional}}?{{end}}</h3>
+<p>RD {{.RD}}{{if .Provisional}} (provisional){{end}}, {{.Games}} rated {{if eq .Games 1}}game{{else}}games{{end}}. <a href="/ratings">All ratings</a></p>
+{{with .Chart}}{{template "chart" .}}{{end}}</section>
+{{end}}{{end}}
 <div class="scroll"><table><tr><th>#</th><th>Variant</th><th>Colour</th><th>Opponent</th><th>Result</th><th>Score</th><th>Status</th></tr>
 {{range .Rows}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td>{{.Colour}}</td><td><a href="/player/{{.Opponent}}">{{.Opponent}}</a></td><td>{{.Result}}</td><td>{{.Score}}</td><td>{{.Status}}</td></tr>
 {{end}}</table></div>{{if .Truncated}}<p class="note">Only the newest {{len .Rows}} games are listed.</p>{{end}}

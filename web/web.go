@@ -1,7 +1,8 @@
 // Package web is refereed's read-only web archive: the games (filtered by variant, player,
 // tournament and status, in pages of at most 100), one game (players, variant, result, the
 // move list in the literature's notation, a board to step through, the PGN), the
-// tournaments (crosstable, standings, games) and a player's games. It reads the store in
+// tournaments (crosstable, standings, games), a player's games and ratings, and the rating
+// lists (/ratings). It reads the store in
 // read-only View transactions only and writes nothing; pages are built on the server with
 // html/template and one embedded stylesheet, and need no JavaScript.
 //
@@ -101,6 +102,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, err = w.Write(styleCSS)
 	case p == "/tournaments":
 		err = h.tournaments(w, r)
+	case p == "/ratings":
+		err = h.ratings(w, r)
 	case strings.HasPrefix(p, "/game/") && strings.HasSuffix(p, ".pgn"):
 		err = h.pgn(w, r, strings.TrimSuffix(strings.TrimPrefix(p, "/game/"), ".pgn"))
 	case strings.HasPrefix(p, "/game/"):
@@ -761,6 +764,7 @@ type playerPage struct {
 	Won, Lost, Drawn int
 	Going            int
 	Truncated        bool
+	Ratings          []playerRating
 }
 
 type playerRow struct {
@@ -779,6 +783,10 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) er
 	var all []store.Game
 	if err := h.db.View(func(tx *store.Tx) (err error) {
 		all, err = tx.GamesOfLocal(name) // by index: a page costs his games, not everyone's
+		if err != nil {
+			return err
+		}
+		pg.Ratings, err = ratingsOfPlayer(tx, name, all)
 		return err
 	}); err != nil {
 		return err

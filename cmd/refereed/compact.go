@@ -20,6 +20,10 @@ func (m *Main) runCompact(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if d.shared() {
+		fmt.Fprintln(m.Stderr, "refereed compact: a PostgreSQL store gives its space back by itself (autovacuum); compact is for a data directory's file")
+		return exitUsage
+	}
 	if m.db != nil {
 		fmt.Fprintln(m.Stderr, "refereed compact: the daemon is running on this data directory: stop it first")
 		return exitUsage

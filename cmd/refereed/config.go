@@ -27,10 +27,13 @@ import (
 //	password_file = "/etc/refereed/smtp-password"
 //	organizer = "td@example.org"  # told of forfeits and failed deliveries
 //	leave_days = 45                # leave a player may take in a year
+//	rating_tau = 0.5               # Glicko-2's τ for the rated games (0.3 to 1.2)
 //	[auth]
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 //	[web]
 //	listen = "127.0.0.1:8080"  # serve the read-only web archive beside the daemon
+//	[store]
+//	url = "postgres://refereed@db.example.org/refereed"  # a shared store; several instances, one leads
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
@@ -38,11 +41,20 @@ type Config struct {
 	SMTP    ServerConf `toml:"smtp"`
 	Auth    AuthConf   `toml:"auth"`
 	Web     WebConf    `toml:"web"`
+	Store   StoreConf  `toml:"store"`
 	// Organizer is told of forfeits and failed deliveries in games and tournaments that
 	// name no organizer, and organizes tournaments created without --organizer.
 	Organizer string `toml:"organizer"`
 	// LeaveDays is the leave a player may take in a calendar year (45 when 0).
 	LeaveDays int `toml:"leave_days"`
+	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
+	RatingTau float64 `toml:"rating_tau"`
+}
+
+// StoreConf names the store: a PostgreSQL database shared by several instances, in place of
+// the data directory's bbolt file.
+type StoreConf struct {
+	URL string `toml:"url"`
 }
 
 // WebConf is the web archive: served beside the daemon when Listen is set.

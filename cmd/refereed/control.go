@@ -35,7 +35,7 @@ type controlReply struct {
 }
 
 // adminCommands are the subcommands that may go through the control socket.
-var adminCommands = map[string]bool{"new": true, "list": true, "show": true, "export": true, "backup": true, "inbox": true, "tournament": true, "mailpass": true}
+var adminCommands = map[string]bool{"new": true, "list": true, "show": true, "export": true, "backup": true, "inbox": true, "tournament": true, "mailpass": true, "ratings": true}
 
 // dataDirOf finds the --data value in args without parsing the rest.
 func dataDirOf(args []string) string {

@@ -46,6 +46,7 @@ type subcommand struct {
 func (m *Main) subcommands() []subcommand {
 	return []subcommand{
 		{"verify", "replay every game of PGN files and report the invalid ones", (*Main).runVerify},
+		{"rate", "rate the players of PGN archives with Glicko-2, per game", (*Main).runRate},
 		{"replay", "replay one game record and print its final position and result", (*Main).runReplay},
 		{"serve", "run the referee daemon (with no configuration: a local mail server too)", (*Main).runServe},
 		{"perft", "count legal move paths to a depth (move generator check)", (*Main).runPerft},
@@ -53,12 +54,14 @@ func (m *Main) subcommands() []subcommand {
 		{"new", "create a game between two mail addresses", (*Main).runNew},
 		{"tournament", "create, list, show, export a round-robin tournament; withdraw a player", (*Main).runTournament},
 		{"list", "list the games in the store", (*Main).runList},
+		{"ratings", "list the players' ratings from the rated games, per game", (*Main).runRatings},
 		{"show", "show a game as a player or the referee sees it", (*Main).runShow},
 		{"export", "write games as PGN with their revealed logs", (*Main).runExport},
 		{"backup", "write a consistent snapshot of the store", (*Main).runBackup},
 		{"restore", "put a backup back as the store (the daemon stopped)", (*Main).runRestore},
 		{"inbox", "list, show, drop or retry the mail waiting or quarantined", (*Main).runInbox},
 		{"web", "serve the read-only web archive of a data directory or backup, without the daemon", (*Main).runWeb},
+		{"migrate", "copy a whole store between a data directory's file and PostgreSQL", (*Main).runMigrate},
 		{"compact", "give the store's free space back (the daemon stopped)", (*Main).runCompact},
 		{"mailpass", "print the built-in mail server's password of the referee or of addresses", (*Main).runMailpass},
 		{"version", "print the version", (*Main).runVersion},
@@ -77,7 +80,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if args[0] == "--version" || args[0] == "-version" {
 		return m.runVersion(ctx, nil)
 	}
-	if adminCommands[args[0]] && m.db == nil {
+	if adminCommands[args[0]] && m.db == nil && !store.IsURL(storeURLOf(args[1:])) {
 		if code, ok := m.forward(args); ok {
 			return code
 		}

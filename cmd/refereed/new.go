@@ -24,6 +24,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	fs.Var(&options, "option", "a game option `NAME=VALUE` (repeatable; \"refereed variants\" lists each game's)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
+	rated := fs.Bool("rated", false, "the game counts for both players' ratings")
 	timeControl := fs.String("time", "", "a correspondence time control in whole days instead of --deadline: 30d+3d (days and an increment a move) or 50d/10 (days per 10 moves)")
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
@@ -41,6 +42,9 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	flags := map[string]string{"deadline": deadline.String(), "auth": *auth}
+	if *rated {
+		flags[referee.RatedFlag] = "true"
+	}
 	if *timeControl != "" {
 		tc, err := tournament.ParseTimeControl(*timeControl)
 		if err != nil {
@@ -84,7 +88,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	fmt.Fprintf(m.Stdout, "game #%d created in %s: %s plays White, %s plays Black; the opening mails are queued\n", id, d.where(m), *white, *black)
 	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), *white, *black)
 	if m.db == nil {
-		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
+		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}
 	return exitOK
 }

@@ -23,6 +23,10 @@ func (m *Main) runRestore(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if d.shared() {
+		fmt.Fprintln(m.Stderr, "refereed restore: a PostgreSQL store is restored with its own tools (pg_restore); to load a backup file into it, use refereed migrate --from FILE --to URL")
+		return exitUsage
+	}
 	if m.db != nil {
 		fmt.Fprintln(m.Stderr, "refereed restore: the daemon is running on this data directory; stop it first")
 		return exitUsage

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 )
@@ -33,10 +35,13 @@ type serveOptions struct {
 	trustedServer        string
 	organizer            string
 	leaveDays            int
+	ratingTau            float64
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
 	password             string
 	web                  string // the web archive's listen address; "" serves none
+	store                string // a PostgreSQL store's URL; "" keeps the data directory's file
+	leaseTTL             time.Duration
 }
 
 // localDomain is the built-in mail server's domain (the referee's), "" with real servers.
@@ -60,6 +65,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	fastPoll := fs.Duration("fast-poll", 0, "poll IMAP this often instead of IDLE (lower latency on Dovecot)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
+	storeURL := storeFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
@@ -74,7 +80,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	}
 	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 
-	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll, web: *webAddr}
+	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll, web: *webAddr, store: *storeURL}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *configPath != "" {
@@ -85,6 +91,9 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		}
 		if o.web == "" {
 			o.web = c.Web.Listen
+		}
+		if o.store == "" {
+			o.store = c.Store.URL
 		}
 		if !set["data"] && c.Data != "" {
 			o.data = c.Data
@@ -106,7 +115,11 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.smtpT = mailer.SMTP{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.User, Password: c.SMTP.Password, TLS: tlsSMTP}
 		o.mailbox, o.processed, o.maxSize = c.IMAP.Mailbox, c.IMAP.Processed, c.IMAP.MaxSize
 		o.trustedServer = c.Auth.TrustedServer
-		o.organizer, o.leaveDays = c.Organizer, c.LeaveDays
+		o.organizer, o.leaveDays, o.ratingTau = c.Organizer, c.LeaveDays, c.RatingTau
+		if err := (rating.Config{Tau: o.ratingTau}).Check(); err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: %s: rating_%v\n", *configPath, err)
+			return exitUsage
+		}
 		if o.poll == 0 {
 			o.poll = c.IMAP.PollInterval.Duration
 		}
@@ -126,6 +139,10 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
 		o.processed = mailer.Delete // the store holds the referee's mail: no second copy kept
+	}
+	if o.store != "" && !store.IsURL(o.store) {
+		fmt.Fprintf(m.Stderr, "refereed serve: --store %q: want a PostgreSQL URL (postgres://user@host/db); without it the store is DIR/refereed.db\n", o.store)
+		return exitUsage
 	}
 	if !strings.Contains(o.address, "@") {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
@@ -154,28 +171,13 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	dbPath := filepath.Join(o.data, "refereed.db")
-	db, err := store.Open(dbPath, store.Options{})
+	db, dbPath, err := openServeStore(o, log)
 	if err != nil {
 		return err
 	}
-	// bbolt never gives space back by itself: a file that is mostly free pages (mail that
-	// has been processed and pruned) is compacted before the daemon starts on it.
-	if fi, serr := os.Stat(dbPath); serr == nil && fi.Size() > compactAbove && db.FreeRatio() > 0.5 {
-		db.Close()
-		before, after, cerr := store.CompactInPlace(dbPath)
-		if cerr != nil {
-			log.Error("compacting the store", "err", cerr)
-		} else {
-			log.Info("store compacted", "before", before, "after", after)
-		}
-		if db, err = store.Open(dbPath, store.Options{}); err != nil {
-			return err
-		}
-	}
 	defer db.Close()
 	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays),
-		"local_domain": o.localDomain()} {
+		"local_domain": o.localDomain(), "rating_tau": strconv.FormatFloat(o.ratingTau, 'g', -1, 64)} {
 		if err := db.SetMeta(k, v); err != nil {
 			return err
 		}
@@ -206,7 +208,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
-		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain()}
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain(),
+		Rating: rating.Config{Tau: o.ratingTau}}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
@@ -235,65 +238,76 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 			}
 		}}
 
-	var wg sync.WaitGroup
-	wg.Add(4)
-	go func() {
-		defer wg.Done()
-		lastPrune := time.Time{}
-		for {
-			if time.Since(lastPrune) > time.Hour {
-				lastPrune = time.Now()
-				if n, err := db.Prune(); err != nil {
-					log.Error("pruning old mail", "err", err)
+	// The leader's duties: the clocks and housekeeping, the intake, delivery and the inbox.
+	// They run until ctx ends; lead returns when all have stopped.
+	lead := func(ctx context.Context) {
+		var wg sync.WaitGroup
+		wg.Add(4)
+		go func() {
+			defer wg.Done()
+			lastPrune := time.Time{}
+			for {
+				if time.Since(lastPrune) > time.Hour {
+					lastPrune = time.Now()
+					if n, err := db.Prune(); err != nil {
+						log.Error("pruning old mail", "err", err)
+					} else if n > 0 {
+						log.Info("raw copies of old sent mail pruned", "count", n)
+					}
+				}
+				if n, err := ref.CheckDeadlines(); err != nil {
+					log.Error("checking deadlines", "err", err)
 				} else if n > 0 {
-					log.Info("raw copies of old sent mail pruned", "count", n)
+					poke(outbox)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(time.Minute):
 				}
 			}
-			if n, err := ref.CheckDeadlines(); err != nil {
-				log.Error("checking deadlines", "err", err)
-			} else if n > 0 {
-				poke(outbox)
+		}()
+		go func() { defer wg.Done(); intake.Run(ctx) }()
+		go func() { defer wg.Done(); sender.Run(ctx, outbox, deliveryPoll(db)) }()
+		go func() {
+			defer wg.Done()
+			for {
+				n, err := ref.ProcessInbox()
+				if err != nil {
+					log.Error("processing the inbox", "err", err)
+				}
+				if n > 0 {
+					poke(outbox)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-newMail:
+				case <-time.After(time.Minute):
+				}
 			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Minute):
-			}
-		}
-	}()
-	go func() { defer wg.Done(); intake.Run(ctx) }()
-	go func() { defer wg.Done(); sender.Run(ctx, outbox, 30*time.Second) }()
-	go func() {
-		defer wg.Done()
-		for {
-			n, err := ref.ProcessInbox()
-			if err != nil {
-				log.Error("processing the inbox", "err", err)
-			}
-			if n > 0 {
-				poke(outbox)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-newMail:
-			case <-time.After(time.Minute):
-			}
-		}
-	}()
-	poke(outbox)
+		}()
+		poke(outbox)
+		wg.Wait()
+	}
+	var leading sync.WaitGroup
+	leading.Add(1)
+	go func() { defer leading.Done(); m.leadership(ctx, db, o, log, lead) }()
 
 	if o.web != "" {
 		stopWeb, addr, err := startWeb(ctx, o.web, db, log)
 		if err != nil {
 			cancel()
-			wg.Wait()
+			leading.Wait()
 			return err
 		}
 		defer stopWeb()
 		fmt.Fprintf(m.Stdout, "Web archive at http://%s/\n", addr)
 	}
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
+	if db.Postgres() {
+		fmt.Fprintln(m.Stdout, "The store is shared: this instance leads when no other does, and stands by (serving the web archive) while another leads.")
+	}
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
 		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS: loopback only; log in with the full address, to send too)\n", local.IMAPListen(), local.SMTPListen())
@@ -313,7 +327,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	games := 0
 	db.View(func(tx *store.Tx) error { games = tx.GameCount(); return nil })
 	if games == 0 {
-		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new --data %s --variant transactional --white ann@localhost --black bob@localhost\n", o.address, o.data)
+		where := "--data " + o.data
+		if db.Postgres() {
+			where = "--store URL"
+		}
+		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new %s --variant transactional --white ann@localhost --black bob@localhost\n", o.address, where)
 		fmt.Fprintln(m.Stdout, "then read the players' mail and reply to it. Stop with Ctrl-C.")
 	} else {
 		fmt.Fprintf(m.Stdout, "The referee is %s, with %d game(s) (refereed list). Stop with Ctrl-C.\n", o.address, games)
@@ -322,7 +340,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	<-ctx.Done()
 	log.Info("shutting down")
 	cancel()
-	wg.Wait()
+	leading.Wait()
 	return nil
 }
 
@@ -354,4 +372,129 @@ func localSecret(dir string) (secret []byte, made bool, err error) {
 		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
 	return []byte(s), true, nil
+}
+
+// openServeStore opens the daemon's store: the PostgreSQL database o names, or the data
+// directory's file, compacted first when it is mostly free pages. where is what it names.
+func openServeStore(o *serveOptions, log *slog.Logger) (db *store.DB, where string, err error) {
+	if o.store != "" {
+		db, err := store.OpenURL(o.store, store.Options{})
+		if err != nil {
+			return nil, "", err
+		}
+		return db, db.Path(), nil
+	}
+	dbPath := filepath.Join(o.data, "refereed.db")
+	if db, err = store.Open(dbPath, store.Options{}); err != nil {
+		return nil, "", err
+	}
+	// bbolt never gives space back by itself: a file that is mostly free pages (mail that
+	// has been processed and pruned) is compacted before the daemon starts on it.
+	if fi, serr := os.Stat(dbPath); serr == nil && fi.Size() > compactAbove && db.FreeRatio() > 0.5 {
+		db.Close()
+		before, after, cerr := store.CompactInPlace(dbPath)
+		if cerr != nil {
+			log.Error("compacting the store", "err", cerr)
+		} else {
+			log.Info("store compacted", "before", before, "after", after)
+		}
+		if db, err = store.Open(dbPath, store.Options{}); err != nil {
+			return nil, "", err
+		}
+	}
+	return db, dbPath, nil
+}
+
+// The lease of a shared store: how long it lasts, how often the leader renews it, how often a
+// standby asks for it. A leader that dies is replaced within leaseTTL + standbyPoll.
+const (
+	leaseTTL    = 6 * time.Second
+	renewEvery  = 2 * time.Second
+	standbyPoll = time.Second
+)
+
+// leadership runs lead while this instance leads the store, until ctx ends. A bbolt file
+// admits one process: it leads at once, for good. On a shared store it stands by until it
+// acquires the lease, leads while it renews it, and stands by again when it loses it (another
+// took over while it was paused, or the database was out of reach for longer than the lease):
+// its writes are fenced from the moment another leads, before it learns it.
+func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, log *slog.Logger, lead func(context.Context)) {
+	if !db.Postgres() {
+		lead(ctx)
+		return
+	}
+	ttl := o.leaseTTL
+	if ttl == 0 {
+		ttl = leaseTTL
+	}
+	host, _ := os.Hostname()
+	lease := db.NewLease(fmt.Sprintf("%s/%d/%x", host, os.Getpid(), time.Now().UnixNano()&0xffffff), ttl)
+	log = log.With("instance", lease.Holder())
+	standing := false
+	for ctx.Err() == nil {
+		ok, err := lease.Acquire()
+		if err != nil {
+			log.Error("asking for the lease", "err", err)
+		}
+		if !ok {
+			if !standing {
+				holder, _, _, _ := db.Leader()
+				log.Info("standing by: another instance leads", "leader", holder)
+				standing = true
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(standbyPoll):
+			}
+			continue
+		}
+		standing = false
+		log.Info("leading", "epoch", lease.Epoch())
+		leadCtx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); lead(leadCtx) }()
+		renewed := time.Now()
+	renewing:
+		for {
+			select {
+			case <-ctx.Done():
+				break renewing
+			case <-done:
+				break renewing
+			case <-time.After(renewEvery):
+			}
+			err := lease.Renew()
+			switch {
+			case err == nil:
+				renewed = time.Now()
+				continue
+			case errors.Is(err, store.ErrLeaseLost):
+				log.Warn("another instance took over: standing by", "epoch", lease.Epoch())
+				break renewing
+			case time.Since(renewed) > ttl:
+				log.Warn("the lease could not be renewed in time: standing by", "err", err)
+				break renewing
+			default:
+				log.Warn("renewing the lease", "err", err)
+			}
+		}
+		stop()
+		<-done
+		if ctx.Err() != nil {
+			if err := lease.Release(); err != nil {
+				log.Warn("releasing the lease", "err", err)
+			}
+			return
+		}
+		lease.Stand() // everything it did as leader has stopped
+	}
+}
+
+// deliveryPoll is how often delivery looks at the outbox unprompted: a shared store's outbox
+// is also written by commands run elsewhere, which cannot wake this process.
+func deliveryPoll(db *store.DB) time.Duration {
+	if db.Postgres() {
+		return 2 * time.Second
+	}
+	return 30 * time.Second
 }

@@ -51,6 +51,9 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		if sg.Result != "" {
 			fmt.Fprintf(m.Stdout, " %s (%s)", sg.Result, sg.Reason)
 		}
+		if sg.Rated {
+			fmt.Fprint(m.Stdout, ", rated")
+		}
 		fmt.Fprintf(m.Stdout, "\n\n%s", g.View(v).Diagram())
 		defer fmt.Fprintf(m.Stdout, "Data in %s\n", d.where(m))
 		if w, err := clocks.Waiting(tx, id); err == nil && w != "" {

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
@@ -16,19 +18,50 @@ import (
 // dbName is the store's file in a data directory.
 const dbName = "refereed.db"
 
-// dataFlags is the --data option every command on the store shares.
+// dataFlags are the --data and --store options every command on the store shares.
 type dataFlags struct {
 	dir *string
+	url *string
 }
 
 func addDataFlags(fs *flag.FlagSet) dataFlags {
-	return dataFlags{dir: fs.String("data", "refereed-data", "data directory (holds "+dbName+")")}
+	return dataFlags{dir: fs.String("data", "refereed-data", "data directory (holds "+dbName+")"),
+		url: storeFlag(fs)}
 }
+
+// storeFlag is --store: a PostgreSQL store in place of the data directory's file.
+func storeFlag(fs *flag.FlagSet) *string {
+	return fs.String("store", os.Getenv("REFEREED_STORE"), "the store: a PostgreSQL URL (postgres://user@host/db) in place of DIR/"+dbName+" (default $REFEREED_STORE)")
+}
+
+// shared reports whether the commands name a PostgreSQL store: it is opened directly, never
+// through a daemon's control socket (several instances and commands share it).
+func (d dataFlags) shared() bool { return d.url != nil && store.IsURL(*d.url) }
 
 func (d dataFlags) dbPath() string { return filepath.Join(*d.dir, dbName) }
 
+// storeURLOf finds a PostgreSQL --store in args (or $REFEREED_STORE) without parsing the rest.
+func storeURLOf(args []string) string {
+	for i, a := range args {
+		for _, p := range []string{"--store=", "-store="} {
+			if strings.HasPrefix(a, p) {
+				return a[len(p):]
+			}
+		}
+		if (a == "--store" || a == "-store") && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return os.Getenv("REFEREED_STORE")
+}
+
 // where is the data directory in use, as an absolute path: the daemon's inside the daemon.
 func (d dataFlags) where(m *Main) string {
+	if d.shared() {
+		if u, err := url.Parse(*d.url); err == nil {
+			return u.Redacted()
+		}
+	}
 	dir := *d.dir
 	if m.db != nil {
 		dir = filepath.Dir(m.db.Path())
@@ -53,6 +86,13 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 	if m.db != nil {
 		return m.db, func() {}, nil
 	}
+	if d.shared() {
+		db, err = store.OpenURL(*d.url, store.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, func() { db.Close() }, nil
+	}
 	if _, err := os.Stat(d.dbPath()); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, errNoData{d.where(m)}
 	}
@@ -68,6 +108,13 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 func (d dataFlags) create(m *Main) (db *store.DB, close func(), created bool, err error) {
 	if m.db != nil {
 		return m.db, func() {}, false, nil
+	}
+	if d.shared() {
+		db, err = store.OpenURL(*d.url, store.Options{})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		return db, func() { db.Close() }, false, nil
 	}
 	if _, err := os.Stat(d.dbPath()); errors.Is(err, fs.ErrNotExist) {
 		created = true
@@ -98,5 +145,18 @@ func refereeOf(db *store.DB, addr string) *referee.Referee {
 	}
 	r := &referee.Referee{DB: db, Address: addr, Organizer: db.Meta("organizer"), LocalDomain: db.Meta("local_domain")}
 	r.LeaveDays, _ = strconv.Atoi(db.Meta("leave_days"))
+	r.Rating.Tau, _ = strconv.ParseFloat(db.Meta("rating_tau"), 64)
 	return r
+}
+
+// noDaemon says when the mails a command queued go out, no daemon having taken them: on a
+// shared store, whoever leads sends them within seconds.
+func (d dataFlags) noDaemon(db *store.DB) string {
+	if d.shared() {
+		if holder, _, live, err := db.Leader(); err == nil && live {
+			return "the instance leading the store (" + holder + ") sends the mails within seconds"
+		}
+		return "no instance leads the store now: the mails go out when 'refereed serve --store URL' runs"
+	}
+	return fmt.Sprintf("no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs", *d.dir)
 }

@@ -69,6 +69,7 @@ func (m *Main) tournamentNew(args []string) int {
 	v := fs.String("variant", "orthodox", "the game: "+strings.Join(variant.Keys(), ", "))
 	players := fs.String("players", "", "the players' addresses, comma-separated, in table order (3 to 20)")
 	double := fs.Bool("double", false, "each pair plays two games, one with each colour")
+	rated := fs.Bool("rated", true, "the games count for the players' ratings (--rated=false: they do not)")
 	organizer := fs.String("organizer", "", "the organizer's address")
 	rule := fs.String("withdraw-rule", tournament.WithdrawForfeit, "a withdrawn player's games: forfeit (those not finished are lost) or half (none counts if he finished fewer than half)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
@@ -106,7 +107,7 @@ func (m *Main) tournamentNew(args []string) int {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
 	}
 	id, err := refereeOf(db, *address).NewTournament(referee.TournamentOptions{
-		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays,
+		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays, Rated: *rated,
 		Game: variant.Options{Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}},
 	})
 	if err != nil {
@@ -122,7 +123,11 @@ func (m *Main) tournamentNew(args []string) int {
 	for _, rd := range t.Rounds {
 		games += len(rd.Games)
 	}
-	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games; the opening mails are queued\n", id, d.where(m), printable(t.Name), len(t.Players), len(t.Rounds), games)
+	ratedText := "rated"
+	if !t.Rated {
+		ratedText = "not rated"
+	}
+	fmt.Fprintf(m.Stdout, "tournament #%d created in %s: %s, %d players, %d rounds, %d games, %s; the opening mails are queued\n", id, d.where(m), printable(t.Name), len(t.Players), len(t.Rounds), games, ratedText)
 	mailers := t.Players
 	if t.Organizer != "" {
 		mailers = append(slices.Clone(mailers), t.Organizer)
@@ -130,7 +135,7 @@ func (m *Main) tournamentNew(args []string) int {
 	}
 	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), mailers...)
 	if m.db == nil {
-		fmt.Fprintf(m.Stdout, "no daemon is running on this data directory: the mails go out when 'refereed serve --data %s' runs\n", *d.dir)
+		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}
 	return exitOK
 }

@@ -21,6 +21,7 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 	fs := m.flagSet("web", "Usage: refereed web [--data DIR|FILE] [--listen ADDR]\n\nServe the read-only web archive of a store without the daemon.")
 	data := fs.String("data", "refereed-data", "data directory (holds "+dbName+"), or a store or backup file")
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the archive on")
+	url := storeFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
@@ -29,14 +30,16 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	path := *data
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	if store.IsURL(*url) {
+		path = *url
+	} else if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, dbName)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil && !store.IsURL(path) {
 		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
 		return exitUsage
 	}
-	db, err := store.Open(path, store.Options{ReadOnly: true})
+	db, err := store.OpenURL(path, store.Options{ReadOnly: true})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
 		return exitInvalid
@@ -48,7 +51,7 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
 		return exitInvalid
 	}
-	fmt.Fprintf(m.Stdout, "Web archive of %s (read-only) at http://%s/ ; stop with Ctrl-C.\n", path, addr)
+	fmt.Fprintf(m.Stdout, "Web archive of %s (read-only) at http://%s/ ; stop with Ctrl-C.\n", db.Path(), addr)
 	<-ctx.Done()
 	stop()
 	return exitOK

@@ -189,15 +189,21 @@ func (r *Runner) quarantine(tx *store.Tx, m *store.InboundMail) error {
 
 // markAttempt records one attempt on each of ms before they are handled together.
 func (r *Runner) markAttempt(ms []store.InboundMail) error {
-	return r.DB.Update(func(tx *store.Tx) error {
-		for i := range ms {
-			ms[i].Attempts++
-			if err := tx.UpdateInbound(ms[i]); err != nil {
+	err := r.DB.Update(func(tx *store.Tx) error { // run again on a retried transaction: no change to ms inside
+		for _, m := range ms {
+			m.Attempts++
+			if err := tx.UpdateInbound(m); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		for i := range ms {
+			ms[i].Attempts++
+		}
+	}
+	return err
 }
 
 // guard runs f, turning a panic into an error: a mail that trips a bug is counted and, in

@@ -2,14 +2,19 @@
 // ends, in the store transaction of the mail or tick that changes it) and what its players
 // are told (Outcome: what one mail or tick does for each player; Send renders it into their
 // mail through package outbox, with the whole game revealed to both when it ended). Which
-// commands a mail holds and who may send them is the referee's.
+// commands a mail holds and who may send them is the referee's. The end of a rated game
+// updates its players' ratings in the same transaction (rating.go says which games are
+// rated and how: one game a Glicko-2 period, the RD grown by the days between).
 package play
 
 import (
 	"time"
 
+	"github.com/refereed/refereed/chess"
+
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
@@ -23,6 +28,10 @@ import (
 type Game struct {
 	*archive.Game
 	Tx *store.Tx
+	// Rating is the rating system's constants (the zero value: the defaults); Changes, set
+	// by End when the game was rated, the players' ratings before and after it.
+	Rating  rating.Config
+	Changes *[2]RatingChange
 }
 
 // Open loads game id for playing in tx.
@@ -75,6 +84,9 @@ func (a *Game) Settle(detail string) (bool, error) {
 // withdrawal from a tournament is scored by the tournament's rule).
 func (a *Game) End(result, reason string) error {
 	MarkOver(a.Stored, result, reason)
+	if err := a.rate(result); err != nil {
+		return err
+	}
 	if err := a.Tx.PutGame(a.Stored); err != nil {
 		return err
 	}
@@ -90,8 +102,13 @@ func MarkOver(sg *store.Game, result, reason string) {
 // Finish mails the players what out holds (msg: the sender's mail, nil for the referee's own
 // doing; kind: "update", "deadline" ...): when the game ended now, the whole game to both,
 // and then onEnd (its tournament's standings: they come after the mail that says the game
-// ended).
+// ended). A rated game's mail says both players' new ratings.
 func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedNow bool, kind string, onEnd func(tx *store.Tx, sg *store.Game) error) error {
+	if endedNow && a.Changes != nil {
+		for _, s := range []chess.Color{chess.White, chess.Black} {
+			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.Changes, s))
+		}
+	}
 	if err := Send(w, a.Tx, a.Game, out, msg, endedNow, kind); err != nil {
 		return err
 	}

@@ -123,6 +123,7 @@ const commonHelp = "BOARD            your current view\n" +
 	"RESIGN           resign the game\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
+	"RATING           your ratings, one for each game you have played rated\n" +
 	"SET              your settings, in all your games: SET NOTATION numeric shows\n" +
 	"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
 	"                 unicode draws boards with figurines\n" +
@@ -173,7 +174,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn", "settings"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
@@ -337,7 +338,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
 // queries ...).
 func IsAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "pgn", "settings"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}, kind)
 }
 
 // say is one of the referee's own sentences (templates/words).

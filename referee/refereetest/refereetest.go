@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/templates/mailcheck"
 	"github.com/refereed/refereed/variant"
 )
@@ -46,7 +46,7 @@ type Harness struct {
 // New makes a Harness; the store is closed when the test ends.
 func New(t testing.TB) *Harness {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	db, err := store.OpenURL(storetest.Location(t, storetest.Default()), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,7 @@ type env struct {
 	dups     atomic.Int64 // duplicate deliveries seen by inbox
 	daemon   *exec.Cmd
 	logFile  string
+	store    string // a PostgreSQL store's URL (--store), "" for the data directory's file
 }
 
 var msgSeq atomic.Int64
@@ -134,6 +135,9 @@ func (e *env) start() {
 
 func (e *env) startErr() error {
 	args := []string{"serve", "--data", e.data, "--log", "debug"}
+	if e.store != "" {
+		args = append(args, "--store", e.store)
+	}
 	if e.real {
 		args = append(args, "--config", e.config)
 	} else {

@@ -16,8 +16,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +34,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
 )
@@ -241,9 +242,9 @@ func refereePipeline(ctx context.Context, b *testing.B, db *store.DB, out *tap, 
 
 // startReferee empties the mailboxes, creates n games in a fresh store and starts the
 // referee's pipeline polling every poll. stop ends it and closes the store.
-func startReferee(b *testing.B, n int, poll time.Duration) (white, to, keys []string, out *tap, stop func()) {
+func startReferee(b *testing.B, n int, poll time.Duration, backend string) (white, to, keys []string, out *tap, stop func()) {
 	empty(b)
-	db, err := store.Open(filepath.Join(b.TempDir(), "r.db"), store.Options{})
+	db, err := store.OpenURL(storetest.Location(b, backend), store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -367,7 +368,7 @@ func BenchmarkThroughput(b *testing.B) {
 		time.Sleep(200 * time.Millisecond)
 
 		// Referee.
-		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond)
+		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "bolt")
 		u0, s0 := cpuSplit()
 		start = time.Now()
 		burst(b, white, refTo, "ref")
@@ -379,6 +380,17 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(rawRate, "raw-mails/s")
 		b.ReportMetric(refRate, "referee-mails/s")
 		b.ReportMetric(refRate/rawRate, "x-raw")
+		if slices.Contains(storetest.Backends(), "postgres") {
+			// The same burst with the store in PostgreSQL (SERIALIZABLE, a lease-free leader).
+			white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "postgres")
+			start := time.Now()
+			burst(b, white, refTo, "pg")
+			waitAnswered(b, refOut, keys, 2*time.Minute)
+			pgRate := float64(n) / time.Since(start).Seconds()
+			stop()
+			b.ReportMetric(pgRate, "pg-referee-mails/s")
+			b.ReportMetric(pgRate/rawRate, "pg-x-raw")
+		}
 		// CPU of this process per mail, the harness's share taken out.
 		per := func(d time.Duration) float64 { return float64((d - harness).Microseconds()) / 1000 / float64(n) }
 		b.ReportMetric(per(cpu), "referee-cpu-ms/mail")
@@ -411,7 +423,7 @@ func BenchmarkLatency(b *testing.B) {
 
 		// The referee polls every 10 ms while games are active (the issue's "IDLE plus a short
 		// poll"); the raw consumer's 25 ms poll is the baseline it is measured against.
-		white, refTo, keys, refOut, stop := startReferee(b, n, 10*time.Millisecond)
+		white, refTo, keys, refOut, stop := startReferee(b, n, 10*time.Millisecond, "bolt")
 		time.Sleep(300 * time.Millisecond) // connected
 		refLat := paced(b, refOut, white, refTo, keys, "reflat")
 		stop()

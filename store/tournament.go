@@ -1,12 +1,6 @@
 package store
 
-import (
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"sort"
-	"time"
-)
+import "time"
 
 // Tournament is a round-robin section: its players in table order (the Berger tables' player
 // 1 first) and the game of every pairing. Standings are not stored: they are worked out from
@@ -39,6 +33,9 @@ type Tournament struct {
 	Log      []TournamentEvent `json:"log,omitempty"`
 	Created  time.Time         `json:"created"`
 	Updated  time.Time         `json:"updated"`
+
+	// Rated: its games count for their players' ratings.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // TournamentRound is one round's games; Bye is the index of the player who sits out, or -1.
@@ -70,58 +67,6 @@ type Replacement struct {
 	At   time.Time `json:"at"`
 }
 
-// CreateTournament stores a new tournament, assigning its ID. Its games are created apart
-// (CreateGame) in the same transaction, and linked with PutTournament.
-func (t *Tx) CreateTournament(tr *Tournament) error {
-	b := t.tx.Bucket(bTournaments)
-	id, err := b.NextSequence()
-	if err != nil {
-		return fmt.Errorf("store: create tournament: %w", err)
-	}
-	tr.ID = id
-	tr.Created, tr.Updated = t.Now, t.Now
-	if err := putJSON(b, u64(id), tr); err != nil {
-		return fmt.Errorf("store: create tournament: %w", err)
-	}
-	return nil
-}
-
-// PutTournament saves tr.
-func (t *Tx) PutTournament(tr *Tournament) error {
-	tr.Updated = t.Now
-	if err := putJSON(t.tx.Bucket(bTournaments), u64(tr.ID), tr); err != nil {
-		return fmt.Errorf("store: put tournament %d: %w", tr.ID, err)
-	}
-	return nil
-}
-
-// Tournament returns tournament id.
-func (t *Tx) Tournament(id uint64) (*Tournament, error) {
-	var tr Tournament
-	b := t.tx.Bucket(bTournaments)
-	if b == nil {
-		return nil, fmt.Errorf("store: tournament %d: %w", id, ErrNotFound)
-	}
-	if err := getJSON(b, u64(id), &tr); err != nil {
-		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
-	}
-	return &tr, nil
-}
-
-// Tournaments lists every tournament by ID.
-func (t *Tx) Tournaments() ([]Tournament, error) {
-	b := t.tx.Bucket(bTournaments)
-	if b == nil {
-		return nil, nil
-	}
-	out, err := decodeAll[Tournament](b)
-	if err != nil {
-		return nil, fmt.Errorf("store: list tournaments: %w", err)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
-}
-
 // TournamentEvent is one entry of a tournament's log: what its organizer (or a player, for
 // a leave) did to it, in the words of the command ("pause", "replace a@x b@y" ...).
 type TournamentEvent struct {
@@ -141,11 +86,14 @@ func (tr *Tournament) Paused() bool {
 	return len(tr.Pauses) > 0 && tr.Pauses[len(tr.Pauses)-1].To.IsZero()
 }
 
-// PlayerRecord is what the referee keeps of an address across its games: its leave, and
-// how it asked to be shown moves and boards (SET NOTATION, SET BOARD).
+// PlayerRecord is what the referee keeps of an address across its games: its leave, its
+// ratings (store/ratings.go), and how it asked to be shown moves and boards (SET NOTATION,
+// SET BOARD).
 type PlayerRecord struct {
 	Address string  `json:"address"`
 	Leaves  []Leave `json:"leaves,omitempty"`
+
+	Ratings []PlayerRating `json:"ratings,omitempty"`
 	// Notation is "numeric" for ICCF numeric notation, "" for the games' own.
 	Notation string `json:"notation,omitempty"`
 	// Board is "unicode" for figurine diagrams, "" for ASCII letters.
@@ -159,41 +107,4 @@ type Leave struct {
 	To      string    `json:"to"`
 	Granted time.Time `json:"granted"`
 	By      string    `json:"by"` // the player's address, or the organizer's
-}
-
-// PlayerRecord returns what is kept of address (an empty record for an unknown one).
-func (t *Tx) PlayerRecord(address string) (*PlayerRecord, error) {
-	rec := &PlayerRecord{Address: address}
-	b := t.tx.Bucket(bPlayers)
-	if b == nil {
-		return rec, nil
-	}
-	if err := getJSON(b, []byte(address), rec); err != nil && !errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("store: player %s: %w", address, err)
-	}
-	return rec, nil
-}
-
-// PutPlayerRecord saves rec.
-func (t *Tx) PutPlayerRecord(rec *PlayerRecord) error {
-	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
-		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
-	}
-	return nil
-}
-
-// Next counts one more of what key names (say, the mails sent to a tournament's organizer)
-// and returns the new count: 1, 2, 3 ... Counters live apart from the records they count,
-// so that a record written back from an older copy cannot set one back.
-func (t *Tx) Next(key string) (uint64, error) {
-	k := []byte("count/" + key)
-	n := uint64(0)
-	if v := t.tx.Bucket(bMeta).Get(k); len(v) == 8 {
-		n = binary.BigEndian.Uint64(v)
-	}
-	n++
-	if err := t.tx.Bucket(bMeta).Put(k, u64(n)); err != nil {
-		return 0, fmt.Errorf("store: count %s: %w", key, err)
-	}
-	return n, nil
 }

@@ -14,107 +14,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Game is one game: which variant, who plays, and how it stands. Its truth is its event log.
-type Game struct {
-	ID      uint64            `json:"id"`
-	Variant string            `json:"variant"` // registry key, never a type name
-	FEN     string            `json:"fen,omitempty"`
-	Flags   map[string]string `json:"flags,omitempty"`
-	Players [2]Player         `json:"players"` // [0] White, [1] Black
-	Status  Status            `json:"status"`
-	Result  string            `json:"result,omitempty"`
-	// Reminded is when the last deadline reminder was sent (rules.md 0.4a): it counts for the
-	// action waiting if it was sent after that action began.
-	Reminded time.Time `json:"reminded,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-	// Restores counts the times the store was put back from a backup since the game began:
-	// mail numbers sent after the backup are used again, so Message-IDs carry it.
-	Restores int `json:"restores,omitempty"`
-	// Tournament is the tournament this game is part of (0: none), and Round its round there.
-	Tournament uint64    `json:"tournament,omitempty"`
-	Round      int       `json:"round,omitempty"`
-	Created    time.Time `json:"created"`
-	Updated    time.Time `json:"updated"`
-}
-
-// Status is whether a game goes on. The game's log is its truth: Status is the log's outcome
-// kept beside it (set by the referee when the game ends, in the same transaction) so that
-// lists and pages need not replay the log to know it.
-type Status string
-
-const (
-	Active Status = "active" // the game goes on
-	Over   Status = "over"   // the game has ended: its result and reason are set
-)
-
-// Over reports whether the game has ended.
-func (g *Game) Over() bool { return g.Status == Over }
-
-// Player is a player of one game.
-type Player struct {
-	Address string `json:"address"` // the registered From address
-	Token   string `json:"token"`   // secret; carried in the reply address only
-	Mails   int    `json:"mails"`   // mails sent to this player in this game (numbers Message-IDs)
-	Bounces int    `json:"bounces,omitempty"`
-	// LastBounce is the last delivery failure reported for this player's address.
-	LastBounce string `json:"last_bounce,omitempty"`
-}
-
-// GameRef points from a token to its game and side, or, for an organizer's token, to his
-// tournament (Game 0).
-type GameRef struct {
-	Game       uint64 `json:"game"`
-	Side       int    `json:"side"` // 0 White, 1 Black
-	Tournament uint64 `json:"tournament,omitempty"`
-	// Replaced, when set, says the token is no longer a player's: the organizer gave his
-	// place to another (REPLACE). Mail with it is answered with who and when, never applied.
-	Replaced *Replacement `json:"replaced,omitempty"`
-}
-
-// Event is one entry of a game's log: an accepted command in canonical form (Kind ""), or
-// what the organizer did to the game's clocks (Kind EventExtend), which the game's rules
-// never see.
-type Event struct {
-	Seq    uint64    `json:"seq"`
-	Side   int       `json:"side"`
-	Text   string    `json:"text"`
-	At     time.Time `json:"at"`
-	Source string    `json:"source"` // the inbound key, "admin", "deadline" or "organizer"
-	Kind   string    `json:"kind,omitempty"`
-	// Days is what an EventExtend gives Side.
-	Days int `json:"days,omitempty"`
-	// Undo is how many commands before it an accepted takeback took back.
-	Undo int `json:"undo,omitempty"`
-}
-
-// The kinds of a game's events that are not commands of its rules.
-const (
-	// EventExtend is an organizer's extension of a player's time in a game.
-	EventExtend = "extend"
-	// EventTakeback is a step of a takeback (Text "takeback offer", "takeback accept" ...):
-	// an accepted one takes its Undo commands out of the game.
-	EventTakeback = "takeback"
-)
-
-// Effective is the game's commands as they stand: those of log, less those taken back.
-func Effective(log []Event) []Event {
-	out := make([]Event, 0, len(log))
-	for _, e := range log {
-		switch {
-		case e.IsCommand():
-			out = append(out, e)
-		case e.Kind == EventTakeback && e.Undo > 0:
-			out = out[:len(out)-min(e.Undo, len(out))]
-		}
-	}
-	return out
-}
-
-// IsCommand reports whether e is a command of the game (what its rules replay).
-func (e Event) IsCommand() bool { return e.Kind == "" }
-
 // CreateGame stores a new game, assigning its ID, and indexes its players' tokens.
-func (t *Tx) CreateGame(g *Game) error {
+func (t *boltTx) CreateGame(g *Game) error {
 	b := t.tx.Bucket(bGames)
 	id, err := b.NextSequence()
 	if err != nil {
@@ -148,7 +49,7 @@ func (t *Tx) CreateGame(g *Game) error {
 }
 
 // Game returns game id.
-func (t *Tx) Game(id uint64) (*Game, error) {
+func (t *boltTx) Game(id uint64) (*Game, error) {
 	var g Game
 	if err := getJSON(t.tx.Bucket(bGames), u64(id), &g); err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
@@ -157,9 +58,19 @@ func (t *Tx) Game(id uint64) (*Game, error) {
 }
 
 // PutGame saves g, and indexes it under its players when they changed (a replacement).
-func (t *Tx) PutGame(g *Game) error {
+func (t *boltTx) PutGame(g *Game) error {
 	g.Updated = t.Now
+	return t.putGameAs(g)
+}
+
+// putGameAs saves g as it is (a copy keeps its times), indexed.
+func (t *boltTx) putGameAs(g *Game) error {
 	b := t.tx.Bucket(bGames)
+	if b.Sequence() < g.ID { // a game copied in under its id: the next new one comes after it
+		if err := b.SetSequence(g.ID); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
+	}
 	var was struct {
 		Players [2]struct{ Address string }
 		Status  Status
@@ -194,7 +105,7 @@ func playerKey(address string, id uint64) []byte {
 }
 
 // indexPlayers moves game id's index entries from the addresses was to now.
-func (t *Tx) indexPlayers(id uint64, was, now [2]string) error {
+func (t *boltTx) indexPlayers(id uint64, was, now [2]string) error {
 	if was == now {
 		return nil
 	}
@@ -238,18 +149,18 @@ func indexPlayers(tx *bolt.Tx) error {
 // GamesOf lists the games address plays or played, by id, from the index: what a mail from a
 // player costs does not grow with the games of others. A store opened read-only before its
 // migration has no index: then every game is read.
-func (t *Tx) GamesOf(address string) ([]Game, error) {
+func (t *boltTx) GamesOf(address string) ([]Game, error) {
 	return t.gamesUnder(strings.ToLower(address) + "\x00")
 }
 
 // GamesOfLocal lists the games of every address whose local part is local ("ann" for
 // ann@example.com and ann@example.org), by id.
-func (t *Tx) GamesOfLocal(local string) ([]Game, error) {
+func (t *boltTx) GamesOfLocal(local string) ([]Game, error) {
 	return t.gamesUnder(strings.ToLower(local) + "@")
 }
 
 // gamesUnder lists the games indexed under keys that start with prefix, by id.
-func (t *Tx) gamesUnder(prefix string) ([]Game, error) {
+func (t *boltTx) gamesUnder(prefix string) ([]Game, error) {
 	b := t.tx.Bucket(bByPlayer)
 	if b == nil {
 		all, err := t.Games()
@@ -283,7 +194,7 @@ func (t *Tx) gamesUnder(prefix string) ([]Game, error) {
 }
 
 // Games lists every game by ID.
-func (t *Tx) Games() ([]Game, error) {
+func (t *boltTx) Games() ([]Game, error) {
 	out, err := decodeAll[Game](t.tx.Bucket(bGames))
 	if err != nil {
 		return nil, fmt.Errorf("store: list games: %w", err)
@@ -293,7 +204,7 @@ func (t *Tx) Games() ([]Game, error) {
 }
 
 // PutTokenRef indexes a token (an organizer's, or a replacement player's).
-func (t *Tx) PutTokenRef(token string, ref GameRef) error {
+func (t *boltTx) PutTokenRef(token string, ref GameRef) error {
 	if token == "" {
 		return fmt.Errorf("store: put token: empty token")
 	}
@@ -304,7 +215,7 @@ func (t *Tx) PutTokenRef(token string, ref GameRef) error {
 }
 
 // DropToken forgets a token: mail that carries it no longer reaches a game.
-func (t *Tx) DropToken(token string) error {
+func (t *boltTx) DropToken(token string) error {
 	if err := t.tx.Bucket(bTokens).Delete([]byte(token)); err != nil {
 		return fmt.Errorf("store: drop token: %w", err)
 	}
@@ -312,7 +223,7 @@ func (t *Tx) DropToken(token string) error {
 }
 
 // TokenRef finds the game and side of a token.
-func (t *Tx) TokenRef(token string) (GameRef, error) {
+func (t *boltTx) TokenRef(token string) (GameRef, error) {
 	var r GameRef
 	if token == "" {
 		return r, ErrNotFound
@@ -322,7 +233,7 @@ func (t *Tx) TokenRef(token string) (GameRef, error) {
 }
 
 // AppendEvent adds an accepted command to game id's log and returns its sequence number.
-func (t *Tx) AppendEvent(id uint64, e Event) (uint64, error) {
+func (t *boltTx) AppendEvent(id uint64, e Event) (uint64, error) {
 	b, err := t.tx.Bucket(bEvents).CreateBucketIfNotExists(u64(id))
 	if err != nil {
 		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
@@ -343,7 +254,7 @@ func (t *Tx) AppendEvent(id uint64, e Event) (uint64, error) {
 }
 
 // EventCount is how many events game id's log holds, read without reading them.
-func (t *Tx) EventCount(id uint64) uint64 {
+func (t *boltTx) EventCount(id uint64) uint64 {
 	if b := t.tx.Bucket(bEvents).Bucket(u64(id)); b != nil {
 		return b.Sequence()
 	}
@@ -351,7 +262,7 @@ func (t *Tx) EventCount(id uint64) uint64 {
 }
 
 // Events returns game id's log in order.
-func (t *Tx) Events(id uint64) ([]Event, error) {
+func (t *boltTx) Events(id uint64) ([]Event, error) {
 	b := t.tx.Bucket(bEvents).Bucket(u64(id))
 	if b == nil {
 		return nil, nil
@@ -367,11 +278,11 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 // applied to game id, and records it. A sender who re-sends the same mail gets it applied
 // once. Each player has his own set: one cannot probe the other's, nor shadow his next mail
 // by sending first under its predictable Message-ID.
-func (t *Tx) SeenMessageID(id uint64, side int, messageID string) (bool, error) {
+func (t *boltTx) SeenMessageID(id uint64, side int, messageID string) (bool, error) {
 	if messageID == "" {
 		return false, nil
 	}
-	key := append(u64(id), []byte(fmt.Sprintf("/%d/%s", side, messageID))...)
+	key := seenKey(id, side, messageID)
 	b := t.tx.Bucket(bSeen)
 	if b.Get(key) != nil {
 		return true, nil
@@ -384,7 +295,7 @@ func (t *Tx) SeenMessageID(id uint64, side int, messageID string) (bool, error) 
 
 // Allow reports whether one more answer of a limited kind may go to address: at most limit
 // within window. An allowed answer is counted.
-func (t *Tx) Allow(address string, limit int, window time.Duration) (bool, error) {
+func (t *boltTx) Allow(address string, limit int, window time.Duration) (bool, error) {
 	b := t.tx.Bucket(bRate)
 	var times []time.Time
 	if raw := b.Get([]byte(address)); raw != nil {
@@ -410,7 +321,7 @@ func (t *Tx) Allow(address string, limit int, window time.Duration) (bool, error
 // SetDue records when the deadline check must look at game id next (zero: never, until
 // something marks it again). It is kept in the transaction of what moves it, so that the
 // check reads only the games due, however many there are.
-func (t *Tx) SetDue(id uint64, at time.Time) error {
+func (t *boltTx) SetDue(id uint64, at time.Time) error {
 	due, of := t.tx.Bucket(bDue), t.tx.Bucket(bDueOf)
 	if old := of.Get(u64(id)); old != nil {
 		if err := due.Delete(old); err != nil {
@@ -435,11 +346,11 @@ func (t *Tx) SetDue(id uint64, at time.Time) error {
 
 // MarkDue asks the deadline check to look at game id at its next round: something moved when
 // the game is due (a command, leave, a pause, an extension, a new player).
-func (t *Tx) MarkDue(id uint64) error { return t.SetDue(id, t.Now) }
+func (t *boltTx) MarkDue(id uint64) error { return t.SetDue(id, t.Now) }
 
 // DueGames lists the games the deadline check must look at by until, the most overdue
 // first, at most max of them.
-func (t *Tx) DueGames(until time.Time, max int) ([]uint64, error) {
+func (t *boltTx) DueGames(until time.Time, max int) ([]uint64, error) {
 	b := t.tx.Bucket(bDue)
 	if b == nil { // a store opened read-only before its migration
 		return nil, nil
@@ -484,7 +395,7 @@ func stateKey(status Status, variant string, id uint64) []byte {
 
 // GameIDs lists the ids of the games with status and of variant ("" for any of either),
 // newest first, from the index: the keys are read, not the games.
-func (t *Tx) GameIDs(status Status, variant string) ([]uint64, error) {
+func (t *boltTx) GameIDs(status Status, variant string) ([]uint64, error) {
 	b := t.tx.Bucket(bByState)
 	if b == nil { // a store opened read-only before its migration
 		all, err := t.Games()
@@ -528,11 +439,11 @@ func indexState(tx *bolt.Tx) error {
 
 // GameCount is how many games the store holds, read without reading them (games are never
 // deleted: it is the last id given).
-func (t *Tx) GameCount() int { return int(t.tx.Bucket(bGames).Sequence()) }
+func (t *boltTx) GameCount() int { return int(t.tx.Bucket(bGames).Sequence()) }
 
 // EachGame calls fn with every game, by id, one at a time: a reader of every game holds one in
 // memory, never all (list, export --all).
-func (t *Tx) EachGame(fn func(*Game) error) error {
+func (t *boltTx) EachGame(fn func(*Game) error) error {
 	return t.tx.Bucket(bGames).ForEach(func(k, v []byte) error {
 		var g Game
 		if err := json.Unmarshal(v, &g); err != nil {
@@ -544,7 +455,7 @@ func (t *Tx) EachGame(fn func(*Game) error) error {
 
 // LatestGameIDs lists the ids of the newest games, newest first, skipping skip of them and at
 // most limit: a page of every game, read by keys without reading the rest.
-func (t *Tx) LatestGameIDs(skip, limit int) []uint64 {
+func (t *boltTx) LatestGameIDs(skip, limit int) []uint64 {
 	var ids []uint64
 	c := t.tx.Bucket(bGames).Cursor()
 	for k, _ := c.Last(); k != nil && len(ids) < limit; k, _ = c.Prev() {

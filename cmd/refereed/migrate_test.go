@@ -1,0 +1,64 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/store/storetest"
+)
+
+// A data directory's store copied into PostgreSQL and back: every game, tournament and mail
+// comes along, the exports are the same at each step, the commands work on the database
+// (--store), new ids carry on after the copied ones, and a store is never copied into one
+// that holds games.
+func TestMigrateBothWays(t *testing.T) {
+	url := storetest.Postgres(t)
+	dir := t.TempDir()
+	data := []string{"--data", dir}
+	run(t, append([]string{"new", "--variant", "transactional", "--white", "ann@example.com", "--black", "bob@example.com"}, data...)...)
+	run(t, append([]string{"new", "--white", "carl@example.com", "--black", "dana@example.com"}, data...)...)
+	playByMail(t, dir, 2, "f3", "e5", "g4", "Qh4#")
+	if code, out, errs := run(t, append([]string{"tournament", "new", "--name", "Spring", "--variant", "progressive", "--players", "a@x.org,b@x.org,c@x.org"}, data...)...); code != exitOK {
+		t.Fatalf("tournament new: %d %s %s", code, out, errs)
+	}
+	_, before, _ := run(t, append([]string{"export", "--all"}, data...)...)
+	_, list, _ := run(t, append([]string{"list"}, data...)...)
+
+	code, out, errs := run(t, "migrate", "--from", dir, "--to", url)
+	if code != exitOK || !strings.Contains(out, "copied "+filepath.Join(dir, "refereed.db")) || !strings.Contains(out, "5 games (4 events), 1 tournaments") ||
+		!strings.Contains(out, "checked: the 5 games export the same from both") {
+		t.Fatalf("migrate to PostgreSQL: %d\n%s%s", code, out, errs)
+	}
+	onPG := []string{"--store", url}
+	if _, got, _ := run(t, append([]string{"export", "--all"}, onPG...)...); got != before {
+		t.Errorf("export --all from PostgreSQL differs:\n%s\nwant\n%s", got, before)
+	}
+	if _, got, _ := run(t, append([]string{"list"}, onPG...)...); got[:strings.LastIndex(got, "data in")] != list[:strings.LastIndex(list, "data in")] {
+		t.Errorf("list from PostgreSQL differs:\n%s\nwant\n%s", got, list)
+	}
+	if code, _, errs := run(t, append([]string{"show", "2"}, onPG...)...); code != exitOK {
+		t.Errorf("show on PostgreSQL: %s", errs)
+	}
+	if code, _, errs := run(t, "migrate", "--from", dir, "--to", url); code != exitInvalid || !strings.Contains(errs, "is not empty") {
+		t.Errorf("migrate into a store with games: %d %s", code, errs)
+	}
+	code, out, _ = run(t, append([]string{"new", "--white", "eve@example.com", "--black", "fay@example.com"}, onPG...)...)
+	if code != exitOK || !strings.Contains(out, "game #6 created") {
+		t.Fatalf("new on PostgreSQL after the copy: %d %s", code, out)
+	}
+	_, before, _ = run(t, append([]string{"export", "--all"}, onPG...)...)
+	back := filepath.Join(t.TempDir(), "back")
+	if code, out, errs := run(t, "migrate", "--from", url, "--to", back); code != exitOK || !strings.Contains(out, "checked: the 6 games export the same") {
+		t.Fatalf("migrate back: %d\n%s%s", code, out, errs)
+	}
+	if _, got, _ := run(t, "export", "--all", "--data", back); got != before {
+		t.Errorf("export --all after the round trip differs:\n%s\nwant\n%s", got, before)
+	}
+	if code, out, _ := run(t, "new", "--data", back, "--white", "gil@example.com", "--black", "hal@example.com"); code != exitOK || !strings.Contains(out, "game #7 created") {
+		t.Errorf("new after the round trip: %d %s", code, out)
+	}
+	if code, _, errs := run(t, "compact", "--store", url); code != exitUsage || !strings.Contains(errs, "autovacuum") {
+		t.Errorf("compact on PostgreSQL: %d %s", code, errs)
+	}
+}

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// CreateTournament stores a new tournament, assigning its ID. Its games are created apart
+// (CreateGame) in the same transaction, and linked with PutTournament.
+func (t *boltTx) CreateTournament(tr *Tournament) error {
+	b := t.tx.Bucket(bTournaments)
+	id, err := b.NextSequence()
+	if err != nil {
+		return fmt.Errorf("store: create tournament: %w", err)
+	}
+	tr.ID = id
+	tr.Created, tr.Updated = t.Now, t.Now
+	if err := putJSON(b, u64(id), tr); err != nil {
+		return fmt.Errorf("store: create tournament: %w", err)
+	}
+	return nil
+}
+
+// PutTournament saves tr.
+func (t *boltTx) PutTournament(tr *Tournament) error {
+	tr.Updated = t.Now
+	if err := putJSON(t.tx.Bucket(bTournaments), u64(tr.ID), tr); err != nil {
+		return fmt.Errorf("store: put tournament %d: %w", tr.ID, err)
+	}
+	return nil
+}
+
+// Tournament returns tournament id.
+func (t *boltTx) Tournament(id uint64) (*Tournament, error) {
+	var tr Tournament
+	b := t.tx.Bucket(bTournaments)
+	if b == nil {
+		return nil, fmt.Errorf("store: tournament %d: %w", id, ErrNotFound)
+	}
+	if err := getJSON(b, u64(id), &tr); err != nil {
+		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
+	}
+	return &tr, nil
+}
+
+// Tournaments lists every tournament by ID.
+func (t *boltTx) Tournaments() ([]Tournament, error) {
+	b := t.tx.Bucket(bTournaments)
+	if b == nil {
+		return nil, nil
+	}
+	out, err := decodeAll[Tournament](b)
+	if err != nil {
+		return nil, fmt.Errorf("store: list tournaments: %w", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// PlayerRecord returns what is kept of address (an empty record for an unknown one).
+func (t *boltTx) PlayerRecord(address string) (*PlayerRecord, error) {
+	rec := &PlayerRecord{Address: address}
+	b := t.tx.Bucket(bPlayers)
+	if b == nil {
+		return rec, nil
+	}
+	if err := getJSON(b, []byte(address), rec); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("store: player %s: %w", address, err)
+	}
+	return rec, nil
+}
+
+// PutPlayerRecord saves rec.
+func (t *boltTx) PutPlayerRecord(rec *PlayerRecord) error {
+	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
+		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
+	}
+	return nil
+}
+
+// Next counts one more of what key names (say, the mails sent to a tournament's organizer)
+// and returns the new count: 1, 2, 3 ... Counters live apart from the records they count,
+// so that a record written back from an older copy cannot set one back.
+func (t *boltTx) Next(key string) (uint64, error) {
+	k := []byte("count/" + key)
+	n := uint64(0)
+	if v := t.tx.Bucket(bMeta).Get(k); len(v) == 8 {
+		n = binary.BigEndian.Uint64(v)
+	}
+	n++
+	if err := t.tx.Bucket(bMeta).Put(k, u64(n)); err != nil {
+		return 0, fmt.Errorf("store: count %s: %w", key, err)
+	}
+	return n, nil
+}

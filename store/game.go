@@ -1,0 +1,105 @@
+package store
+
+import "time"
+
+// Game is one game: which variant, who plays, and how it stands. Its truth is its event log.
+type Game struct {
+	ID      uint64            `json:"id"`
+	Variant string            `json:"variant"` // registry key, never a type name
+	FEN     string            `json:"fen,omitempty"`
+	Flags   map[string]string `json:"flags,omitempty"`
+	Players [2]Player         `json:"players"` // [0] White, [1] Black
+	Status  Status            `json:"status"`
+	Result  string            `json:"result,omitempty"`
+	// Reminded is when the last deadline reminder was sent (rules.md 0.4a): it counts for the
+	// action waiting if it was sent after that action began.
+	Reminded time.Time `json:"reminded,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	// Restores counts the times the store was put back from a backup since the game began:
+	// mail numbers sent after the backup are used again, so Message-IDs carry it.
+	Restores int `json:"restores,omitempty"`
+	// Tournament is the tournament this game is part of (0: none), and Round its round there.
+	Tournament uint64    `json:"tournament,omitempty"`
+	Round      int       `json:"round,omitempty"`
+	Created    time.Time `json:"created"`
+	Updated    time.Time `json:"updated"`
+
+	// Rated: when the game ends, its players' ratings are updated (store/ratings.go).
+	Rated bool `json:"rated,omitempty"`
+}
+
+// Status is whether a game goes on. The game's log is its truth: Status is the log's outcome
+// kept beside it (set by the referee when the game ends, in the same transaction) so that
+// lists and pages need not replay the log to know it.
+type Status string
+
+const (
+	Active Status = "active" // the game goes on
+	Over   Status = "over"   // the game has ended: its result and reason are set
+)
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.Status == Over }
+
+// Player is a player of one game.
+type Player struct {
+	Address string `json:"address"` // the registered From address
+	Token   string `json:"token"`   // secret; carried in the reply address only
+	Mails   int    `json:"mails"`   // mails sent to this player in this game (numbers Message-IDs)
+	Bounces int    `json:"bounces,omitempty"`
+	// LastBounce is the last delivery failure reported for this player's address.
+	LastBounce string `json:"last_bounce,omitempty"`
+}
+
+// GameRef points from a token to its game and side, or, for an organizer's token, to his
+// tournament (Game 0).
+type GameRef struct {
+	Game       uint64 `json:"game"`
+	Side       int    `json:"side"` // 0 White, 1 Black
+	Tournament uint64 `json:"tournament,omitempty"`
+	// Replaced, when set, says the token is no longer a player's: the organizer gave his
+	// place to another (REPLACE). Mail with it is answered with who and when, never applied.
+	Replaced *Replacement `json:"replaced,omitempty"`
+}
+
+// Event is one entry of a game's log: an accepted command in canonical form (Kind ""), or
+// what the organizer did to the game's clocks (Kind EventExtend), which the game's rules
+// never see.
+type Event struct {
+	Seq    uint64    `json:"seq"`
+	Side   int       `json:"side"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+	Source string    `json:"source"` // the inbound key, "admin", "deadline" or "organizer"
+	Kind   string    `json:"kind,omitempty"`
+	// Days is what an EventExtend gives Side.
+	Days int `json:"days,omitempty"`
+	// Undo is how many commands before it an accepted takeback took back.
+	Undo int `json:"undo,omitempty"`
+}
+
+// The kinds of a game's events that are not commands of its rules.
+const (
+	// EventExtend is an organizer's extension of a player's time in a game.
+	EventExtend = "extend"
+	// EventTakeback is a step of a takeback (Text "takeback offer", "takeback accept" ...):
+	// an accepted one takes its Undo commands out of the game.
+	EventTakeback = "takeback"
+)
+
+// Effective is the game's commands as they stand: those of log, less those taken back.
+func Effective(log []Event) []Event {
+	out := make([]Event, 0, len(log))
+	for _, e := range log {
+		switch {
+		case e.IsCommand():
+			out = append(out, e)
+		case e.Kind == EventTakeback && e.Undo > 0:
+			out = out[:len(out)-min(e.Undo, len(out))]
+		}
+	}
+	return out
+}
+
+// IsCommand reports whether e is a command of the game (what its rules replay).
+func (e Event) IsCommand() bool { return e.Kind == "" }

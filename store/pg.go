@@ -1,0 +1,392 @@
+package store
+
+// The PostgreSQL backend: the same transactions as the bbolt file's, on tables (pg_schema.go)
+// under SERIALIZABLE isolation. A transaction that loses a serialization race, or that the
+// server could not finish because the connection went away (a restart, a failover), is run
+// again from the start; the referee's transactions are written to be run again (a mail's
+// transaction checks first whether the mail was processed).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgStore is an open PostgreSQL store.
+type pgStore struct {
+	pool *pgxpool.Pool
+	ctx  context.Context
+	stop context.CancelFunc
+	// fence, when not 0, is the lease epoch this process leads under: every write transaction
+	// first checks that the lease still has it (and holder), else fails with ErrFenced.
+	fence  atomic.Int64
+	holder atomic.Pointer[string]
+	// Outage is how long a transaction keeps trying while the database cannot be reached
+	// before it gives up with the error.
+	outage time.Duration
+}
+
+// IsURL reports whether s names a PostgreSQL database rather than a bbolt file.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// OpenURL opens the store s names: a PostgreSQL database ("postgres://user@host/db"), or
+// else a bbolt file at that path. A database's schema is brought up to date.
+func OpenURL(s string, o Options) (*DB, error) {
+	if !IsURL(s) {
+		return Open(s, o)
+	}
+	cfg, err := pgxpool.ParseConfig(s)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", redact(s), err)
+	}
+	cfg.MaxConns = 8
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("store: %s: %w", redact(s), err)
+	}
+	p := &pgStore{pool: pool, ctx: ctx, stop: stop, outage: time.Minute}
+	if o.Timeout > 0 {
+		p.outage = o.Timeout
+	}
+	db := &DB{pg: p, path: redact(s), Now: time.Now}
+	if !o.ReadOnly {
+		if err := p.migrate(); err != nil {
+			p.close()
+			return nil, fmt.Errorf("store: %s: %w", db.path, err)
+		}
+	} else if err := p.wait(func() error { return pool.Ping(ctx) }); err != nil {
+		p.close()
+		return nil, fmt.Errorf("store: %s: %w", db.path, err)
+	}
+	return db, nil
+}
+
+// redact is a database URL without its password.
+func redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "postgres://..."
+	}
+	return u.Redacted()
+}
+
+func (p *pgStore) close() {
+	p.pool.Close()
+	p.stop()
+}
+
+// migrate applies the migrations the database has not had, each in its own transaction.
+func (p *pgStore) migrate() error {
+	return p.wait(func() error {
+		if _, err := p.pool.Exec(p.ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL)`); err != nil {
+			return err
+		}
+		for v := 1; v < len(pgMigrations); v++ {
+			err := p.run(false, func(tx pgx.Tx) error {
+				var n int
+				if err := tx.QueryRow(p.ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, v).Scan(&n); err != nil {
+					return err
+				}
+				if n > 0 {
+					return nil
+				}
+				if _, err := tx.Exec(p.ctx, pgMigrations[v]); err != nil {
+					return fmt.Errorf("migration %d: %w", v, err)
+				}
+				_, err := tx.Exec(p.ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, now())`, v)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		var newest int
+		if err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
+			return err
+		}
+		if newest >= len(pgMigrations) {
+			return fmt.Errorf("the database has schema %d, newer than this refereed (%d): upgrade refereed", newest, len(pgMigrations)-1)
+		}
+		return nil
+	})
+}
+
+// wait runs f until it succeeds, fails for a reason other than an unreachable database, or
+// the database has been unreachable for longer than p.outage.
+func (p *pgStore) wait(f func() error) error {
+	start := time.Now()
+	for delay := 50 * time.Millisecond; ; delay = min(delay*2, 2*time.Second) {
+		err := f()
+		if err == nil || !transient(err) || time.Since(start) > p.outage || p.ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(delay)
+	}
+}
+
+// retryable reports whether a transaction that failed with err should run again: it lost a
+// serialization race or a deadlock.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// transient reports whether err says the database could not be reached or went away (a
+// restart, a failover): worth waiting for.
+func transient(err error) bool {
+	if err == nil || errors.Is(err, ErrFenced) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || pgconn.SafeToRetry(err) || pgconn.Timeout(err) ||
+		strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "unexpected EOF") ||
+		strings.Contains(err.Error(), "conn closed") || strings.Contains(err.Error(), "broken pipe") ||
+		strings.Contains(err.Error(), "connection reset")
+}
+
+// run runs f in one SERIALIZABLE transaction, again while it loses serialization races.
+func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
+	mode := pgx.ReadWrite
+	if readOnly {
+		mode = pgx.ReadOnly
+	}
+	for attempt := 1; ; attempt++ {
+		err := func() error {
+			tx, err := p.pool.BeginTx(p.ctx, pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: mode})
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback(p.ctx)
+			if err := f(tx); err != nil {
+				return err
+			}
+			return tx.Commit(p.ctx)
+		}()
+		if err == nil || !retryable(err) || attempt >= 50 {
+			return err
+		}
+		time.Sleep(time.Duration(rand.IntN(10*attempt)+1) * time.Millisecond)
+	}
+}
+
+// update and view run fn in a transaction as DB.Update and DB.View promise.
+func (p *pgStore) update(now func() time.Time, fn func(*Tx) error) error {
+	return p.tx(false, now, fn)
+}
+
+func (p *pgStore) view(now func() time.Time, fn func(*Tx) error) error {
+	return p.tx(true, now, fn)
+}
+
+func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) error {
+	return p.wait(func() error {
+		return p.run(readOnly, func(tx pgx.Tx) error {
+			if !readOnly {
+				if err := p.checkFence(tx); err != nil {
+					return err
+				}
+			}
+			// The database keeps microseconds: so does the clock its transactions read.
+			t := &pgTx{tx: tx, ctx: p.ctx, Now: now().Truncate(time.Microsecond)}
+			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
+				return err
+			}
+			return t.err
+		})
+	})
+}
+
+// checkFence fails with ErrFenced when this process writes under a lease epoch that is no
+// longer the lease's. Read inside the transaction: a standby that takes the lease while it
+// runs makes one of the two fail to commit (serializable), never both succeed.
+func (p *pgStore) checkFence(tx pgx.Tx) error {
+	epoch := p.fence.Load()
+	if epoch == 0 {
+		return nil
+	}
+	var holder string
+	var now int64
+	err := tx.QueryRow(p.ctx, `SELECT holder, epoch FROM lease WHERE name = 'leader'`).Scan(&holder, &now)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (now != epoch || holder != *p.holder.Load()) {
+		return ErrFenced
+	}
+	return err
+}
+
+// pgTx is a transaction on the database. Methods whose signature returns no error keep the
+// first one in err, and the transaction fails with it.
+type pgTx struct {
+	tx  pgx.Tx
+	ctx context.Context
+	Now time.Time
+	err error
+}
+
+// keep records err as the transaction's, if it is the first.
+func (t *pgTx) keep(err error) {
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// next counts one more of counter name (ids of games, tournaments, mails) inside the
+// transaction: ids have no gaps and roll back with it, as bbolt's sequences do.
+func (t *pgTx) next(name string) (uint64, error) {
+	var v int64
+	err := t.tx.QueryRow(t.ctx, `INSERT INTO counters (name, value) VALUES ($1, 1)
+		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`, name).Scan(&v)
+	return uint64(v), err
+}
+
+// counter reads counter name without moving it.
+func (t *pgTx) counter(name string) uint64 {
+	var v int64
+	err := t.tx.QueryRow(t.ctx, `SELECT value FROM counters WHERE name = $1`, name).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0
+	}
+	t.keep(err)
+	return uint64(v)
+}
+
+// setting and setSetting keep small values (DB.Meta, the prune mark).
+func (p *pgStore) setting(key string) (string, error) {
+	var v string
+	err := p.wait(func() error {
+		err := p.pool.QueryRow(p.ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) {
+			v, err = "", nil
+		}
+		return err
+	})
+	return v, err
+}
+
+func (p *pgStore) setSetting(key, value string) error {
+	return p.tx(false, time.Now, func(tx *Tx) error {
+		_, err := tx.ops.(*pgTx).tx.Exec(p.ctx, `INSERT INTO settings (key, value) VALUES ($1, $2)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+		return err
+	})
+}
+
+// pgTables are the tables Dump reads, each with the columns that order its rows.
+var pgTables = []struct{ name, order string }{
+	{"counters", "name"}, {"settings", "key"}, {"games", "id"}, {"events", "game, seq"},
+	{"tokens", "token"}, {"seen_message_ids", "game, side, message_id"}, {"tournaments", "id"},
+	{"players", "address"}, {"rate_limits", "address"},
+	{"inbox", "mailbox, uidvalidity, uid, content"}, {"processed", "mailbox, uidvalidity, uid, content"},
+	{"outbox", "id"}, {"sent", "id"},
+}
+
+// dump returns every row of every table as JSON, keyed by table and row number.
+func (p *pgStore) dump() (map[string]string, error) {
+	out := map[string]string{}
+	err := p.run(true, func(tx pgx.Tx) error {
+		for _, tb := range pgTables {
+			rows, err := tx.Query(p.ctx, `SELECT row_to_json(x)::TEXT FROM (SELECT * FROM `+tb.name+` ORDER BY `+tb.order+`) x`)
+			if err != nil {
+				return err
+			}
+			i := 0
+			for rows.Next() {
+				var s string
+				if err := rows.Scan(&s); err != nil {
+					rows.Close()
+					return err
+				}
+				out[fmt.Sprintf("%s/%d", tb.name, i)] = s
+				i++
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// pruneSome is bboltTx.pruneSome on the database: the raw copies of up to max sent mails done
+// before the retention, after the mark.
+func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err error) {
+	err = p.tx(false, func() time.Time { return now }, func(tx *Tx) error {
+		t := tx.ops.(*pgTx)
+		mark := int64(0)
+		var s string
+		err := t.tx.QueryRow(t.ctx, `SELECT value FROM settings WHERE key = 'sent-pruned'`).Scan(&s)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		fmt.Sscan(s, &mark)
+		cutoff := now.Add(-SentRawRetention)
+		rows, err := t.tx.Query(t.ctx, `SELECT id, coalesce(sent, created) < $2, raw IS NOT NULL FROM sent
+			WHERE id > $1 ORDER BY id LIMIT $3`, mark, cutoff, max)
+		if err != nil {
+			return err
+		}
+		var drop []int64
+		last, seen, young := mark, 0, false
+		for rows.Next() {
+			var id int64
+			var old, hasRaw bool
+			if err := rows.Scan(&id, &old, &hasRaw); err != nil {
+				rows.Close()
+				return err
+			}
+			if !old {
+				young = true // the rest is newer: nothing to prune yet
+				break
+			}
+			seen++
+			last = id
+			if hasRaw {
+				drop = append(drop, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		more = !young && seen == max
+		if len(drop) > 0 {
+			if _, err := t.tx.Exec(t.ctx, `UPDATE sent SET raw = NULL WHERE id = ANY($1)`, drop); err != nil {
+				return err
+			}
+		}
+		if last != mark {
+			if _, err := t.tx.Exec(t.ctx, `INSERT INTO settings (key, value) VALUES ('sent-pruned', $1)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, fmt.Sprint(last)); err != nil {
+				return err
+			}
+		}
+		pruned = len(drop)
+		return nil
+	})
+	return pruned, more, err
+}
+
+// jsonDoc encodes a record for its doc column.
+func jsonDoc(v any) ([]byte, error) { return json.Marshal(v) }

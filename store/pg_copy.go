@@ -1,0 +1,153 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What Copy needs of the database beyond the Tx methods (copy.go).
+
+// atLeast moves counter name to id if it is below.
+func (t *pgTx) atLeast(name string, id uint64) error {
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO counters (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET value = greatest(counters.value, excluded.value)`, name, int64(id))
+	return err
+}
+
+func (t *pgTx) putGameAs(g *Game) error {
+	if err := t.putGameRow(g, false); err != nil {
+		return fmt.Errorf("store: put game %d: %w", g.ID, err)
+	}
+	return t.atLeast("games", g.ID)
+}
+
+func (t *pgTx) putTournamentAs(tr *Tournament) error {
+	if err := t.putTournamentRow(tr, false); err != nil {
+		return fmt.Errorf("store: put tournament %d: %w", tr.ID, err)
+	}
+	return t.atLeast("tournaments", tr.ID)
+}
+
+func (t *pgTx) putOutboxAs(m OutMail) error {
+	if err := t.PutOutbox(m); err != nil {
+		return err
+	}
+	return t.atLeast("outbox", m.ID)
+}
+
+// rows calls fn for each row q returns, scanned into dst.
+func (t *pgTx) rows(q string, args []any, dst []any, fn func() error) error {
+	rows, err := t.tx.Query(t.ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dst...); err != nil {
+			return err
+		}
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (t *pgTx) eachToken(fn func(string, GameRef) error) error {
+	var token string
+	var doc []byte
+	return t.rows(`SELECT token, doc FROM tokens ORDER BY token`, nil, []any{&token, &doc}, func() error {
+		var r GameRef
+		if err := json.Unmarshal(doc, &r); err != nil {
+			return fmt.Errorf("token: %w", err)
+		}
+		return fn(token, r)
+	})
+}
+
+func (t *pgTx) eachPlayer(fn func(*PlayerRecord) error) error {
+	var doc []byte
+	return t.rows(`SELECT doc FROM players ORDER BY address`, nil, []any{&doc}, func() error {
+		var rec PlayerRecord
+		if err := json.Unmarshal(doc, &rec); err != nil {
+			return fmt.Errorf("player: %w", err)
+		}
+		return fn(&rec)
+	})
+}
+
+func (t *pgTx) eachSeen(fn func(uint64, int, string, time.Time) error) error {
+	var id int64
+	var side int
+	var msgid string
+	var at time.Time
+	return t.rows(`SELECT game, side, message_id, at FROM seen_message_ids ORDER BY game, side, message_id`, nil,
+		[]any{&id, &side, &msgid, &at}, func() error { return fn(uint64(id), side, msgid, at.UTC()) })
+}
+
+func (t *pgTx) putSeen(id uint64, side int, messageID string, at time.Time) error {
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO seen_message_ids (game, side, message_id, at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (game, side, message_id) DO NOTHING`, int64(id), side, messageID, at)
+	return err
+}
+
+func (t *pgTx) eachProcessed(fn func(InboxKey, time.Time, string) error) error {
+	var k InboxKey
+	var v, u int64
+	var at time.Time
+	var fp string
+	return t.rows(`SELECT mailbox, uidvalidity, uid, content, at, fingerprint FROM processed`+inboxOrder, nil,
+		[]any{&k.Mailbox, &v, &u, &k.Content, &at, &fp}, func() error {
+			k.UIDValidity, k.UID = uint32(v), uint32(u)
+			return fn(k, at.UTC(), fp)
+		})
+}
+
+func (t *pgTx) putProcessed(k InboxKey, at time.Time, fingerprint string) error {
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`,
+		append(keyArgs(k), at, fingerprint)...)
+	return err
+}
+
+func (t *pgTx) eachSent(after uint64, max int, fn func(OutMail) error) error {
+	out, err := t.outMails(fmt.Sprintf(`SELECT doc, raw FROM sent WHERE id > %d ORDER BY id LIMIT %d`, after, max))
+	if err != nil {
+		return err
+	}
+	for _, m := range out {
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *pgTx) eachMeta(fn func(key, value string) error) error {
+	var key string
+	var n int64
+	if err := t.rows(`SELECT name, value FROM counters WHERE name LIKE 'count/%' ORDER BY name`, nil, []any{&key, &n},
+		func() error { return fn(key, strconv.FormatInt(n, 10)) }); err != nil {
+		return err
+	}
+	var value string
+	return t.rows(`SELECT key, value FROM settings ORDER BY key`, nil, []any{&key, &value}, func() error { return fn(key, value) })
+}
+
+func (t *pgTx) putMeta(key, value string) error {
+	if strings.HasPrefix(key, "count/") {
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("meta %s: %w", key, err)
+		}
+		return t.atLeast(key, n)
+	}
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO settings (key, value) VALUES ($1, $2)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
+var _ copier = (*pgTx)(nil)

@@ -1,0 +1,449 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The games, their logs, tokens, tournaments and players on PostgreSQL: the bbolt backend's
+// methods (bolt_games.go, bolt_tournaments.go) as SQL, with the same answers.
+
+// putGameRow writes g's row, its columns from g and its doc g itself.
+func (t *pgTx) putGameRow(g *Game, insert bool) error {
+	doc, err := jsonDoc(g)
+	if err != nil {
+		return err
+	}
+	q := `INSERT INTO games (id, variant, white, black, status, result, reason, tournament, round, created, updated, doc)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+	if !insert { // a game put back whole (a restore, a copy) is written as it is
+		q += ` ON CONFLICT (id) DO UPDATE SET variant = excluded.variant, white = excluded.white, black = excluded.black,
+			status = excluded.status, result = excluded.result, reason = excluded.reason, tournament = excluded.tournament,
+			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc`
+	}
+	tag, err := t.tx.Exec(t.ctx, q, int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
+		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc)
+	if err == nil && tag.RowsAffected() != 1 {
+		err = ErrNotFound
+	}
+	return err
+}
+
+func (t *pgTx) CreateGame(g *Game) error {
+	id, err := t.next("games")
+	if err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	g.ID = id
+	g.Created, g.Updated = t.Now, t.Now
+	if g.Status == "" {
+		g.Status = Active
+	}
+	for side, p := range g.Players {
+		if p.Token == "" {
+			return fmt.Errorf("store: create game: player %d has no token", side)
+		}
+	}
+	if err := t.putGameRow(g, true); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	for side, p := range g.Players {
+		if err := t.PutTokenRef(p.Token, GameRef{Game: id, Side: side}); err != nil {
+			return fmt.Errorf("store: create game: token: %w", err)
+		}
+	}
+	if !g.Over() {
+		return t.MarkDue(id)
+	}
+	return nil
+}
+
+// scanGames decodes the docs rows returns, in order.
+func scanGames(rows pgx.Rows, err error) ([]Game, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		var g Game
+		if err := json.Unmarshal(doc, &g); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+func (t *pgTx) Game(id uint64) (*Game, error) {
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM games WHERE id = $1`, int64(id)).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	var g Game
+	if err := json.Unmarshal(doc, &g); err != nil {
+		return nil, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	return &g, nil
+}
+
+func (t *pgTx) PutGame(g *Game) error {
+	g.Updated = t.Now
+	if err := t.putGameRow(g, false); err != nil {
+		return fmt.Errorf("store: put game %d: %w", g.ID, err)
+	}
+	return nil
+}
+
+func (t *pgTx) Games() ([]Game, error) {
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games ORDER BY id`))
+	if err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	return out, nil
+}
+
+// EachGame reads the games a page at a time, so that it holds one page, never all.
+func (t *pgTx) EachGame(fn func(*Game) error) error {
+	after := int64(0)
+	for {
+		page, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
+		if err != nil {
+			return fmt.Errorf("store: list games: %w", err)
+		}
+		for i := range page {
+			if err := fn(&page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < 256 {
+			return nil
+		}
+		after = int64(page[len(page)-1].ID)
+	}
+}
+
+func (t *pgTx) GameCount() int { return int(t.counter("games")) }
+
+// ids collects the first column of rows.
+func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
+	rows, err := t.tx.Query(t.ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []uint64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, uint64(id))
+	}
+	return out, rows.Err()
+}
+
+func (t *pgTx) GameIDs(status Status, variant string) ([]uint64, error) {
+	ids, err := t.ids(`SELECT id FROM games WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2) ORDER BY id DESC`, string(status), variant)
+	if err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	return ids, nil
+}
+
+func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {
+	ids, err := t.ids(`SELECT id FROM games ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
+	t.keep(err)
+	return ids
+}
+
+func (t *pgTx) GamesOf(address string) ([]Game, error) {
+	a := strings.ToLower(address)
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1 ORDER BY id`, a))
+	if err != nil {
+		return nil, fmt.Errorf("store: games of %s: %w", address, err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
+	l := strings.ToLower(local)
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games
+		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
+		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0) ORDER BY id`, l))
+	if err != nil {
+		return nil, fmt.Errorf("store: games of %s@: %w", local, err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
+	var seq int64
+	if err := t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE game = $1`, int64(id)).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
+	}
+	e.Seq = uint64(seq)
+	if e.At.IsZero() {
+		e.At = t.Now
+	}
+	e.At = e.At.Truncate(time.Microsecond)
+	if _, err := t.tx.Exec(t.ctx, `INSERT INTO events (game, seq, side, kind, text, at, source, days, undo)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(id), seq, e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo); err != nil {
+		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
+	}
+	return e.Seq, t.MarkDue(id)
+}
+
+func (t *pgTx) EventCount(id uint64) uint64 {
+	var n int64
+	t.keep(t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE game = $1`, int64(id)).Scan(&n))
+	return uint64(n)
+}
+
+func (t *pgTx) Events(id uint64) ([]Event, error) {
+	rows, err := t.tx.Query(t.ctx, `SELECT seq, side, kind, text, at, source, days, undo FROM events WHERE game = $1 ORDER BY seq`, int64(id))
+	if err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", id, err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var seq int64
+		if err := rows.Scan(&seq, &e.Side, &e.Kind, &e.Text, &e.At, &e.Source, &e.Days, &e.Undo); err != nil {
+			return nil, fmt.Errorf("store: events of game %d: %w", id, err)
+		}
+		e.Seq, e.At = uint64(seq), e.At.UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: events of game %d: %w", id, err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) SeenMessageID(id uint64, side int, messageID string) (bool, error) {
+	if messageID == "" {
+		return false, nil
+	}
+	tag, err := t.tx.Exec(t.ctx, `INSERT INTO seen_message_ids (game, side, message_id, at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (game, side, message_id) DO NOTHING`, int64(id), side, messageID, t.Now)
+	if err != nil {
+		return false, fmt.Errorf("store: record message id: %w", err)
+	}
+	return tag.RowsAffected() == 0, nil
+}
+
+func (t *pgTx) PutTokenRef(token string, ref GameRef) error {
+	if token == "" {
+		return fmt.Errorf("store: put token: empty token")
+	}
+	doc, err := jsonDoc(ref)
+	if err == nil {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO tokens (token, game, side, tournament, doc) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (token) DO UPDATE SET game = excluded.game, side = excluded.side, tournament = excluded.tournament, doc = excluded.doc`,
+			token, int64(ref.Game), ref.Side, int64(ref.Tournament), doc)
+	}
+	if err != nil {
+		return fmt.Errorf("store: put token: %w", err)
+	}
+	return nil
+}
+
+func (t *pgTx) DropToken(token string) error {
+	if _, err := t.tx.Exec(t.ctx, `DELETE FROM tokens WHERE token = $1`, token); err != nil {
+		return fmt.Errorf("store: drop token: %w", err)
+	}
+	return nil
+}
+
+func (t *pgTx) TokenRef(token string) (GameRef, error) {
+	var r GameRef
+	if token == "" {
+		return r, ErrNotFound
+	}
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM tokens WHERE token = $1`, token).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, ErrNotFound
+	}
+	if err == nil {
+		err = json.Unmarshal(doc, &r)
+	}
+	return r, err
+}
+
+func (t *pgTx) SetDue(id uint64, at time.Time) error {
+	var due any // NULL: never, until something marks it again
+	if !at.IsZero() {
+		// Whole seconds, as the bbolt index keeps them: the order of the due is the same.
+		due = time.Unix(max(at.Unix(), 0), 0).UTC()
+	}
+	if _, err := t.tx.Exec(t.ctx, `UPDATE games SET due = $2 WHERE id = $1`, int64(id), due); err != nil {
+		return fmt.Errorf("store: due of game %d: %w", id, err)
+	}
+	return nil
+}
+
+func (t *pgTx) MarkDue(id uint64) error { return t.SetDue(id, t.Now) }
+
+func (t *pgTx) DueGames(until time.Time, max int) ([]uint64, error) {
+	ids, err := t.ids(`SELECT id FROM games WHERE due IS NOT NULL AND due <= $1 ORDER BY due, id LIMIT $2`, until, max)
+	if err != nil {
+		return nil, fmt.Errorf("store: due games: %w", err)
+	}
+	return ids, nil
+}
+
+func (t *pgTx) putTournamentRow(tr *Tournament, insert bool) error {
+	doc, err := jsonDoc(tr)
+	if err != nil {
+		return err
+	}
+	q := `INSERT INTO tournaments (id, name, variant, organizer, created, updated, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)`
+	if !insert {
+		q += ` ON CONFLICT (id) DO UPDATE SET name = excluded.name, variant = excluded.variant, organizer = excluded.organizer,
+			created = excluded.created, updated = excluded.updated, doc = excluded.doc`
+	}
+	tag, err := t.tx.Exec(t.ctx, q, int64(tr.ID), tr.Name, tr.Variant, tr.Organizer, tr.Created, tr.Updated, doc)
+	if err == nil && tag.RowsAffected() != 1 {
+		err = ErrNotFound
+	}
+	return err
+}
+
+func (t *pgTx) CreateTournament(tr *Tournament) error {
+	id, err := t.next("tournaments")
+	if err != nil {
+		return fmt.Errorf("store: create tournament: %w", err)
+	}
+	tr.ID = id
+	tr.Created, tr.Updated = t.Now, t.Now
+	if err := t.putTournamentRow(tr, true); err != nil {
+		return fmt.Errorf("store: create tournament: %w", err)
+	}
+	return nil
+}
+
+func (t *pgTx) PutTournament(tr *Tournament) error {
+	tr.Updated = t.Now
+	if err := t.putTournamentRow(tr, false); err != nil {
+		return fmt.Errorf("store: put tournament %d: %w", tr.ID, err)
+	}
+	return nil
+}
+
+func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM tournaments WHERE id = $1`, int64(id)).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = ErrNotFound
+	}
+	var tr Tournament
+	if err == nil {
+		err = json.Unmarshal(doc, &tr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
+	}
+	return &tr, nil
+}
+
+func (t *pgTx) Tournaments() ([]Tournament, error) {
+	rows, err := t.tx.Query(t.ctx, `SELECT doc FROM tournaments ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list tournaments: %w", err)
+	}
+	defer rows.Close()
+	var out []Tournament
+	for rows.Next() {
+		var doc []byte
+		var tr Tournament
+		if err := rows.Scan(&doc); err != nil {
+			return nil, fmt.Errorf("store: list tournaments: %w", err)
+		}
+		if err := json.Unmarshal(doc, &tr); err != nil {
+			return nil, fmt.Errorf("store: list tournaments: %w", err)
+		}
+		out = append(out, tr)
+	}
+	return out, rows.Err()
+}
+
+func (t *pgTx) PlayerRecord(address string) (*PlayerRecord, error) {
+	rec := &PlayerRecord{Address: address}
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM players WHERE address = $1`, address).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return rec, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(doc, rec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: player %s: %w", address, err)
+	}
+	return rec, nil
+}
+
+func (t *pgTx) PutPlayerRecord(rec *PlayerRecord) error {
+	doc, err := jsonDoc(rec)
+	if err == nil {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO players (address, doc) VALUES ($1, $2)
+			ON CONFLICT (address) DO UPDATE SET doc = excluded.doc`, rec.Address, doc)
+	}
+	if err != nil {
+		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
+	}
+	return nil
+}
+
+func (t *pgTx) Next(key string) (uint64, error) {
+	n, err := t.next("count/" + key)
+	if err != nil {
+		return 0, fmt.Errorf("store: count %s: %w", key, err)
+	}
+	return n, nil
+}
+
+func (t *pgTx) Allow(address string, limit int, window time.Duration) (bool, error) {
+	var raw []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT times FROM rate_limits WHERE address = $1`, address).Scan(&raw)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+	}
+	var times []time.Time
+	if raw != nil {
+		if err := json.Unmarshal(raw, &times); err != nil {
+			return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+		}
+	}
+	recent := times[:0]
+	for _, at := range times {
+		if t.Now.Sub(at) < window {
+			recent = append(recent, at)
+		}
+	}
+	if len(recent) >= limit {
+		return false, nil
+	}
+	doc, _ := json.Marshal(append(recent, t.Now))
+	if _, err := t.tx.Exec(t.ctx, `INSERT INTO rate_limits (address, times) VALUES ($1, $2)
+		ON CONFLICT (address) DO UPDATE SET times = excluded.times`, address, doc); err != nil {
+		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+	}
+	return true, nil
+}

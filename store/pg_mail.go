@@ -1,0 +1,360 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Inbound and outbound mail on PostgreSQL: the bbolt backend's methods (bolt_mail.go) as SQL.
+// An inbox key is its four columns (mailbox, uidvalidity, uid, content), in that order.
+
+func keyArgs(k InboxKey) []any {
+	return []any{k.Mailbox, int64(k.UIDValidity), int64(k.UID), k.Content}
+}
+
+const inboxCols = `doc, raw`
+
+// scanInbound decodes one inbox row (doc, raw).
+func scanInbound(row pgx.Row) (InboundMail, error) {
+	var m InboundMail
+	var doc, raw []byte
+	if err := row.Scan(&doc, &raw); err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return m, err
+	}
+	m.Raw = raw
+	return m, nil
+}
+
+func (t *pgTx) writeInbound(m InboundMail, insert bool) error {
+	raw := m.Raw
+	m.Raw = nil
+	doc, err := jsonDoc(m)
+	if err != nil {
+		return err
+	}
+	var quarantined any
+	if !m.Quarantined.IsZero() {
+		quarantined = m.Quarantined
+	}
+	if insert {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...)
+		return err
+	}
+	_, err = t.tx.Exec(t.ctx, `UPDATE inbox SET attempts = $5, quarantined = $6, error = $7, doc = $8
+		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`,
+		append(keyArgs(m.Key), m.Attempts, quarantined, m.Error, doc)...)
+	return err
+}
+
+func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
+	if _, known := t.Known(m.Key); known || t.err != nil {
+		return false, t.err
+	}
+	if m.Fetched.IsZero() {
+		m.Fetched = t.Now
+	}
+	if m.Raw == nil {
+		m.Raw = []byte{}
+	}
+	if err := t.writeInbound(m, true); err != nil {
+		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+	}
+	return true, nil
+}
+
+func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
+	m, err := scanInbound(t.tx.QueryRow(t.ctx, `SELECT `+inboxCols+` FROM inbox
+		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`, keyArgs(k)...))
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: inbox %v: %w", k, err)
+	}
+	return &m, nil
+}
+
+// inboxRows calls f with each inbox row q selects (doc, raw, and the raw's size first).
+func (t *pgTx) inboxRows(q string, args []any, f func(m InboundMail) (bool, error)) error {
+	rows, err := t.tx.Query(t.ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanInbound(rows)
+		if err != nil {
+			return err
+		}
+		more, err := f(m)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+const inboxOrder = ` ORDER BY mailbox, uidvalidity, uid, content`
+
+func (t *pgTx) PendingInbound() ([]InboundMail, error) {
+	var out []InboundMail
+	err := t.inboxRows(`SELECT `+inboxCols+` FROM inbox`+inboxOrder, nil, func(m InboundMail) (bool, error) {
+		out = append(out, m)
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list inbox: %w", err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail, error) {
+	q, args := `SELECT `+inboxCols+` FROM inbox WHERE quarantined IS NULL`, []any{}
+	if after != nil {
+		q += ` AND (mailbox, uidvalidity, uid, content) > ($1, $2, $3, $4)`
+		args = keyArgs(*after)
+	}
+	q += inboxOrder + fmt.Sprintf(" LIMIT %d", max(n, 1))
+	var out []InboundMail
+	var size int64
+	err := t.inboxRows(q, args, func(m InboundMail) (bool, error) {
+		doc, _ := json.Marshal(m) // the record's size, as the bbolt store counts it
+		rawLen := int64(len(doc) + len(m.Raw))
+		if len(out) > 0 && size+rawLen > maxBytes {
+			return false, nil
+		}
+		size += rawLen
+		out = append(out, m)
+		return len(out) < n, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: inbox page: %w", err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) InboxAll(f func(InboundMail) error) error {
+	return t.inboxRows(`SELECT `+inboxCols+` FROM inbox`+inboxOrder, nil, func(m InboundMail) (bool, error) {
+		return true, f(m)
+	})
+}
+
+func (t *pgTx) Quarantine(m InboundMail, why string) error {
+	m.Quarantined, m.Error = t.Now, why
+	return t.UpdateInbound(m)
+}
+
+func (t *pgTx) Release(k InboxKey) error {
+	m, err := t.Inbound(k)
+	if err != nil {
+		return err
+	}
+	m.Quarantined, m.Attempts, m.Error = time.Time{}, 0, ""
+	return t.UpdateInbound(*m)
+}
+
+func (t *pgTx) DropInbound(k InboxKey) error {
+	if _, err := t.Inbound(k); err != nil {
+		return err
+	}
+	return t.MarkProcessed(k)
+}
+
+func (t *pgTx) UpdateInbound(m InboundMail) error {
+	if err := t.writeInbound(m, false); err != nil {
+		return fmt.Errorf("store: update inbox %v: %w", m.Key, err)
+	}
+	return nil
+}
+
+func (t *pgTx) MarkProcessed(k InboxKey) error {
+	fp := ""
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
+		RETURNING doc`, keyArgs(k)...).Scan(&doc)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	if doc != nil {
+		var m InboundMail
+		if json.Unmarshal(doc, &m) == nil {
+			fp = m.Fingerprint
+		}
+	}
+	if _, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`,
+		append(keyArgs(k), t.Now.UTC(), fp)...); err != nil {
+		return fmt.Errorf("store: mark processed %v: %w", k, err)
+	}
+	return nil
+}
+
+// exists reports whether q finds a row.
+func (t *pgTx) exists(q string, args ...any) bool {
+	var one int
+	err := t.tx.QueryRow(t.ctx, q, args...).Scan(&one)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false
+	}
+	t.keep(err)
+	return err == nil
+}
+
+const keyWhere = ` WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`
+
+func (t *pgTx) Stored(k InboxKey) bool {
+	return t.exists(`SELECT 1 FROM inbox`+keyWhere, keyArgs(k)...)
+}
+
+func (t *pgTx) Processed(k InboxKey) bool {
+	return t.exists(`SELECT 1 FROM processed`+keyWhere, keyArgs(k)...)
+}
+
+func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
+	var doc []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM inbox`+keyWhere, keyArgs(k)...).Scan(&doc)
+	if err == nil {
+		var m InboundMail
+		if json.Unmarshal(doc, &m) == nil {
+			return m.Fingerprint, true
+		}
+		return "", true
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		t.keep(err)
+		return "", false
+	}
+	err = t.tx.QueryRow(t.ctx, `SELECT fingerprint FROM processed`+keyWhere, keyArgs(k)...).Scan(&fingerprint)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false
+	}
+	t.keep(err)
+	return fingerprint, err == nil
+}
+
+func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
+	var high int64
+	t.keep(t.tx.QueryRow(t.ctx, `SELECT greatest(
+		(SELECT coalesce(max(uid), 0) FROM processed WHERE mailbox = $1 AND uidvalidity = $2),
+		(SELECT coalesce(max(uid), 0) FROM inbox WHERE mailbox = $1 AND uidvalidity = $2))`, mailbox, int64(uidValidity)).Scan(&high))
+	return uint32(high)
+}
+
+func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
+	id, err := t.next("outbox")
+	if err != nil {
+		return 0, fmt.Errorf("store: put outbox: %w", err)
+	}
+	m.ID = id
+	m.Created = t.Now
+	if err := t.PutOutbox(m); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// scanOut decodes one row of outbox or sent (doc, raw).
+func scanOut(rows pgx.Rows) (OutMail, error) {
+	var m OutMail
+	var doc, raw []byte
+	if err := rows.Scan(&doc, &raw); err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return m, err
+	}
+	m.Raw = raw
+	return m, nil
+}
+
+func (t *pgTx) outMails(q string) ([]OutMail, error) {
+	rows, err := t.tx.Query(t.ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OutMail
+	for rows.Next() {
+		m, err := scanOut(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func (t *pgTx) Outbox() ([]OutMail, error) {
+	out, err := t.outMails(`SELECT doc, raw FROM outbox ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list outbox: %w", err)
+	}
+	return out, nil
+}
+
+func (t *pgTx) OutboxCount() int {
+	var n int
+	t.keep(t.tx.QueryRow(t.ctx, `SELECT count(*) FROM outbox`).Scan(&n))
+	return n
+}
+
+func (t *pgTx) PutOutbox(m OutMail) error {
+	raw := m.Raw
+	if raw == nil {
+		raw = []byte{}
+	}
+	m.Raw = nil
+	doc, err := jsonDoc(m)
+	if err == nil {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO outbox (id, message_id, game, kind, created, doc, raw) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`, int64(m.ID), m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw)
+	}
+	if err != nil {
+		return fmt.Errorf("store: put outbox %d: %w", m.ID, err)
+	}
+	return nil
+}
+
+func (t *pgTx) Done(m OutMail) error {
+	raw := m.Raw
+	if len(raw) == 0 {
+		raw = nil
+	}
+	m.Raw = nil
+	doc, err := jsonDoc(m)
+	var sent any
+	if !m.Sent.IsZero() {
+		sent = m.Sent
+	}
+	if err == nil {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO sent (id, message_id, game, kind, recipients, created, sent, failed, doc, raw)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			ON CONFLICT (id) DO UPDATE SET sent = excluded.sent, failed = excluded.failed, doc = excluded.doc, raw = excluded.raw`,
+			int64(m.ID), m.MessageID, int64(m.Game), m.Kind, strings.Join(m.To, ", "), m.Created, sent, m.Failed, doc, raw)
+	}
+	if err != nil {
+		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
+	}
+	if _, err := t.tx.Exec(t.ctx, `DELETE FROM outbox WHERE id = $1`, int64(m.ID)); err != nil {
+		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
+	}
+	return nil
+}
+
+func (t *pgTx) SentMails() ([]OutMail, error) {
+	out, err := t.outMails(`SELECT doc, raw FROM sent ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list sent: %w", err)
+	}
+	return out, nil
+}

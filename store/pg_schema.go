@@ -1,0 +1,136 @@
+package store
+
+// The PostgreSQL schema, as numbered migrations applied in order at open (pgMigrate). A new
+// layout appends one; an applied one never changes. Plain SQL that PostgreSQL 15 and
+// CockroachDB both accept: no advisory locks, no LISTEN/NOTIFY, no PL/pgSQL.
+//
+// Each record has real columns for what is looked up or queried (an archivist's SELECT reads
+// them), and doc: the record as the store hands it back (JSON), which keeps fields the columns
+// do not name (a game's tokens, flags and mail counts; a tournament's rounds and log).
+var pgMigrations = []string{
+	1: `
+CREATE TABLE counters (
+	name  TEXT PRIMARY KEY,
+	value BIGINT NOT NULL
+);
+CREATE TABLE settings (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE lease (
+	name    TEXT PRIMARY KEY,
+	holder  TEXT NOT NULL,
+	epoch   BIGINT NOT NULL,
+	expires TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE games (
+	id         BIGINT PRIMARY KEY,
+	variant    TEXT NOT NULL,
+	white      TEXT NOT NULL,
+	black      TEXT NOT NULL,
+	status     TEXT NOT NULL,
+	result     TEXT NOT NULL DEFAULT '',
+	reason     TEXT NOT NULL DEFAULT '',
+	tournament BIGINT NOT NULL DEFAULT 0,
+	round      INT NOT NULL DEFAULT 0,
+	created    TIMESTAMPTZ NOT NULL,
+	updated    TIMESTAMPTZ NOT NULL,
+	due        TIMESTAMPTZ,
+	doc        JSONB NOT NULL
+);
+CREATE INDEX games_white ON games (lower(white), id);
+CREATE INDEX games_black ON games (lower(black), id);
+CREATE INDEX games_white_local ON games (split_part(lower(white), '@', 1), id);
+CREATE INDEX games_black_local ON games (split_part(lower(black), '@', 1), id);
+CREATE INDEX games_state ON games (status, variant, id);
+CREATE INDEX games_due ON games (due, id);
+CREATE INDEX games_tournament ON games (tournament, round, id);
+CREATE TABLE events (
+	game   BIGINT NOT NULL REFERENCES games (id),
+	seq    BIGINT NOT NULL,
+	side   INT NOT NULL,
+	kind   TEXT NOT NULL DEFAULT '',
+	text   TEXT NOT NULL,
+	at     TIMESTAMPTZ NOT NULL,
+	source TEXT NOT NULL,
+	days   INT NOT NULL DEFAULT 0,
+	undo   INT NOT NULL DEFAULT 0,
+	PRIMARY KEY (game, seq)
+);
+CREATE TABLE tokens (
+	token      TEXT PRIMARY KEY,
+	game       BIGINT NOT NULL,
+	side       INT NOT NULL,
+	tournament BIGINT NOT NULL DEFAULT 0,
+	doc        JSONB NOT NULL
+);
+CREATE TABLE seen_message_ids (
+	game       BIGINT NOT NULL,
+	side       INT NOT NULL,
+	message_id TEXT NOT NULL,
+	at         TIMESTAMPTZ NOT NULL,
+	PRIMARY KEY (game, side, message_id)
+);
+CREATE TABLE tournaments (
+	id        BIGINT PRIMARY KEY,
+	name      TEXT NOT NULL,
+	variant   TEXT NOT NULL,
+	organizer TEXT NOT NULL DEFAULT '',
+	created   TIMESTAMPTZ NOT NULL,
+	updated   TIMESTAMPTZ NOT NULL,
+	doc       JSONB NOT NULL
+);
+CREATE TABLE players (
+	address TEXT PRIMARY KEY,
+	doc     JSONB NOT NULL
+);
+CREATE TABLE rate_limits (
+	address TEXT PRIMARY KEY,
+	times   JSONB NOT NULL
+);
+CREATE TABLE inbox (
+	mailbox     TEXT NOT NULL,
+	uidvalidity BIGINT NOT NULL,
+	uid         BIGINT NOT NULL,
+	content     TEXT NOT NULL DEFAULT '',
+	fetched     TIMESTAMPTZ NOT NULL,
+	attempts    INT NOT NULL DEFAULT 0,
+	quarantined TIMESTAMPTZ,
+	error       TEXT NOT NULL DEFAULT '',
+	doc         JSONB NOT NULL,
+	raw         BYTEA NOT NULL,
+	PRIMARY KEY (mailbox, uidvalidity, uid, content)
+);
+CREATE TABLE processed (
+	mailbox     TEXT NOT NULL,
+	uidvalidity BIGINT NOT NULL,
+	uid         BIGINT NOT NULL,
+	content     TEXT NOT NULL DEFAULT '',
+	at          TIMESTAMPTZ NOT NULL,
+	fingerprint TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (mailbox, uidvalidity, uid, content)
+);
+CREATE TABLE outbox (
+	id         BIGINT PRIMARY KEY,
+	message_id TEXT NOT NULL,
+	game       BIGINT NOT NULL DEFAULT 0,
+	kind       TEXT NOT NULL DEFAULT '',
+	created    TIMESTAMPTZ NOT NULL,
+	doc        JSONB NOT NULL,
+	raw        BYTEA NOT NULL
+);
+CREATE TABLE sent (
+	id         BIGINT PRIMARY KEY,
+	message_id TEXT NOT NULL,
+	game       BIGINT NOT NULL DEFAULT 0,
+	kind       TEXT NOT NULL DEFAULT '',
+	recipients TEXT NOT NULL DEFAULT '',
+	created    TIMESTAMPTZ NOT NULL,
+	sent       TIMESTAMPTZ,
+	failed     BOOLEAN NOT NULL DEFAULT false,
+	doc        JSONB NOT NULL,
+	raw        BYTEA
+);
+CREATE INDEX sent_game ON sent (game, id);
+`,
+}

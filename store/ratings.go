@@ -1,0 +1,60 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// A player's ratings live in his PlayerRecord (Ratings), one per game key (the variant's
+// registry key), each with its history; the rating system is package rating's. The referee
+// updates them in the transaction that ends a rated game.
+
+// PlayerRating is a player's Glicko-2 rating in one game, and how it came to be.
+type PlayerRating struct {
+	Variant string  `json:"variant"` // registry key
+	Rating  float64 `json:"rating"`
+	RD      float64 `json:"rd"`
+	Vol     float64 `json:"volatility"`
+	Games   int     `json:"games"` // rated games
+	// Last is when his last rated game ended: the RD grows with the days since.
+	Last    time.Time     `json:"last"`
+	History []RatingPoint `json:"history,omitempty"`
+}
+
+// RatingPoint is a rating after one rated game.
+type RatingPoint struct {
+	At     time.Time `json:"at"`
+	Game   uint64    `json:"game"`
+	Rating float64   `json:"rating"`
+	RD     float64   `json:"rd"`
+}
+
+// Rating returns the player's rating in variant, nil when he has none.
+func (p *PlayerRecord) Rating(variant string) *PlayerRating {
+	for i := range p.Ratings {
+		if p.Ratings[i].Variant == variant {
+			return &p.Ratings[i]
+		}
+	}
+	return nil
+}
+
+// EachRatedPlayer calls fn with the record of every player who has a rating, by address.
+// It reads every player's record (through what each backend offers Copy): for the offline
+// list and the ratings page, not for a mail.
+func (t *Tx) EachRatedPlayer(fn func(*PlayerRecord) error) error {
+	c, ok := t.ops.(copier)
+	if !ok {
+		return fmt.Errorf("store: list rated players: this backend cannot list its players")
+	}
+	err := c.eachPlayer(func(rec *PlayerRecord) error {
+		if len(rec.Ratings) == 0 {
+			return nil
+		}
+		return fn(rec)
+	})
+	if err != nil {
+		return fmt.Errorf("store: list rated players: %w", err)
+	}
+	return nil
+}

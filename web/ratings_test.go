@@ -1,0 +1,71 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+)
+
+// ratedCup plays a rated tournament of three to its end (White wins every game) and returns
+// its games.
+func (w *world) ratedCup(name string) []uint64 {
+	w.t.Helper()
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: name, Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var games []uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		for _, r := range tr.Rounds {
+			for _, p := range r.Games {
+				games = append(games, p.Game)
+			}
+		}
+		return err
+	})
+	for _, id := range games {
+		w.mail(id, chess.White, "e4")
+		w.mail(id, chess.Black, "RESIGN")
+	}
+	return games
+}
+
+// /ratings lists each game's ratings, best first, provisional ones marked; a player's page
+// shows his ratings with their history as an SVG chart. No address appears.
+func TestRatingsPages(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	if code, _, body := get(t, h, "/ratings"); code != http.StatusOK || !strings.Contains(body, "No rated game has ended yet") {
+		t.Fatalf("no ratings: %d\n%s", code, body)
+	}
+	w.ratedCup("Rated Cup")
+	code, _, body := get(t, h, "/ratings")
+	for _, want := range []string{"<h2>Orthodox chess</h2>", `<a href="/player/ann">ann</a>`, `class="provisional"`, "?</td>", `<a href="/ratings">Ratings</a>`} {
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("/ratings lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "@") {
+		t.Errorf("an address on /ratings:\n%s", body)
+	}
+	if _, _, body := get(t, h, "/ratings?variant=progressive"); strings.Contains(body, "ann") || !strings.Contains(body, "No rated game") {
+		t.Errorf("/ratings?variant=progressive:\n%s", body)
+	}
+	if code, _, _ := get(t, h, "/ratings?variant=nosuch"); code != http.StatusNotFound {
+		t.Errorf("an unknown variant: %d", code)
+	}
+	code, _, body = get(t, h, "/player/cy")
+	for _, want := range []string{"<h2>Ratings</h2>", "Orthodox chess: ", "2 rated games", "<svg", "<polyline", "<circle", "Rating history: 2 rated games"} {
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("/player/cy lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "@") || strings.Contains(body, "<script") {
+		t.Errorf("an address or a script on the player's page:\n%s", body)
+	}
+}
