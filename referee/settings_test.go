@@ -92,3 +92,25 @@ func attachmentTo(t *testing.T, mails []store.OutMail, addr string) string {
 	t.Fatalf("no mail to %s", addr)
 	return ""
 }
+
+// The move news is in numeric notation for the player who asked, in the games whose news
+// names moves: Progressive's series, Train Wreck's turns, a Kriegspiel player's own move.
+func TestNumericNews(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct{ key, move, mine, theirs string }{
+		{"progressive", "e4", "White played series 1: 5254", "White played series 1: e4"},
+		{"trainwreck", "e2-e4 / Nb8-c6", "White played turn 1: 5254 / 2836.", "White played turn 1: e2-e4 / Nb8-c6."},
+		{"kriegspiel", "e4", "You played 5254. White has played.", "White has played."},
+	} {
+		id := h.newGame(c.key)
+		h.outbox()
+		h.send(id, W, "SET NOTATION numeric")
+		a, b := h.send(id, W, c.move)
+		mustSay(t, c.key+" (White)", a, c.mine)
+		mustSay(t, c.key+" (Black)", b, c.theirs)
+		if strings.Contains(b, "5254") {
+			t.Errorf("%s: Black's mail follows White's setting:\n%s", c.key, b)
+		}
+		h.send(id, W, "SET NOTATION algebraic")
+	}
+}

@@ -405,7 +405,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return nil, nil
 	}
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Words: "progressive/series",
-		Args: map[string]any{"By": by, "N": n, "Moves": strings.Join(san, ", "), "RanOut": ranOut}, Show: variant.ShowView}}
+		Args: map[string]any{"By": by, "N": n, "Moves": strings.Join(san, ", "), "Numeric": numericMoves(seq), "RanOut": ranOut}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}
@@ -493,6 +493,16 @@ func (g *Game) Movetext() string {
 		parts = append(parts, fmt.Sprintf("%d %s", g.startSeries+i, strings.Join(s, ", ")))
 	}
 	return strings.Join(parts, " ")
+}
+
+// numericMoves writes a series in ICCF numeric notation, for the players who asked for it
+// (the referee sets InNumeric in the notice's words for them): "5755, 4745".
+func numericMoves(seq []chess.Move) string {
+	out := make([]string, len(seq))
+	for i, m := range seq {
+		out[i] = chess.Numeric(m)
+	}
+	return strings.Join(out, ", ")
 }
 
 var _ variant.NumericScorer = (*Game)(nil)

@@ -486,7 +486,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return nil, nil
 	}
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "trainwreck/turn", Show: variant.ShowView,
-		Args: map[string]any{"By": by, "N": no, "Line": readable(&lineBefore, t.moves, t.own), "Notes": t.notes}}}
+		Args: map[string]any{"By": by, "N": no, "Line": readable(&lineBefore, t.moves, t.own), "Numeric": numericTurn(t.moves, t.own), "Notes": t.notes}}}
 	if g.Outcome().Over() {
 		return append(notices, g.OverNotice()), nil
 	}
@@ -577,7 +577,24 @@ func (g *Game) Movetext() string {
 
 var _ variant.NumericScorer = (*Game)(nil)
 
-// NumericScore writes the turns played in ICCF numeric notation: "1. 5254/2836 4745/5455".
+// numericTurn writes a turn's moves in ICCF numeric notation, "5254 / 2836", for the players
+// who asked for it (the referee sets InNumeric in the notice's words for them).
+func numericTurn(moves []chess.Move, own int) string {
+	var sb strings.Builder
+	for j, m := range moves {
+		switch {
+		case j == own:
+			sb.WriteString(" / ")
+		case j > 0:
+			sb.WriteString(", ")
+		}
+		sb.WriteString(chess.Numeric(m))
+	}
+	return sb.String()
+}
+
+// NumericScore writes the turns played in ICCF numeric notation: "1. 5254 / 2836 4745 /
+// 5455".
 func (g *Game) NumericScore(variant.Viewer) string {
 	var sb strings.Builder
 	for i, t := range g.played {
@@ -589,15 +606,7 @@ func (g *Game) NumericScore(variant.Viewer) string {
 		} else if i == 0 {
 			fmt.Fprintf(&sb, "%d... ", t.no)
 		}
-		for j, m := range t.moves {
-			switch {
-			case j == t.own:
-				sb.WriteByte('/')
-			case j > 0:
-				sb.WriteByte(',')
-			}
-			sb.WriteString(chess.Numeric(m))
-		}
+		sb.WriteString(numericTurn(t.moves, t.own))
 	}
 	return sb.String()
 }
