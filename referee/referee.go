@@ -46,7 +46,8 @@
 //   - SET NOTATION and SET BOARD are kept per address, for all of a player's games
 //     (settings.go); numeric notation is shown where a game writes it
 //     (variant.NumericScorer: every game but Conditional Chess, whose C-moves are
-//     conditions, not moves; orthodox's move news too) and read everywhere.
+//     conditions, not moves; the move news of orthodox chess, Progressive, Train Wreck and
+//     Kriegspiel too) and read everywhere.
 //   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
 //     games have none: conditional.go.
 package referee

@@ -12,7 +12,8 @@ import (
 // A player's settings (issue 25), kept with his address across all his games
 // (store.PlayerRecord): SET NOTATION numeric|algebraic chooses how moves are shown to him
 // (ICCF numeric notation, 5254 for e2-e4, where the game writes it: the game so far of every
-// game but Conditional Chess, and orthodox chess's move news; he may send moves in either
+// game but Conditional Chess, and the move news of orthodox chess, Progressive, Train Wreck
+// and Kriegspiel (his own moves); he may send moves in either
 // notation whatever he chose), SET BOARD ascii|unicode how boards are drawn (letters, or
 // figurines for mail clients that show them). SET alone says them. Only his own mail
 // changes: his opponent's does not depend on them.
