@@ -104,6 +104,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		if err != nil {
 			return err
 		}
+		events = Revealed(events)
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
 		for _, e := range events {
@@ -116,6 +117,19 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 	return record.Write(w, tags, movetext, out.Result)
 }
 
+// Revealed is a finished game's log as it is revealed and exported: all but the players'
+// conditional sequences (store.EventConditional), which are not part of the game and stay
+// their authors' secrets.
+func Revealed(events []store.Event) []store.Event {
+	out := make([]store.Event, 0, len(events))
+	for _, e := range events {
+		if e.Kind != store.EventConditional {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // EventBy names who an event of a game's log is from: a player, or the organizer (an
 // extension, an adjudication; a withdrawal is the withdrawn player's).
 func EventBy(e store.Event) string {
@@ -123,4 +137,37 @@ func EventBy(e store.Event) string {
 		return "organizer"
 	}
 	return chess.Color(e.Side & 1).String()
+}
+
+// PlayerPGN is game l as player s may know it, in PGN (issue 25: PGN by mail): the tags of
+// Export that both players know, and the game so far as variant.ScoreOf gives it to him (in
+// numeric notation when numeric): the record in the games that hide nothing, once the game
+// is over in every game; in the others what he may know, kept in a comment, since it is not
+// the game's movetext.
+func PlayerPGN(l *Game, s chess.Color, numeric bool) ([]byte, error) {
+	sg, v, g := l.Stored, l.Variant, l.Live
+	tags := []record.Tag{
+		{Name: "Event", Value: fmt.Sprintf("refereed game #%d", sg.ID)},
+		{Name: "Site", Value: "refereed"},
+		{Name: "Date", Value: sg.Created.UTC().Format("2006.01.02")},
+		{Name: "White", Value: sg.Players[0].Address},
+		{Name: "Black", Value: sg.Players[1].Address},
+		{Name: "Variant", Value: v.Name},
+	}
+	if sg.FEN != "" {
+		tags = append(tags, record.Tag{Name: "SetUp", Value: "1"}, record.Tag{Name: "FEN", Value: sg.FEN})
+	}
+	result := "*"
+	if out := g.Outcome(); out.Over() {
+		result = out.Result
+	}
+	words, moves := variant.ScoreOf(v, g, variant.ViewerOf(s), numeric)
+	if words != "score" && moves != "" {
+		moves = "{" + strings.ReplaceAll(moves, "}", ")") + "}"
+	}
+	var buf strings.Builder
+	if err := record.Write(&buf, tags, moves, result); err != nil {
+		return nil, fmt.Errorf("archive: pgn of game %d: %w", sg.ID, err)
+	}
+	return []byte(buf.String()), nil
 }

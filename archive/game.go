@@ -80,6 +80,14 @@ func Load(tx *store.Tx, id uint64) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LoadEvents(tx, sg, v, all)
+}
+
+// LoadEvents is Load of game sg, a game of v, from the events all: its whole log, or the
+// part of it logged up to some moment (a player's HISTORY tells what he was told then).
+func LoadEvents(tx *store.Tx, sg *store.Game, v *variant.Variant, all []store.Event) (*Game, error) {
+	id := sg.ID
+	var err error
 	l := &Game{Stored: sg, Variant: v, Events: uint64(len(all)), Takeback: -1}
 	events := store.Effective(all)
 	commands := 0

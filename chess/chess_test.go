@@ -254,3 +254,45 @@ func TestStartIsStartFEN(t *testing.T) {
 		t.Fatalf("Start() = %s (hash %x), ParseFEN(StartFEN) = %s (hash %x), %v", s.FEN(), s.Hash(), p.FEN(), p.Hash(), err)
 	}
 }
+
+// ICCF numeric notation (issue 25): file and rank digits, a fifth digit for the promotion,
+// castling as the king's move; it resolves as coordinates do, and Numeric writes it back.
+func TestNumericNotation(t *testing.T) {
+	for _, c := range []struct{ fen, text, uci string }{
+		{StartFEN, "5254", "e2e4"},
+		{StartFEN, "7163", "g1f3"},
+		{"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "27281", "b7b8q"},
+		{"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "27284+", "b7b8n"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "5171", "e1g1"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "5838", "e8c8"},
+	} {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := p.ParseMove(c.text)
+		if err != nil || m.UCI() != c.uci {
+			t.Errorf("%s: %v %v, want %s", c.text, m, err, c.uci)
+			continue
+		}
+		if got := Numeric(m); !strings.HasPrefix(c.text, got) {
+			t.Errorf("Numeric(%s) = %s, want %s", c.uci, got, c.text)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"5294", "files and ranks are 1 to 8"},
+		{"525", "4 digits, or 5"},
+		{"52545", "fifth digit"},
+		{"2728", "say which piece"},
+		{"hello there", `"hello there" is not a command`},
+		{"thanks", "is not a command"},
+	} {
+		p, _ := ParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+		if c.text == "5294" || c.text == "525" || c.text == "52545" {
+			p = Start()
+		}
+		if _, _, err := p.ParseMove(c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.text, err, c.want)
+		}
+	}
+}

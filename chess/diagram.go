@@ -10,7 +10,14 @@ type DiagramOptions struct {
 	Marked Bitboard
 	// MarkLegend explains the brackets; it is printed only when some square is marked.
 	MarkLegend string
+	// Figurine draws the men as Unicode chess figurines (♔ ♚ ...) instead of letters, for
+	// mail clients that show them.
+	Figurine bool
 }
+
+// figurines are the Unicode chess symbols of the men, by FEN letter.
+var figurines = map[byte]string{'K': "♔", 'Q': "♕", 'R': "♖", 'B': "♗", 'N': "♘", 'P': "♙",
+	'k': "♚", 'q': "♛", 'r': "♜", 'b': "♝", 'n': "♞", 'p': "♟"}
 
 // Diagram draws the board as plain ASCII, 36 columns wide, with coordinates and a legend:
 //
@@ -19,7 +26,8 @@ type DiagramOptions struct {
 //	8 | r  n  b  q  k  b  n  r | 8
 //	...
 //
-// Upper case is White, lower case Black, '.' an empty square.
+// Upper case is White, lower case Black, '.' an empty square; with Figurine the men are the
+// Unicode figurines.
 func (b *Board) Diagram(o DiagramOptions) string {
 	var sb strings.Builder
 	files := "    a  b  c  d  e  f  g  h\n"
@@ -44,7 +52,11 @@ func (b *Board) Diagram(o DiagramOptions) string {
 				l, r = '[', ']'
 			}
 			sb.WriteByte(l)
-			sb.WriteByte(b.squares[s].FENChar())
+			if f, ok := figurines[b.squares[s].FENChar()]; ok && o.Figurine {
+				sb.WriteString(f)
+			} else {
+				sb.WriteByte(b.squares[s].FENChar())
+			}
 			sb.WriteByte(r)
 		}
 		sb.WriteString("| ")
@@ -53,7 +65,11 @@ func (b *Board) Diagram(o DiagramOptions) string {
 	}
 	sb.WriteString(border)
 	sb.WriteString(files)
-	sb.WriteString("  White: K Q R B N P   Black: k q r b n p\n")
+	if o.Figurine {
+		sb.WriteString("  White: ♔ ♕ ♖ ♗ ♘ ♙   Black: ♚ ♛ ♜ ♝ ♞ ♟\n")
+	} else {
+		sb.WriteString("  White: K Q R B N P   Black: k q r b n p\n")
+	}
 	if o.Marked != 0 && o.MarkLegend != "" {
 		sb.WriteString("  [x] ")
 		sb.WriteString(o.MarkLegend)

@@ -1,6 +1,9 @@
 package chess
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // FuzzFEN: any input gives a position or an error; a position that parses writes a FEN that
 // parses to the same FEN.
@@ -28,7 +31,8 @@ func FuzzFEN(f *testing.F) {
 // moves of a few positions gives a legal move or an error.
 func FuzzNotation(f *testing.F) {
 	for _, s := range []string{"e4", "Nbd7", "exd8=Q+", "O-O-O#", "0-0", "e7e8q", "Nb1-c3", "T:d1", "f:d4", "e8(N)", "Kxe2??", "a",
-		"cxd1(Q)+", "c:d8(Q)#", "a1(Q)+", "d1(Q)+", "a8(N)", "e8(T)", "bxa8(B)", "c8(n)"} {
+		"cxd1(Q)+", "c:d8(Q)#", "a1(Q)+", "d1(Q)+", "a8(N)", "e8(T)", "bxa8(B)", "c8(n)",
+		"5254", "57581", "5171+", "27284", "hello there"} {
 		f.Add(s)
 	}
 	positions := []Position{Start()}
@@ -40,6 +44,16 @@ func FuzzNotation(f *testing.F) {
 		n, err := ParseNotation(s)
 		if err != nil {
 			return
+		}
+		if n.Numeric {
+			// A numeric move names both squares, and writes back as it was read.
+			if n.FromFile < 0 || n.FromRank < 0 || n.To == NoSquare {
+				t.Fatalf("%q: numeric without both squares: %+v", s, n)
+			}
+			m := Move{From: SquareAt(int(n.FromFile), int(n.FromRank)), To: n.To, Promotion: n.Promotion}
+			if got := Numeric(m); !strings.HasPrefix(strings.TrimSpace(s), got) {
+				t.Fatalf("%q read as %+v writes %q", s, n, got)
+			}
 		}
 		for i := range positions {
 			p := &positions[i]

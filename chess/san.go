@@ -19,6 +19,9 @@ type Notation struct {
 	Check     int8   // marks written: 0 none, 1 "+", 2 "#" or "++"
 	Annotate  string // "!", "?", "!?", ... as written
 	RookT     bool   // the rook was written T (Portuguese torre): accepted with a warning
+	// Numeric: written in ICCF numeric notation (5254 for e2-e4, 57581 for e7-e8=Q),
+	// which names squares as file and rank digits and is read as coordinate notation.
+	Numeric bool
 }
 
 const (
@@ -28,13 +31,18 @@ const (
 
 // ParseNotation reads one move written by a person. It accepts SAN (Nf3, exd5, Raxd1, O-O,
 // 0-0-0, e8=Q) with ':' for captures, promotion as =Q, (Q) or a bare Q, T for rook, optional
-// and possibly wrong check marks and annotations, and coordinate or long algebraic notation
-// (e2e4, e2-e4, Ng1-f3, e7e8q, e7-e8=N). It says what is wrong when it cannot read the move.
+// and possibly wrong check marks and annotations, coordinate or long algebraic notation
+// (e2e4, e2-e4, Ng1-f3, e7e8q, e7-e8=N), and ICCF numeric notation (5254, 57581; castling is
+// the king's move, 5171). It says what is wrong when it cannot read the move; a line of
+// words ("hello there") is not a command at all (ErrWords).
 func ParseNotation(text string) (Notation, error) {
 	n := Notation{FromFile: -1, FromRank: -1, To: NoSquare}
 	s := strings.TrimSpace(text)
 	if s == "" {
 		return n, fmt.Errorf("empty move")
+	}
+	if isWords(s) {
+		return n, &WordsError{Text: clip(s)}
 	}
 	if len(s) > 16 {
 		return n, fmt.Errorf("%q is too long to be a move", clip(s))
@@ -70,6 +78,10 @@ func ParseNotation(text string) (Notation, error) {
 			n.Castle, n.Role = CastleLong, King
 			return n, nil
 		}
+	}
+	if num, ok, err := parseNumeric(s); ok || err != nil {
+		num.Check, num.Annotate = n.Check, n.Annotate
+		return num, err
 	}
 	orig := s
 	// Promotion suffix: =Q, (Q), /Q, or a bare letter after the rank digit.
@@ -154,6 +166,75 @@ func ParseNotation(text string) (Notation, error) {
 		return n, fmt.Errorf("%q: only a pawn can promote", orig)
 	}
 	return n, nil
+}
+
+// parseNumeric reads ICCF numeric notation: the from-square's file and rank digits (1-8,
+// a = 1), the to-square's, and for a promotion a fifth digit, 1 queen, 2 rook, 3 bishop,
+// 4 knight. ok is false when s is not all digits (another notation); a string of digits that
+// is not a numeric move is an error saying why.
+func parseNumeric(s string) (n Notation, ok bool, err error) {
+	n = Notation{FromFile: -1, FromRank: -1, To: NoSquare, Numeric: true}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return n, false, nil
+		}
+	}
+	if len(s) != 4 && len(s) != 5 {
+		return n, false, fmt.Errorf("%q: a move in numeric notation has 4 digits, or 5 for a promotion (5254, 57581)", clip(s))
+	}
+	for i := 0; i < 4; i++ {
+		if s[i] < '1' || s[i] > '8' {
+			return n, false, fmt.Errorf("%q: in numeric notation files and ranks are 1 to 8 (5254 is e2-e4)", s)
+		}
+	}
+	n.FromFile, n.FromRank = int8(s[0]-'1'), int8(s[1]-'1')
+	n.To = SquareAt(int(s[2]-'1'), int(s[3]-'1'))
+	if len(s) == 5 {
+		roles := [...]Role{'1': Queen, '2': Rook, '3': Bishop, '4': Knight}
+		if s[4] < '1' || s[4] > '4' {
+			return n, false, fmt.Errorf("%q: the fifth digit names the piece a pawn becomes: 1 queen, 2 rook, 3 bishop, 4 knight", s)
+		}
+		n.Promotion = roles[s[4]]
+	}
+	return n, true, nil
+}
+
+// Numeric writes m in ICCF numeric notation: 5254, 57581 (a promotion to a queen).
+func Numeric(m Move) string {
+	b := []byte{byte('1' + m.From.File()), byte('1' + m.From.Rank()), byte('1' + m.To.File()), byte('1' + m.To.Rank())}
+	switch m.Promotion {
+	case Queen:
+		b = append(b, '1')
+	case Rook:
+		b = append(b, '2')
+	case Bishop:
+		b = append(b, '3')
+	case Knight:
+		b = append(b, '4')
+	}
+	return string(b)
+}
+
+// WordsError is ParseNotation's answer to a line of words ("hello there", "thanks"): no
+// notation has five letters in a row (Nbxd5 has four), so it is no move, and no command of a
+// game either, since the games read theirs before any move.
+type WordsError struct{ Text string }
+
+func (e *WordsError) Error() string { return fmt.Sprintf("%q is not a command", e.Text) }
+
+// isWords reports whether s holds five letters in a row: a word, not a move.
+func isWords(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			if run++; run >= 5 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 func promotionRole(c byte) Role {
@@ -331,8 +412,12 @@ func (p *Position) Candidates(buf []Move, n Notation) []Move {
 }
 
 // CheckMarkWarning compares the check mark written in n with what the move m did: check
-// and mate as computed on the position after the move. It returns nil when they agree.
+// and mate as computed on the position after the move. It returns nil when they agree, and
+// for a move in numeric notation written without a mark (ICCF's players write none).
 func CheckMarkWarning(n Notation, check, mate bool) *Warning {
+	if n.Numeric && n.Check == 0 {
+		return nil // numeric notation writes no marks: none is not a mistake
+	}
 	want := int8(0)
 	if mate {
 		want = 2

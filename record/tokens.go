@@ -173,10 +173,27 @@ func classify(w string) TokenKind {
 	for digits < len(w) && w[digits] >= '0' && w[digits] <= '9' {
 		digits++
 	}
-	if digits > 0 && strings.Trim(w[digits:], ".") == "" {
+	if digits > 0 && strings.Trim(w[digits:], ".") == "" && !IsNumericMove(w) {
 		return Number
 	}
 	return Symbol
+}
+
+// IsNumericMove reports whether w is a move in ICCF numeric notation (5254, 57581, and with
+// check marks): four digits 1 to 8 and a fifth 1 to 4 for a promotion. Such a word is a
+// Symbol, not a move number: a move number written bare (no dot) of 1111 or more and made of
+// those digits would read as a move, which no record of a real game has.
+func IsNumericMove(w string) bool {
+	w = strings.TrimRight(w, "+#!?")
+	if len(w) != 4 && len(w) != 5 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < '1' || w[i] > '8' || (i == 4 && w[i] > '4') {
+			return false
+		}
+	}
+	return true
 }
 
 // NumberAndSymbol splits a symbol like "12.e4" or "3...Nf6" that omits the space after

@@ -142,7 +142,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error)
 			text = say("reminder", templates.Args{"Waited": clocks.Span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": clocks.Span(d), "Due": clocks.When(due)})
 			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": clocks.When(due)})
 		}
-		lt := letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(g, waiting, variant.ShowView)}
+		lt := letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(v, g, waiting, variant.ShowView, play.PrefsOf(tx, sg.Players[waiting].Address))}
 		if err := r.enqueue(tx, sg, v, lt); err != nil {
 			return 0, err
 		}

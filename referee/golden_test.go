@@ -208,3 +208,21 @@ func TestGoldenTrainWreckThree(t *testing.T) {
 		{name: "resign", side: W, body: "RESIGN"},
 	})
 }
+
+// Conditional moves, a player's settings and PGN by mail (issue 25): a sequence stated and
+// listed, its reply played at once, the rest of it dropped by another move; moves shown in
+// numeric notation and boards with figurines to the player who asked, and the game so far
+// attached in PGN.
+func TestGoldenOrthodoxConditional(t *testing.T) {
+	runGolden(t, "ifmoves", "orthodox", []goldenStep{
+		{name: "move", side: W, body: "e4"},
+		{name: "move", side: B, body: "e5"},
+		{name: "move-and-if", side: W, body: "Nf3\nIF Nc6 Bb5 a6 Ba4\nIF d6 d4"},
+		{name: "if-list", side: W, body: "IF LIST"},
+		{name: "fired", side: B, body: "Nc6\nNf6"},
+		{name: "dropped", side: B, body: "d6"},
+		{name: "settings", side: W, body: "SET NOTATION numeric\nSET BOARD unicode\nSET"},
+		{name: "numeric-move", side: W, body: "3233"},
+		{name: "pgn", side: W, body: "PGN"},
+	})
+}

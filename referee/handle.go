@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/inbox"
@@ -184,7 +185,7 @@ const (
 
 // queries are the referee's own commands that only ask; a game declares its own
 // (variant.Variant.Queries; a question that is a move of the game is not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "RATING": true, "RATINGS": true}
+var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "RATING": true, "RATINGS": true, "PGN": true}
 
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
@@ -211,6 +212,9 @@ func isQuery(v *variant.Variant, line string) bool {
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
 	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
 	out := play.Outcome{Sender: &side}
+	for s, p := range sg.Players {
+		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
+	}
 	logBefore := len(g.Log())
 	lines := parser.CommandLines(msg.Body)
 	if len(lines) == 0 {
@@ -266,12 +270,14 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// A takeback logs itself; an accepted one takes commands out of the game,
 			// which is then what its log now replays to.
 			var changed bool
-			if notices, changed, err = r.takeback(tx, sg, side, verb); err == nil && changed {
+			if notices, changed, err = r.takeback(tx, sg, side, verb, key.String()); err == nil && changed {
 				if a, err = r.openGame(tx, sg.ID); err == nil {
 					sg, g = a.Stored, a.Live
 					before = len(g.Log())
 				}
 			}
+		} else if verb, words, ok := conditionalVerb(line.Text); ok {
+			notices, err = r.conditional(a, side, verb, words, key.String())
 		} else {
 			notices, warns, err = r.command(a, side, line.Text)
 			if isLeave {
@@ -309,10 +315,26 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if err := a.LogSince(before, key.String()); err != nil {
 			return err
 		}
+		// A move may be answered at once by a conditional sequence of the opponent's.
+		fired := false
+		if logged := len(g.Log()); logged > before {
+			if err := r.fireConditionals(a, &out); err != nil {
+				return err
+			}
+			fired = len(g.Log()) > logged
+		}
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
 			if rest := lines[i+1:]; len(rest) > 0 {
 				out.Paras[side] = append(out.Paras[side], say("over-rest-unread", nil))
+			}
+			break
+		}
+		if fired && i+1 < len(lines) {
+			// The rest was written before the reply was known: it comes back unread.
+			out.Paras[side] = append(out.Paras[side], say("if-rest-unread", templates.Args{"N": line.N}))
+			for _, rest := range lines[i+1:] {
+				out.Quoted = append(out.Quoted, rest.Text)
 			}
 			break
 		}
@@ -360,12 +382,18 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 			return nil, nil, err
 		}
 		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
+	case "PGN":
+		return []variant.Notice{{To: variant.To(side), Kind: "pgn", Text: say("pgn", nil)}}, nil, nil
 	case "STANDINGS":
 		notices, err := r.standingsAnswer(tx, sg, side)
 		return notices, nil, err
 	case "RATING", "RATINGS":
 		text, err := play.RatingsAnswer(tx, a.Rating, sg.Players[side].Address)
 		return []variant.Notice{{To: variant.To(side), Kind: "rating", Text: text}}, nil, err
+	}
+	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "SET") {
+		notices, err := r.setCommand(tx, sg, side, f[1:])
+		return notices, nil, err
 	}
 	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "LEAVE") {
 		notices, err := r.leaveCommand(tx, sg, side, f[1:])
@@ -379,30 +407,101 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 	return notices, warns, err
 }
 
-// history replays the game with notices on and keeps what side was told: his own record.
+// history replays the game's log with notices on and keeps what side was told, a line a
+// mail: the events one mail caused (one Source) are told as that mail told them, a later
+// notice leaving out one it made untrue (variant.Notice.Supersedes: "your C-move is stated"
+// after "you have not stated a C-move"), and the takebacks are told where they came, with
+// the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	sg, v, g := a.Stored, a.Variant, a.Live
-	var lines []string
-	_, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log(), variant.Watch{Notices: true,
-		Each: func(_ int, _ variant.Game, ns []variant.Notice) error {
-			for _, n := range ns {
-				text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
-				if n.To.Has(side) && text != "" && n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
-					lines = append(lines, "- "+strings.ReplaceAll(text, "\n", "\n  "))
-				}
-			}
-			return nil
-		}})
-	if err == nil && fail != nil {
-		err = fail
+	tx, sg, v := a.Tx, a.Stored, a.Variant
+	all, err := tx.Events(sg.ID)
+	if err != nil {
+		return "", err
 	}
+	opts := variant.Options{FEN: sg.FEN, Flags: sg.Flags}
+	g, err := v.New(opts)
 	if err != nil {
 		return "", fmt.Errorf("referee: history: %w", err)
 	}
+	var lines []string
+	var mail *play.Outcome
+	source := ""
+	var numeric [2]bool
+	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
+	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventConditional })
+	flush := func() { // one line a mail, its paragraphs run together as sentences
+		if mail != nil && len(mail.Paras[side]) > 0 {
+			paras := make([]string, len(mail.Paras[side]))
+			for i, p := range mail.Paras[side] {
+				if p = strings.TrimSpace(p); !strings.ContainsAny(p[len(p)-1:], ".!?:") {
+					p += "."
+				}
+				paras[i] = p
+			}
+			lines = append(lines, "- "+strings.ReplaceAll(strings.Join(paras, " "), "\n", "\n  "))
+		}
+		mail = nil
+	}
+	for i, e := range all {
+		if mail == nil || e.Source != source || e.Source == "takeback" { // "takeback": logged before they named their mail
+			flush()
+			mail, source = &play.Outcome{Numeric: numeric}, e.Source
+		}
+		var ns []variant.Notice
+		switch {
+		case e.IsCommand():
+			pos := g.Position()
+			if ns, err = g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
+				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
+			}
+			if hasIf {
+				ns = append(append(firedNews(e, pos), ns...), droppedNews(all[:i+1])...)
+			}
+		case e.Kind == store.EventConditional:
+			ns = conditionalTold(g, sequences(all[:i])[e.Side&1], e)
+		case e.Kind == store.EventTakeback:
+			l, err := archive.LoadEvents(tx, sg, v, all[:i])
+			if err != nil {
+				return "", err
+			}
+			if ns, _, err = takebackStep(l, chess.Color(e.Side), e.Text); err != nil && !variant.IsRejection(err) {
+				return "", err
+			}
+			if e.Undo > 0 {
+				// The game as the takeback left it: what is logged after it plays on it.
+				if g, err = replayEvents(v, opts, store.Effective(all[:i+1])); err != nil {
+					return "", err
+				}
+			}
+		}
+		for _, n := range ns {
+			if n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
+				mail.Add(n)
+			}
+		}
+	}
+	flush()
 	if len(lines) == 0 {
 		return say("history-empty", nil), nil
 	}
 	return say("history", nil) + "\n" + strings.Join(lines, "\n"), nil
+}
+
+// replayEvents is the game of v that the commands events replay to, ready to play on with
+// its notices on.
+func replayEvents(v *variant.Variant, opts variant.Options, events []store.Event) (variant.Game, error) {
+	log := make([]variant.Command, len(events))
+	for i, e := range events {
+		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
+	}
+	g, fail, err := variant.Replay(v, opts, log)
+	if err == nil && fail != nil {
+		err = fail
+	}
+	if err != nil {
+		return nil, fmt.Errorf("referee: history: %w", err)
+	}
+	return g, nil
 }
 
 // recordBounce notes a delivery failure against the player whose bounce address it came

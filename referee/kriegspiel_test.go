@@ -32,12 +32,14 @@ func TestKriegspielMailNoninterference(t *testing.T) {
 			{W, "Nxf6", "Nxf6"}, // check by a knight in both
 			{B, "exf6", "gxf6"},
 			{W, "d4", "d4"},
+			{W, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
 		}},
 		{"progressive-kriegspiel", B, []step{
 			{W, "e4", "d4"},
 			{B, "NOSTOP a6, h6", "NOSTOP a6, h6"},
 			{W, "Bf1-f3\nNf3, Nc3, a3", "Bc1-c3\nNf3, Nc3, a3"},
 			{B, "Nf6", "Nf6"},
+			{B, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
 		}},
 	} {
 		t.Run(c.key, func(t *testing.T) {

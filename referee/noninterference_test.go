@@ -31,7 +31,8 @@ func TestMailNoninterference(t *testing.T) {
 		{W, []string{"Nc3"}, []string{"Nc3"}},
 		{B, []string{"Nc6 (R)"}, []string{"h5 (R)\nBOARD"}},
 		{W, []string{"Nf3"}, []string{"Nf3"}},
-		{B, []string{"e5 (C)"}, []string{"EP? e4", "e5 (C)"}}, // both commit the same men
+		{B, []string{"e5 (C)"}, []string{"EP? e4", "e5 (C)"}},   // both commit the same men
+		{W, []string{"PGN\nHISTORY"}, []string{"PGN\nHISTORY"}}, // what White knows, attached
 	}
 	a, b := newHarness(t), newHarness(t)
 	blackDiffered := false
@@ -156,8 +157,8 @@ func TestClockNoninterference(t *testing.T) {
 // TestFogMailNoninterference: the fog leaks found by twin games (rules.md PS-D9), by mail.
 // White's knight is taken by a bishop in one world and by a rook in the other, neither in his
 // sight; in the other pair Black's unseen bishop move freezes White's other knight or not.
-// Every mail White receives, his answers to HISTORY, BOARD, HELP and CONTROL included, is
-// byte-identical in the twins.
+// Every mail White receives, his answers to HISTORY, BOARD, HELP, CONTROL and PGN included
+// (and the game so far under his board), is byte-identical in the twins.
 func TestFogMailNoninterference(t *testing.T) {
 	fog := map[string]string{"fog": "true"}
 	for _, c := range []struct {
@@ -172,8 +173,8 @@ func TestFogMailNoninterference(t *testing.T) {
 				a, b string
 			}
 			steps := map[string][]step{
-				"capture": {{W, "Ka2", "Ka2"}, {B, "Bxe5", "Rxe5"}, {W, "HISTORY\nBOARD\nHELP\nCONTROL", "HISTORY\nBOARD\nHELP\nCONTROL"}, {W, "Kb1", "Kb1"}},
-				"frozen":  {{W, "Kh4", "Kh4"}, {B, "Ba6", "Bc8"}, {W, "MOVE b1d2\nHISTORY", "MOVE b1d2\nHISTORY"}, {B, "Kg8", "Kg8"}, {W, "HISTORY\nBOARD\nNd2", "HISTORY\nBOARD\nNd2"}},
+				"capture": {{W, "Ka2", "Ka2"}, {B, "Bxe5", "Rxe5"}, {W, "HISTORY\nBOARD\nHELP\nCONTROL", "HISTORY\nBOARD\nHELP\nCONTROL"}, {W, "Kb1", "Kb1"}, {W, "PGN", "PGN"}},
+				"frozen":  {{W, "Kh4", "Kh4"}, {B, "Ba6", "Bc8"}, {W, "MOVE b1d2\nHISTORY", "MOVE b1d2\nHISTORY"}, {B, "Kg8", "Kg8"}, {W, "HISTORY\nBOARD\nNd2", "HISTORY\nBOARD\nNd2"}, {W, "PGN", "PGN"}},
 			}[c.name]
 			a, b := newHarness(t), newHarness(t)
 			ida, err := a.ref.NewGame("synchronous", ann, bob, variant.Options{FEN: c.fen, Flags: fog})

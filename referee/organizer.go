@@ -348,7 +348,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 		}
 		head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
 		head += " " + say("organizer-ended-why", templates.Args{"Reason": sg.Reason})
-		return append(append([]string{head}, paras...), play.Diagram(g, chess.White, variant.ShowReveal)), nil
+		return append(append([]string{head}, paras...), play.Diagram(l.Variant, g, chess.White, variant.ShowReveal, play.Prefs{})), nil
 	}
 	return nil, variant.Reject("%s", say("organizer-unknown", nil))
 }

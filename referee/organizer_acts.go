@@ -66,7 +66,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	}
 	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Live, s, variant.ShowView)}); err != nil {
+		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
 			return err
 		}
 	}
@@ -136,7 +136,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
-				Paras: []string{say("replacement-welcome", args), play.HelpText(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Live, side, variant.ShowView)}); err != nil {
+				Paras: []string{say("replacement-welcome", args), play.HelpText(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
 				return 0, err
 			}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),

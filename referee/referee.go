@@ -31,6 +31,25 @@
 // Errors: a rejection is the player's (it says which line, why, what was kept, and quotes
 // the rest back); anything else is an operator's error, wrapped with context, and rolls the
 // whole message back so that it can be tried again.
+//
+// What every correspondence server gives a player (issue 25), with the decisions rules.md
+// leaves open:
+//   - Every mail that shows a player's view ends with the game so far as he may know it and
+//     the FEN of the position he sees (play.Diagram, variant.ScoreOf): the record in the
+//     games that hide nothing; in the others only his own moves and what was announced
+//     (Transactional: the opponent's commits, without his T-numbers, which count his
+//     rollbacks), and no FEN where he does not see the whole position. PGN attaches the
+//     same, in SAN whatever notation he reads. The end-of-game reveal gives the final FEN.
+//   - HISTORY replays the log mail by mail (the events one mail caused, one Source), with
+//     what each mail left out as it did (Notice.Supersedes), takebacks and conditional
+//     sequences where they came: see history.
+//   - SET NOTATION and SET BOARD are kept per address, for all of a player's games
+//     (settings.go); numeric notation is shown where a game writes it
+//     (variant.NumericScorer: every game but Conditional Chess, whose C-moves are
+//     conditions, not moves; the move news of orthodox chess, Progressive, Train Wreck and
+//     Kriegspiel too) and read everywhere.
+//   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
+//     games have none: conditional.go.
 package referee
 
 import (
@@ -282,12 +301,12 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
 				say("opening-nothing-to-play", nil),
 			}
-			l.Diagram = play.Diagram(game, side, variant.ShowReveal)
+			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, play.PrefsOf(tx, sg.Players[side].Address))
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
 			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabel(game, side)})
 			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.Diagram = play.Diagram(game, side, variant.ShowView)
+			l.Diagram = play.Diagram(v, game, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
 			says := strings.Contains(l.Diagram, " to play ")
@@ -390,7 +409,7 @@ func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 				}
 				if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
 					Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
-					Diagram: play.Diagram(l.Live, side, variant.ShowView)}); err != nil {
+					Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[side].Address))}); err != nil {
 					return err
 				}
 				queued++

@@ -49,31 +49,47 @@ func takebackVerb(line string) string {
 	return ""
 }
 
-// takeback runs a takeback command of side in game sg. It logs it and returns the notices;
-// an accepted takeback changes the game, which the caller loads again (changed).
-func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb string) (notices []variant.Notice, changed bool, err error) {
+// takeback runs a takeback command of side in game sg, sent in the mail source (its inbox
+// key). It logs it and returns the notices; an accepted takeback changes the game, which the
+// caller loads again (changed).
+func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
 	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return nil, false, err
 	}
+	notices, event, err := takebackStep(l, side, verb)
+	if err != nil {
+		return nil, false, err
+	}
+	event.Source = source
+	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
+		return nil, false, err
+	}
+	return notices, event.Undo > 0, nil
+}
+
+// takebackStep is what a takeback command of side does to the game l as it stands: the
+// notices it causes and the event that logs it, or a rejection. It changes nothing: HISTORY
+// calls it again on the game as it stood to tell what was said.
+func takebackStep(l *archive.Game, side chess.Color, verb string) (notices []variant.Notice, event store.Event, err error) {
 	g, other := l.Live, side.Other()
 	if !l.Variant.Open {
-		return nil, false, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.Variant.Name}))
+		return nil, event, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.Variant.Name}))
 	}
 	if out := g.Outcome(); out.Over() {
-		return nil, false, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
+		return nil, event, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
 	}
-	event := store.Event{Side: int(side), Kind: store.EventTakeback, Text: verb, Source: "takeback"}
+	event = store.Event{Side: int(side), Kind: store.EventTakeback, Text: verb}
 	args := templates.Args{"By": side, "Other": other}
 	switch verb {
 	case takebackOffer:
 		switch {
 		case l.Takeback == int(side):
-			return nil, false, variant.Reject("%s", say("takeback-already", nil))
+			return nil, event, variant.Reject("%s", say("takeback-already", nil))
 		case l.Asked[side] == l.Commands+1:
-			return nil, false, variant.Reject("%s", say("takeback-once", nil)) // one request a turn: no ping-pong
+			return nil, event, variant.Reject("%s", say("takeback-once", nil)) // one request a turn: no ping-pong
 		case !archive.WaitsFor(g, other) || l.TurnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.TurnFrom[side]:], side):
-			return nil, false, variant.Reject("%s", say("takeback-not-now", nil))
+			return nil, event, variant.Reject("%s", say("takeback-not-now", nil))
 		}
 		args["Turn"] = turnText(l, side)
 		notices = []variant.Notice{
@@ -82,7 +98,7 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 		}
 	case takebackAccept, takebackDecline:
 		if l.Takeback != int(other) {
-			return nil, false, variant.Reject("%s", say("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept}))
+			return nil, event, variant.Reject("%s", say("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept}))
 		}
 		if verb == takebackAccept {
 			event.Undo = len(g.Log()) - l.TurnFrom[other]
@@ -92,14 +108,11 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb 
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
 	case takebackWithdraw:
 		if l.Takeback != int(side) {
-			return nil, false, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
+			return nil, event, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
 		}
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args), Supersedes: "takeback-offer"}}
 	}
-	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
-		return nil, false, err
-	}
-	return notices, event.Undo > 0, nil
+	return notices, event, nil
 }
 
 // onlyBy reports whether every command of log is side's.

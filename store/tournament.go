@@ -86,13 +86,18 @@ func (tr *Tournament) Paused() bool {
 	return len(tr.Pauses) > 0 && tr.Pauses[len(tr.Pauses)-1].To.IsZero()
 }
 
-// PlayerRecord is what the referee keeps of an address across its games: its leave, and its
-// ratings (store/ratings.go).
+// PlayerRecord is what the referee keeps of an address across its games: its leave, its
+// ratings (store/ratings.go), and how it asked to be shown moves and boards (SET NOTATION,
+// SET BOARD).
 type PlayerRecord struct {
 	Address string  `json:"address"`
 	Leaves  []Leave `json:"leaves,omitempty"`
 
 	Ratings []PlayerRating `json:"ratings,omitempty"`
+	// Notation is "numeric" for ICCF numeric notation, "" for the games' own.
+	Notation string `json:"notation,omitempty"`
+	// Board is "unicode" for figurine diagrams, "" for ASCII letters.
+	Board string `json:"board,omitempty"`
 }
 
 // Leave is a span of whole days (UTC, From and To included) in which the clocks of every game

@@ -55,6 +55,15 @@ type Mail struct {
 	Diagram    string   // the recipient's view, if any
 	Quoted     []string // the unprocessed rest of the player's mail
 	Footer     string
+	// Attachments go after the text and HTML parts, in a multipart/mixed mail.
+	Attachments []Attachment
+}
+
+// Attachment is a file a mail carries: a game in PGN.
+type Attachment struct {
+	Name        string // the file name offered: "game-42.pgn"
+	ContentType string // "application/x-chess-pgn"
+	Data        []byte
 }
 
 // Subject builds "[refereed #42] Transactional Chess: what".
@@ -117,11 +126,25 @@ func Render(m Mail) ([]byte, error) {
 	// The boundary comes from the Message-ID: unique per mail, and the same bytes every time
 	// the same mail is rendered (golden files, noninterference).
 	sum := sha256.Sum256([]byte(m.MessageID))
-	h.SetContentType("multipart/alternative", map[string]string{"boundary": "refereed-" + hex.EncodeToString(sum[:12])})
+	boundary := "refereed-" + hex.EncodeToString(sum[:12])
 	var buf bytes.Buffer
-	w, err := message.CreateWriter(&buf, h.Header)
-	if err != nil {
-		return nil, fmt.Errorf("templates: create: %w", err)
+	var mixed, w *message.Writer
+	if len(m.Attachments) == 0 {
+		h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
+		if w, err = message.CreateWriter(&buf, h.Header); err != nil {
+			return nil, fmt.Errorf("templates: create: %w", err)
+		}
+	} else {
+		// The text and HTML parts, as one alternative, then the files.
+		h.SetContentType("multipart/mixed", map[string]string{"boundary": boundary + "-mixed"})
+		if mixed, err = message.CreateWriter(&buf, h.Header); err != nil {
+			return nil, fmt.Errorf("templates: create: %w", err)
+		}
+		var ah message.Header
+		ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
+		if w, err = mixed.CreatePart(ah); err != nil {
+			return nil, fmt.Errorf("templates: create: %w", err)
+		}
 	}
 	for _, part := range []struct {
 		ct   string
@@ -141,6 +164,25 @@ func Render(m Mail) ([]byte, error) {
 	}
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("templates: close: %w", err)
+	}
+	for _, a := range m.Attachments {
+		var ph message.Header
+		ph.SetContentType(a.ContentType, map[string]string{"charset": "utf-8"})
+		ph.SetContentDisposition("attachment", map[string]string{"filename": a.Name})
+		ph.Set("Content-Transfer-Encoding", "quoted-printable")
+		pw, err := mixed.CreatePart(ph)
+		if err != nil {
+			return nil, fmt.Errorf("templates: attachment: %w", err)
+		}
+		if _, err := pw.Write(a.Data); err != nil {
+			return nil, fmt.Errorf("templates: attachment: %w", err)
+		}
+		pw.Close()
+	}
+	if mixed != nil {
+		if err := mixed.Close(); err != nil {
+			return nil, fmt.Errorf("templates: close: %w", err)
+		}
 	}
 	return buf.Bytes(), nil
 }

@@ -192,7 +192,10 @@ type Panel struct {
 }
 
 // Diagram draws every board of the view, each under its title, then the status lines.
-func (v View) Diagram() string {
+func (v View) Diagram() string { return v.Drawn(false) }
+
+// Drawn is Diagram, with the men as Unicode figurines when figurine.
+func (v View) Drawn(figurine bool) string {
 	var sb strings.Builder
 	for i, p := range v.Panels {
 		if i > 0 {
@@ -202,7 +205,7 @@ func (v View) Diagram() string {
 			sb.WriteString(p.Title)
 			sb.WriteString(":\n")
 		}
-		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend}))
+		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend, Figurine: figurine}))
 	}
 	if len(v.Lines) > 0 {
 		sb.WriteByte('\n')
@@ -254,6 +257,42 @@ type TurnNamer interface {
 	// TurnName names the turn s is to play now, or is "" when the game does not wait for s.
 	// Only s reads it, so it depends on nothing hidden from s (noninterference).
 	TurnName(s Side) string
+}
+
+// Scorer is implemented by games that hide moves: the game so far as one viewer may know it,
+// which is not their record. Optional: a game without it whose moves both players know
+// (Variant.InProgress.Moves) is written by its WriteMovetext for each of them, and one
+// whose moves are hidden shows none.
+type Scorer interface {
+	// Score is the game so far as v may know it, in the game's notation, with the name of the
+	// templates/words sentence that introduces it ("kriegspiel/score": "Your moves so
+	// far:"); moves is "" when there is nothing v may be shown. Only v reads it, so it
+	// depends on nothing hidden from v (noninterference).
+	Score(v Viewer) (words, moves string)
+}
+
+// NumericScorer is implemented by games that can write the game so far in ICCF numeric
+// notation (5254 for e2-e4), for a player who asked to be shown moves so (SET NOTATION
+// numeric): the same moves as Score, or the record, for the same viewer. Optional: the
+// others show their own notation (Conditional Chess: a C-move is a condition, not a move).
+type NumericScorer interface {
+	NumericScore(v Viewer) string
+}
+
+// ScoreOf is the game so far, g being a game of v, as viewer may know it: the words that
+// introduce it (a sentence of templates/words, "score" for the whole game) and the moves in
+// the game's notation, or in ICCF numeric notation when numeric and the game writes it;
+// moves is "" when viewer may be shown none.
+func ScoreOf(v *Variant, g Game, viewer Viewer, numeric bool) (words, moves string) {
+	if s, ok := g.(Scorer); ok {
+		words, moves = s.Score(viewer)
+	} else if (v.InProgress.Moves || viewer == AsReferee || g.Outcome().Over()) && v.WriteMovetext != nil {
+		words, moves = "score", v.WriteMovetext(g)
+	}
+	if ns, ok := g.(NumericScorer); ok && numeric && moves != "" {
+		moves = ns.NumericScore(viewer)
+	}
+	return words, moves
 }
 
 // Helper is implemented by games whose commands depend on their options (PSC under fog offers
@@ -357,6 +396,11 @@ type Variant struct {
 	// its players and status: only what both players already know (rules.md 0.4b). The zero
 	// value shows nothing more. A finished game is shown whole.
 	InProgress Spectator
+	// Conditionals: a player may state conditional sequences (IF <his move> <my reply>
+	// ...): the referee plays his reply at once when his opponent's move matches. Only for
+	// games of alternating single moves that hide nothing, whose Position is the position
+	// their moves are played on under orthodox rules (orthodox chess).
+	Conditionals bool
 	// Open: the game hides nothing from the players. Its players may take back their last
 	// turn if the opponent agrees before replying (the referee's TAKEBACK); in a game with
 	// hidden moves a takeback would show what the taken-back move was, or its absence.

@@ -165,3 +165,12 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("an option the game does not have: %d %q", code, errs)
 	}
 }
+
+// `new -h` names the option's value NAME=VALUE, not the words quoted in its doc (issue 25).
+func TestNewHelpOption(t *testing.T) {
+	_, out, errs := run(t, "new", "-h")
+	all := out + errs
+	if !strings.Contains(all, "-option NAME=VALUE") || strings.Contains(all, "-option refereed") {
+		t.Errorf("new -h:\n%s", all)
+	}
+}

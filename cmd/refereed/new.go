@@ -21,7 +21,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	black := fs.String("black", "", "Black's mail address")
 	fen := fs.String("fen", "", "start position, where the variant allows one")
 	var options optionFlags
-	fs.Var(&options, "option", "a game option NAME=VALUE (repeatable; `refereed variants` lists each game's)")
+	fs.Var(&options, "option", "a game option `NAME=VALUE` (repeatable; \"refereed variants\" lists each game's)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
 	rated := fs.Bool("rated", false, "the game counts for both players' ratings")

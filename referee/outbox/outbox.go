@@ -110,6 +110,8 @@ type Letter struct {
 	Quoted  []string        // the unprocessed rest of the player's mail
 	Answers *parser.Message // the player's mail this answers; nil for news and the referee's own
 	Kind    string          // the outbox kind: opening, reply, update, reminder, deadline, refusal
+	// Attachments are files the mail carries (the game in PGN, asked for with PGN).
+	Attachments []templates.Attachment
 }
 
 // MessageID is the Message-ID of the n-th mail to side in game g: unique, stable across
@@ -262,6 +264,7 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) err
 		Diagram:       l.Diagram,
 		Quoted:        l.Quoted,
 		Footer:        footer,
+		Attachments:   l.Attachments,
 	})
 	if err != nil {
 		return fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)

@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,12 +25,31 @@ func TurnLabel(g variant.Game, s chess.Color) string {
 	return ""
 }
 
+// Prefs is how a player asked to be shown moves and boards, in all his games (SET).
+type Prefs struct {
+	Numeric bool // moves in ICCF numeric notation where the game writes it
+	Unicode bool // boards with figurines
+}
+
+// PrefsOf is what address asked for; the defaults when nothing is kept of it.
+func PrefsOf(tx *store.Tx, address string) Prefs {
+	rec, err := tx.PlayerRecord(address)
+	if err != nil {
+		return Prefs{}
+	}
+	return Prefs{Numeric: rec.Notation == "numeric", Unicode: rec.Board == "unicode"}
+}
+
 // Diagram draws what show asks for, for player s: his own view, or once the game is over the
-// whole truth. Every board is drawn from s's side.
-func Diagram(g variant.Game, s chess.Color, show variant.Show) string {
+// whole truth. Every board is drawn from s's side, as he asked (prefs). Under his view come
+// the game so far as he may know it and the FEN of the position he sees, where he sees one
+// (issue 25); under the whole truth, the final position's FEN (the whole game is in the
+// mail's text).
+func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Show, prefs Prefs) string {
 	switch show {
 	case variant.ShowView:
-		return g.View(variant.ViewerOf(s)).Diagram()
+		v := g.View(variant.ViewerOf(s))
+		return v.Drawn(prefs.Unicode) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs.Numeric)
 	case variant.ShowReveal:
 		v := g.View(variant.AsReferee)
 		v.Bottom = s
@@ -37,9 +57,34 @@ func Diagram(g variant.Game, s chess.Color, show variant.Show) string {
 			// The mail says how the game ended; the board need not say it again.
 			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
 		}
-		return v.Diagram()
+		return v.Drawn(prefs.Unicode) + fenLine(v.FEN)
 	}
 	return ""
+}
+
+// ScoreBlock is what ends a view: the game so far as viewer may know it (variant.ScoreOf),
+// numbered and wrapped (in ICCF numeric notation when numeric), then the FEN of the position he sees (fen: his view's, "" when his
+// view is not a whole position). Empty when there is neither.
+func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string, numeric bool) string {
+	var sb strings.Builder
+	if words, moves := variant.ScoreOf(v, g, viewer, numeric); strings.TrimSpace(moves) != "" {
+		sb.WriteString("\n" + say(words, nil) + "\n" + templates.Wrap(strings.Join(strings.Fields(moves), " ")) + "\n")
+	}
+	sb.WriteString(fenLine(fen))
+	return sb.String()
+}
+
+// fenLine says the FEN of a position, on a line of its own after its label when the two do
+// not fit one line; "" for no position.
+func fenLine(fen string) string {
+	if fen == "" {
+		return ""
+	}
+	line := say("fen", templates.Args{"FEN": fen})
+	if len(line) > templates.Width {
+		line = say("fen", templates.Args{"FEN": ""}) + "\n" + fen
+	}
+	return "\n" + strings.TrimRight(line, " ") + "\n"
 }
 
 // LogLines writes a game's log, one accepted command a line with its time and who did it.
@@ -64,6 +109,7 @@ func Reveal(tx *store.Tx, l *archive.Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	events = archive.Revealed(events)
 	if len(events) > 0 {
 		paras = append(paras, say("whole-log", templates.Args{"Hidden": !v.Open})+"\n"+strings.Join(LogLines(events, "2006-01-02 15:04"), "\n"))
 	}
@@ -78,12 +124,22 @@ const commonHelp = "BOARD            your current view\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
 	"RATING           your ratings, one for each game you have played rated\n" +
+	"SET              your settings, in all your games: SET NOTATION numeric shows\n" +
+	"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
+	"                 unicode draws boards with figurines\n" +
+	"PGN              the game so far, as you know it, as a PGN file\n" +
 	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
 	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
 
 // takebackHelp is what a game with takebacks adds to commonHelp.
 const takebackHelp = "TAKEBACK         ask to take back your last turn, before your opponent\n" +
 	"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"
+
+// conditionalHelp is what a game with conditional moves adds to commonHelp.
+const conditionalHelp = "IF Nf6 e5        after your move: if your opponent plays Nf6, e5 is played\n" +
+	"                 at once; more pairs may follow (IF Nf6 e5 d6 exd6), and\n" +
+	"                 several IF lines are alternatives. IF LIST shows them,\n" +
+	"                 IF CLEAR drops them; your opponent is not told of them"
 
 // tournamentHelp is what a game of a tournament adds to commonHelp.
 const tournamentHelp = "STANDINGS        the tournament's crosstable"
@@ -96,6 +152,9 @@ func HelpText(v *variant.Variant, g variant.Game, inTournament bool) string {
 	help := variant.HelpOf(v, g) + "\n" + commonHelp
 	if v.Open {
 		help += "\n" + takebackHelp
+	}
+	if v.Conditionals {
+		help += "\n" + conditionalHelp
 	}
 	if inTournament {
 		help += "\n" + tournamentHelp
@@ -115,7 +174,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating"}
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
@@ -169,6 +228,9 @@ type Outcome struct {
 	Quoted    []string
 	Refused   int  // the line that was refused, 0 if none
 	NoCommand bool // the sender's mail held no command
+	// Numeric is, for each player, whether he asked for moves in ICCF numeric notation: a
+	// notice that offers them (an arg "Numeric") says them so to him (arg "InNumeric").
+	Numeric [2]bool
 }
 
 // drop leaves out of s's mail what add put there for the notices of kind: a later notice
@@ -201,7 +263,12 @@ func (o *Outcome) Add(n variant.Notice) {
 		if n.Supersedes != "" {
 			o.drop(s, n.Supersedes)
 		}
-		text := templates.NoticeText(n.Kind, n.Words, n.Text, n.Args)
+		args := n.Args
+		if _, ok := args["Numeric"]; ok && o.Numeric[s] {
+			args = maps.Clone(args)
+			args["InNumeric"] = true
+		}
+		text := templates.NoticeText(n.Kind, n.Words, n.Text, args)
 		if o.Sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.
@@ -227,7 +294,7 @@ func (o *Outcome) Add(n variant.Notice) {
 // it (endedNow), with the whole game revealed. msg is the sender's mail, nil for the
 // referee's own doing (a deadline).
 func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *parser.Message, endedNow bool, kind string) error {
-	sg, v, g := l.Stored, l.Variant, l.Live
+	sg, v, g, l0 := l.Stored, l.Variant, l.Live, l
 	var revealed []string
 	if endedNow {
 		var err error
@@ -249,7 +316,15 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 			l.Paras = append(slices.Clone(l.Paras), revealed...)
 			show = variant.ShowReveal
 		}
-		l.Diagram = Diagram(g, s, show)
+		prefs := PrefsOf(tx, sg.Players[s].Address)
+		l.Diagram = Diagram(v, g, s, show, prefs)
+		if slices.Contains(out.Kinds[s], "pgn") {
+			pgn, err := archive.PlayerPGN(l0, s, false) // PGN is read by programs: SAN, whatever he reads
+			if err != nil {
+				return err
+			}
+			l.Attachments = []templates.Attachment{{Name: fmt.Sprintf("game-%d.pgn", sg.ID), ContentType: "application/x-chess-pgn", Data: pgn}}
+		}
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}
@@ -263,7 +338,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own
 // queries ...).
 func IsAnswer(kind string) bool {
-	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating"}, kind)
+	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}, kind)
 }
 
 // say is one of the referee's own sentences (templates/words).

@@ -134,3 +134,74 @@ func TestCheckMarkWarnsInEveryVariant(t *testing.T) {
 		}
 	}
 }
+
+// ICCF numeric notation (issue 25) is read wherever a move is, in records and by mail, in
+// every game: the same moves in algebraic and in numeric notation reach the same position,
+// promotions (a fifth digit) and castling (the king's move) included, and no check mark is
+// asked for, since numeric notation writes none.
+func TestNumericNotationEverywhere(t *testing.T) {
+	const promo = "4k3/P7/8/8/8/8/7P/K7 w - - 0 1"
+	cases := []struct {
+		key, fen          string
+		record, numeric   string   // two records of the same game
+		mail, mailNumeric []string // the same as mail commands, in turn ("" record: mail only)
+	}{
+		{"orthodox", "", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O *", "1. 5254 5755 2. 7163 2836 3. 6134 7866 4. 5171 *",
+			[]string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O"}, []string{"5254", "5755", "7163", "2836", "6134", "7866", "5171"}},
+		{"orthodox", promo, "1. a8=N *", "1. 17184 *", []string{"a8=N"}, []string{"17184"}},
+		{"progressive", "", "1 e4 2 e5, d5 *", "1 5254 2 5755, 4745 *", []string{"e4", "e5, d5"}, []string{"5254", "5755, 4745"}},
+		{"progressive-italian", "", "1 e4 2 e5, d5 *", "1 5254 2 5755, 4745 *", []string{"e4", "e5, d5"}, []string{"5254", "5755 4745"}},
+		{"transactional", "", "1. T1: e4 (C) 1... T2: e5 (C) *", "1. T1: 5254 (C) 1... T2: 5755 (C) *", []string{"e4 (C)", "e5 (C)"}, []string{"5254 (C)", "T2: 5755 COMMIT"}},
+		{"transactional", promo, "1. T1: a8=Q (C) *", "1. T1: 17181 (C) *", []string{"a8=Q"}, []string{"17181"}},
+		{"conditional", "", "1. e4 e5 *", "1. 5254 5755 *", []string{"A: e4", "B: e5"}, []string{"A: 5254", "B: 5755"}},
+		{"trainwreck", "", "1. e2-e4 / Nb8-c6 *", "1. 5254 / 2836 *", []string{"e2-e4 / Nb8-c6"}, []string{"5254 / 2836"}},
+		{"synchronous", "", "", "", []string{"e4", "e5"}, []string{"5254", "5755"}},
+		{"kriegspiel", "", "", "", []string{"e4", "e5"}, []string{"5254", "5755"}},
+		{"progressive-kriegspiel", "", "", "", []string{"e4", "e5 d5"}, []string{"5254", "5755 4745"}},
+	}
+	for _, c := range cases {
+		if c.record != "" {
+			a, b := replay(t, c.key, c.fen, c.record), replay(t, c.key, c.fen, c.numeric)
+			if a.Failure != nil || b.Failure != nil || len(b.Warnings) != 0 {
+				t.Errorf("%s %q: %v / %v %q", c.key, c.numeric, a.Failure, b.Failure, b.Warnings)
+				continue
+			}
+			if pa, pb := a.Game.Position(), b.Game.Position(); pa.FEN() != pb.FEN() {
+				t.Errorf("%s records: %s / %s", c.key, pa.FEN(), pb.FEN())
+			}
+		}
+		var fens [2]string
+		for i, lines := range [][]string{c.mail, c.mailNumeric} {
+			g, err := variant.MustLookup(c.key).New(variant.Options{FEN: c.fen})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := send(t, g, lines...)
+			if i == 1 && len(w) != 0 {
+				t.Errorf("%s mail %q: warnings %v", c.key, lines, w)
+			}
+			p := g.Position()
+			fens[i] = p.FEN()
+		}
+		if fens[0] != fens[1] {
+			t.Errorf("%s mail: %s / %s", c.key, fens[0], fens[1])
+		}
+	}
+}
+
+// A line of words is not a command, in every game, whoever is to move (issue 25): it was
+// "too long to be a move".
+func TestWordsAreNotACommand(t *testing.T) {
+	for _, key := range variant.Keys() {
+		g, err := variant.MustLookup(key).New(variant.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := g.ToAct()[0]
+		for _, line := range []string{"hello there", "thanks, have a nice day and good luck to you"} {
+			if _, _, err := g.Resolve(by, line); err == nil || !strings.Contains(err.Error(), "is not a command") {
+				t.Errorf("%s %q: %v", key, line, err)
+			}
+		}
+	}
+}

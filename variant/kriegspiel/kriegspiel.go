@@ -697,6 +697,9 @@ func (g *Game) playedArgs(ev event, shown string) map[string]any {
 	if g.prog {
 		a["K"], a["Of"] = ev.k, ev.n
 	}
+	if shown != "" {
+		a["Numeric"] = chess.Numeric(ev.move) // the mover's own move, for him in numeric notation
+	}
 	if ev.captured != chess.NoSquare {
 		a["Captured"] = ev.captured.String()
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -143,7 +144,7 @@ func isNumber(w string) bool {
 	for d < len(w) && w[d] >= '0' && w[d] <= '9' {
 		d++
 	}
-	return d > 0 && strings.Trim(w[d:], ".:") == ""
+	return d > 0 && strings.Trim(w[d:], ".:") == "" && !record.IsNumericMove(w) // 5254 is e2-e4
 }
 
 // numberPrefix splits "12.e4" into "12." and "e4".

@@ -164,3 +164,67 @@ func (g *Game) PublicView() variant.View {
 }
 
 var _ variant.PublicViewer = (*Game)(nil)
+
+var _ variant.Scorer = (*Game)(nil)
+
+// Score is the game so far as v may know it: his own moves, as his mails told him them
+// ("1. e2-e4 2. Ng1-f3", Progressive Kriegspiel by series: "2. e7-e5, d7-d5"), written from
+// his own men alone; the announcements are under his board already, and nothing of the
+// opponent's moves is known. The referee's is the record.
+func (g *Game) Score(v variant.Viewer) (words, moves string) {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return "score", g.Movetext()
+	}
+	return "kriegspiel/score", g.ownMoves(chess.Color(v), false)
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation: his own moves, numbered as Score numbers
+// them; the record (once the game is over) stays in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext() // the record's own notation: attempts and answers are not moves
+	}
+	return g.ownMoves(chess.Color(v), true)
+}
+
+// ownMoves writes s's moves played, numbered, in long algebraic or numeric notation.
+func (g *Game) ownMoves(s chess.Color, numeric bool) string {
+	q := g.start
+	var sb strings.Builder
+	last := -1
+	for _, e := range g.events {
+		if e.kind != evPlayed {
+			continue
+		}
+		if e.by == s {
+			no := e.fullmove
+			if g.prog {
+				no = e.n
+			}
+			switch {
+			case no == last:
+				sb.WriteString(", ")
+			case sb.Len() > 0:
+				sb.WriteByte(' ')
+				fallthrough
+			default:
+				if s == chess.Black && !g.prog {
+					fmt.Fprintf(&sb, "%d... ", no)
+				} else {
+					fmt.Fprintf(&sb, "%d. ", no)
+				}
+			}
+			last = no
+			if numeric {
+				sb.WriteString(chess.Numeric(e.move))
+			} else {
+				sb.WriteString(longAlgebraic(&q, e.move)) // reads the man on the from-square: his own
+			}
+		}
+		q.Turn = e.by
+		q.Play(e.move)
+	}
+	return sb.String()
+}

@@ -28,12 +28,13 @@ import (
 const Key = "orthodox"
 
 func init() {
-	variant.Register(&variant.Variant{Open: true, InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
+	variant.Register(&variant.Variant{Open: true, Conditionals: true, InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Key:     Key,
 		Name:    "Orthodox chess",
 		Aliases: []string{"standard", "chess", "normal", "from position", "orthodox chess"},
-		Help: "Send your move on a line of its own, in SAN (Nf3, exd5, O-O, e8=Q) or in\n" +
-			"coordinates (g1f3, e7e8q). MOVE before it is allowed.",
+		Help: "Send your move on a line of its own, in SAN (Nf3, exd5, O-O, e8=Q), in\n" +
+			"coordinates (g1f3, e7e8q) or in ICCF numeric notation (7163, 57581).\n" +
+			"MOVE before it is allowed.",
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
@@ -137,7 +138,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	}
 	// Whose move comes next is said once, under the board ("Black to play move 1."), and
 	// for the player to move in his mail's subject: no "your move" notice repeats it.
-	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "orthodox/move", Args: map[string]any{"By": before.Turn, "Move": numbered(&before, m)}, Show: variant.ShowView}}
+	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "orthodox/move", Args: map[string]any{"By": before.Turn, "Move": numbered(&before, m), "Numeric": numberedNumeric(&before, m)}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}
@@ -215,6 +216,38 @@ func numbered(p *chess.Position, m chess.Move) string {
 		dots = "..."
 	}
 	return fmt.Sprintf("%d%s %s", p.Fullmove, dots, p.SAN(m))
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore writes the moves played in ICCF numeric notation with move numbers: "1. 5254
+// 5755 2. 7163".
+func (g *Game) NumericScore(variant.Viewer) string {
+	var sb strings.Builder
+	p := g.start
+	for i, m := range g.moves {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if p.Turn == chess.White {
+			fmt.Fprintf(&sb, "%d. ", p.Fullmove)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d... ", p.Fullmove)
+		}
+		sb.WriteString(chess.Numeric(m))
+		p.Play(m)
+	}
+	return sb.String()
+}
+
+// numberedNumeric is numbered in ICCF numeric notation, "12... 5755", for a player who
+// asked for it: the referee sets InNumeric in the notice's words for him (play.Outcome).
+func numberedNumeric(p *chess.Position, m chess.Move) string {
+	dots := "."
+	if p.Turn == chess.Black {
+		dots = "..."
+	}
+	return fmt.Sprintf("%d%s %s", p.Fullmove, dots, chess.Numeric(m))
 }
 
 // Movetext writes the moves played in SAN with move numbers (no result).

@@ -226,8 +226,8 @@ func (g *Game) splitSeries(text string) ([]string, []chess.Warning, error) {
 	if len(t) >= 6 && strings.EqualFold(t[:6], "series") {
 		t = strings.TrimSpace(t[6:])
 	}
-	// A leading series number: "5:", "5.", "5".
-	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
+	// A leading series number: "5:", "5.", "5"; not a move in numeric notation ("5755 4745").
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && !(t[i] == ' ' && record.IsNumericMove(t[:i])) {
 		n, _ := strconv.Atoi(t[:i])
 		rest := strings.TrimLeft(t[i:], ":. ")
 		if i == len(t) || t[i] == ':' || t[i] == '.' || t[i] == ' ' {
@@ -405,7 +405,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return nil, nil
 	}
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "series", Words: "progressive/series",
-		Args: map[string]any{"By": by, "N": n, "Moves": strings.Join(san, ", "), "RanOut": ranOut}, Show: variant.ShowView}}
+		Args: map[string]any{"By": by, "N": n, "Moves": strings.Join(san, ", "), "Numeric": numericMoves(seq), "RanOut": ranOut}, Show: variant.ShowView}}
 	if g.Outcome().Over() {
 		notices = append(notices, g.OverNotice())
 	}
@@ -491,6 +491,37 @@ func (g *Game) Movetext() string {
 	var parts []string
 	for i, s := range g.played {
 		parts = append(parts, fmt.Sprintf("%d %s", g.startSeries+i, strings.Join(s, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+// numericMoves writes a series in ICCF numeric notation, for the players who asked for it
+// (the referee sets InNumeric in the notice's words for them): "5755, 4745".
+func numericMoves(seq []chess.Move) string {
+	out := make([]string, len(seq))
+	for i, m := range seq {
+		out[i] = chess.Numeric(m)
+	}
+	return strings.Join(out, ", ")
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore writes the series played in ICCF numeric notation: "1 5254 2 5755, 4745".
+func (g *Game) NumericScore(variant.Viewer) string {
+	var parts []string
+	for _, c := range g.Log() {
+		rest, ok := strings.CutPrefix(c.Text, "series ")
+		if !ok || len(parts) == len(g.played) {
+			continue
+		}
+		var moves []string
+		for _, uci := range strings.Fields(rest) {
+			if m, err := chess.ParseUCI(uci); err == nil {
+				moves = append(moves, chess.Numeric(m))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", g.startSeries+len(parts), strings.Join(moves, ", ")))
 	}
 	return strings.Join(parts, " ")
 }

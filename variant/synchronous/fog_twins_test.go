@@ -83,7 +83,7 @@ func (tw *twins) replay(log []variant.Command) *Game {
 // seenBy is what the observer is shown of g: his view, whose action it waits for and how it
 // stands.
 func (tw *twins) seenBy(g *Game) string {
-	return fmt.Sprintf("%s\nto act %v; outcome %+v; %s", g.View(variant.ViewerOf(tw.observer)).Diagram(), g.ToAct(), g.Outcome(), g.TurnName(tw.observer))
+	return fmt.Sprintf("%s\nto act %v; outcome %+v; %s", varianttest.Seen(g, variant.ViewerOf(tw.observer)), g.ToAct(), g.Outcome(), g.TurnName(tw.observer))
 }
 
 // told is the words of the notices the observer may read.

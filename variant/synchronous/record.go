@@ -48,6 +48,64 @@ func (g *Game) Movetext() string {
 	return sb.String()
 }
 
+var _ variant.Scorer = (*Game)(nil)
+
+// Score is the game so far as v may know it: the turns resolved so far, both moves of each,
+// which both players were told (never a move sealed for the turn in play); under fog his own
+// moves alone, each written from his own man ("1. e2-e4 2. Ng1-f3"), since what the
+// opponent played and what his own move took are not his to know. The referee's is the record.
+func (g *Game) Score(v variant.Viewer) (words, moves string) {
+	if v == variant.AsReferee || g.Outcome().Over() || !g.fog {
+		return "score", g.Movetext()
+	}
+	return "synchronous/score", g.turnMoves([]chess.Color{chess.Color(v)}, false)
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation: the turns resolved, both moves of each, or
+// under fog his own moves; once the game is over, the record in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext()
+	}
+	if !g.fog {
+		return g.turnMoves([]chess.Color{chess.White, chess.Black}, true)
+	}
+	return g.turnMoves([]chess.Color{chess.Color(v)}, true)
+}
+
+// turnMoves writes the moves of sides in the turns resolved, numbered by turn: each from its
+// man ("Ng1-f3") or in numeric notation.
+func (g *Game) turnMoves(sides []chess.Color, numeric bool) string {
+	var sb strings.Builder
+	for _, t := range g.turns {
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%d.", t.pre.Fullmove)
+		for _, s := range sides {
+			m := t.moves[s]
+			sb.WriteByte(' ')
+			switch {
+			case m == chess.NullMove:
+				sb.WriteString("--")
+			case numeric:
+				sb.WriteString(chess.Numeric(m))
+			default:
+				if role := t.pre.At(m.From).Role(); role != chess.Pawn && role != chess.NoRole {
+					sb.WriteString(role.Letter())
+				}
+				fmt.Fprintf(&sb, "%v-%v", m.From, m.To)
+				if m.Promotion != chess.NoRole {
+					sb.WriteString("=" + m.Promotion.Letter())
+				}
+			}
+		}
+	}
+	return sb.String()
+}
+
 // Steps reads a record of synchronous chess: after each turn number, White's move then
 // Black's, both judged on the position before the turn. A turn number is optional; one that
 // does not fit the count (a turn skipped, "N..." before White's move) is a warning, and the

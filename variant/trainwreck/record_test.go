@@ -36,21 +36,21 @@ func TestRecords(t *testing.T) {
 		board                    string
 	}{
 		{"a game won by taking the king in part 1: the last turn holds part 1 alone", "Train Wreck", "",
-			"1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1 0-1", "1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1", "0-1", "king capture", 7,
+			"1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1 0-1", "1. e2-e4 / e7-e5 Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 Qh4xe1", "0-1", "king capture", 7,
 			"rnb1kbnr/1ppp1ppp/p7/4p3/4P3/P4P2/1PPP2PP/RNBQqBNR"},
 		{"the same in SAN, with spaces, dashes and glued numbers", "Train Wreck Chess", "",
-			"1.e2-e4 / e7-e5 Qh4 / f3 2. a3/a6 2... Qxe1 0-1", "1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1", "0-1", "king capture", 7,
+			"1.e2-e4 / e7-e5 Qh4 / f3 2. a3/a6 2... Qxe1 0-1", "1. e2-e4 / e7-e5 Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 Qh4xe1", "0-1", "king capture", 7,
 			"rnb1kbnr/1ppp1ppp/p7/4p3/4P3/P4P2/1PPP2PP/RNBQqBNR"},
 		{"Three-Move: White's first turn has one own move, then two", "Three-Move Train Wreck", "",
-			"1. e2e4/b8c6 d7d5,e7e5/e4d5 2. d2d4, g1f3 / c6b4 *", "1. e2e4/b8c6 d7d5,e7e5/e4d5 2. d2d4,g1f3/c6b4", "*", "unterminated", 8,
+			"1. e2e4/b8c6 d7d5,e7e5/e4d5 2. d2d4, g1f3 / c6b4 *", "1. e2-e4 / Nb8-c6 d7-d5, e7-e5 / e4xd5 2. d2-d4, Ng1-f3 / Nc6-b4", "*", "unterminated", 8,
 			"r1bqkbnr/ppp2ppp/8/3Pp3/1n1P4/5N2/PPP2PPP/RNBQKB1R"},
 		{"a promotion by the mover, as a letter or in parentheses", "trainwreck", "4k3/1P6/8/8/8/8/p7/4K3 w - - 0 1",
-			"1. b7b8r / a2a1(B) *", "1. b7b8r/a2a1b", "*", "unterminated", 2, "1R2k3/8/8/8/8/8/8/b3K3"},
+			"1. b7b8r / a2a1(B) *", "1. b7-b8=R / a2-a1=B", "*", "unterminated", 2, "1R2k3/8/8/8/8/8/8/b3K3"},
 		{"a turn cut short by a stalemate after part 1", "trainwreck", "4k3/4p3/4P3/8/8/8/8/4K2R w K - 0 1",
-			"1. O-O 0-1", "1. e1g1", "0-1", "stalemate", 1, "4k3/4p3/4P3/8/8/8/8/5RK1"},
+			"1. O-O 0-1", "1. O-O", "0-1", "stalemate", 1, "4k3/4p3/4P3/8/8/8/8/5RK1"},
 		{"a record from Black's turn", "trainwreck", "4k3/p7/8/8/8/8/8/4K2R b K - 0 7",
-			"7... a6/Rh3 8. Ke2/a5 *", "7... a7a6/h1h3 8. e1e2/a6a5", "*", "unterminated", 4, "4k3/8/8/p7/8/7R/4K3/8"},
-		{"an undecided game ended by a result is a resignation", "trainwreck", "", "1. e2e4/b8c6 1-0", "1. e2e4/b8c6", "1-0", "resignation", 2, ""},
+			"7... a6/Rh3 8. Ke2/a5 *", "7... a7-a6 / Rh1-h3 8. Ke1-e2 / a6-a5", "*", "unterminated", 4, "4k3/8/8/p7/8/7R/4K3/8"},
+		{"an undecided game ended by a result is a resignation", "trainwreck", "", "1. e2e4/b8c6 1-0", "1. e2-e4 / Nb8-c6", "1-0", "resignation", 2, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.what, func(t *testing.T) {
@@ -68,6 +68,11 @@ func TestRecords(t *testing.T) {
 			}
 			if got := variant.MustLookup(g.Key()).WriteMovetext(g); got != c.canonical {
 				t.Errorf("written back as %q, want %q", got, c.canonical)
+			}
+			// What is written reads back to the same game (the players' notation is a record's).
+			again := replayRecord(t, c.tag, c.fen, c.canonical+" "+c.result)
+			if again.Failure != nil || placement(again.Game.(*Game)) != placement(g) {
+				t.Errorf("written record does not read back: %v", again.Failure)
 			}
 		})
 	}

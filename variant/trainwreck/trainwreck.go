@@ -65,6 +65,7 @@
 package trainwreck
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -260,7 +261,8 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 		t = strings.TrimSpace(t[4:])
 	}
 	// A turn number: "12:", "12.", "12 ".
-	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (t[i] == ':' || t[i] == '.' || t[i] == ' ') {
+	// (Not a move in ICCF numeric notation: "5254 / 2836".)
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (t[i] == ':' || t[i] == '.' || t[i] == ' ') && !(t[i] == ' ' && record.IsNumericMove(t[:i])) {
 		var n int
 		fmt.Sscanf(t[:i], "%d", &n)
 		if n != g.pos.Fullmove {
@@ -270,6 +272,12 @@ func (g *Game) split(text string) (own []string, other string, warns []chess.War
 	}
 	fields := func(s string) []string {
 		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' })
+	}
+	for _, w := range fields(strings.ReplaceAll(t, "/", " ")) {
+		var words *chess.WordsError
+		if _, err := chess.ParseNotation(w); errors.As(err, &words) {
+			return nil, "", warns, variant.Reject("%v", err) // a sentence, not a turn
+		}
 	}
 	n := g.ownCount()
 	before, after, slash := strings.Cut(t, "/")
@@ -478,7 +486,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return nil, nil
 	}
 	notices := []variant.Notice{{To: variant.ToBoth, Kind: "move", Words: "trainwreck/turn", Show: variant.ShowView,
-		Args: map[string]any{"By": by, "N": no, "Line": readable(&lineBefore, t.moves, t.own), "Notes": t.notes}}}
+		Args: map[string]any{"By": by, "N": no, "Line": readable(&lineBefore, t.moves, t.own), "Numeric": numericTurn(t.moves, t.own), "Notes": t.notes}}}
 	if g.Outcome().Over() {
 		return append(notices, g.OverNotice()), nil
 	}
@@ -543,8 +551,51 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	})
 }
 
-// Movetext writes the game's record: "1. e2e4/b8c6 d7d5/e4e5 2. ...".
+// Movetext writes the game's record as the players read its turns in their mails: "1. e2-e4
+// / Nb8-c6 d7-d5 / e4-e5 2. ..." (long algebraic, each man's letter and both squares; Steps
+// reads it, and the bare coordinates of earlier records: "1. e2e4/b8c6").
 func (g *Game) Movetext() string {
+	var sb strings.Builder
+	q := g.start
+	var unmoved chess.Bitboard
+	for i, t := range g.played {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if t.by == chess.White {
+			fmt.Fprintf(&sb, "%d. ", t.no)
+		} else if i == 0 {
+			fmt.Fprintf(&sb, "%d... ", t.no)
+		}
+		sb.WriteString(readable(&q, t.moves, t.own))
+		for _, m := range t.moves {
+			play(&q, &unmoved, m)
+		}
+	}
+	return sb.String()
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// numericTurn writes a turn's moves in ICCF numeric notation, "5254 / 2836", for the players
+// who asked for it (the referee sets InNumeric in the notice's words for them).
+func numericTurn(moves []chess.Move, own int) string {
+	var sb strings.Builder
+	for j, m := range moves {
+		switch {
+		case j == own:
+			sb.WriteString(" / ")
+		case j > 0:
+			sb.WriteString(", ")
+		}
+		sb.WriteString(chess.Numeric(m))
+	}
+	return sb.String()
+}
+
+// NumericScore writes the turns played in ICCF numeric notation: "1. 5254 / 2836 4745 /
+// 5455".
+func (g *Game) NumericScore(variant.Viewer) string {
 	var sb strings.Builder
 	for i, t := range g.played {
 		if i > 0 {
@@ -555,7 +606,7 @@ func (g *Game) Movetext() string {
 		} else if i == 0 {
 			fmt.Fprintf(&sb, "%d... ", t.no)
 		}
-		writeTurn(&sb, t.moves, t.own)
+		sb.WriteString(numericTurn(t.moves, t.own))
 	}
 	return sb.String()
 }

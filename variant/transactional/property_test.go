@@ -172,7 +172,7 @@ func noninterference(t *testing.T, seed int64, observer chess.Color) int {
 		if ma != mb {
 			t.Fatalf("seed %d, observer %v, turn %d: the observer's mail differs\n--- world a\n%s\n--- world b\n%s", seed, observer, turn, ma, mb)
 		}
-		va, vb := a.View(variant.ViewerOf(observer)).Diagram(), b.View(variant.ViewerOf(observer)).Diagram()
+		va, vb := varianttest.Seen(a, variant.ViewerOf(observer)), varianttest.Seen(b, variant.ViewerOf(observer))
 		if va != vb {
 			t.Fatalf("seed %d, observer %v, turn %d: the observer's view differs\n%s\n%s", seed, observer, turn, va, vb)
 		}
@@ -209,7 +209,7 @@ func TestNoninterferenceFiftyMoves(t *testing.T) {
 		} else if ma != mb {
 			t.Fatalf("turn %d: Black's mail differs\n--- Nc3 (R)\n%s\n--- e3 (R)\n%s", turn, ma, mb)
 		}
-		if va, vb := a.View(variant.AsBlack).Diagram(), b.View(variant.AsBlack).Diagram(); va != vb {
+		if va, vb := varianttest.Seen(a, variant.AsBlack), varianttest.Seen(b, variant.AsBlack); va != vb {
 			t.Fatalf("turn %d: Black's view differs\n%s\n%s", turn, va, vb)
 		}
 		s := shuffle[turn%len(shuffle)]

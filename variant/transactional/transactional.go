@@ -66,11 +66,12 @@ func init() {
 		Aliases: []string{"transactional chess"},
 		Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
 			"                 is optional, and so is the mark (then the transaction stays open)\n" +
-			"Nc6 COMMIT       the same as Nc6 (C); ROLLBACK likewise\n" +
+			"Nc6 COMMIT       the same as Nc6 (C); Nc6 ROLLBACK the same as Nc6 (R)\n" +
 			"more lines       lines after your move are kept for your next turns (a batch);\n" +
 			"                 a batch stops when your opponent commits\n" +
 			"EP? e4          may the pawn on e4 be taken en passant this turn?\n" +
-			"VIEW             your transactional and committed views",
+			"VIEW             your transactional and committed views (VIEW COMMITTED\n" +
+			"                 and VIEW TRANSACTIONAL show them too)",
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
@@ -112,6 +113,11 @@ type turnRecord struct {
 	san  string
 	disp string // "C", "R" or ""
 	auto bool   // the commit was mandatory and not written
+	// committed is, for a commit, the moves it made actual as its announcement told the
+	// opponent (TX-D8): "Nb1-Nxc7, Ng1-Nf3"; numeric the same in ICCF numeric notation
+	// ("2133, 7163"), from-square to square.
+	committed, numeric string
+	move               chess.Move
 }
 
 // queued is a batch line waiting for a later turn (TX-D12), already resolved to coordinates.
@@ -502,7 +508,7 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	san := pos.SAN(m)
 	g.play(by, pos, m, san)
 	committed = disp == dispCommit
-	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto})
+	g.turns = append(g.turns, turnRecord{by: by, tx: g.pl[by].tx, san: san, disp: disp, auto: auto, move: m})
 
 	say := func(to variant.Audience, kind, words string, a args, show variant.Show) {
 		if !g.Quiet() {
@@ -525,7 +531,11 @@ func (g *Game) doMove(by chess.Color, uci, disp string) (notices []variant.Notic
 	switch disp {
 	case dispCommit:
 		tx := g.pl[by].tx
+		numeric := g.pl[by].committedNumeric()
 		announcement, captured := g.commit(by)
+		told, _, _ := strings.Cut(strings.TrimPrefix(announcement, by.String()+" has committed: "), ";")
+		g.turns[len(g.turns)-1].committed = strings.TrimSpace(told)
+		g.turns[len(g.turns)-1].numeric = numeric
 		mandatory := ""
 		if auto {
 			mandatory = why
@@ -604,6 +614,21 @@ func (g *Game) play(by chess.Color, pos chess.Position, m chess.Move, san string
 	p.pending = append(p.pending, pending{move: m, san: san})
 	// The opponent's e.p. eligibility lasts for by's next turn only (TX-D9).
 	o.epSquares = 0
+}
+
+// committedNumeric is what a commit of p's would make actual, each man from the square he
+// stood on to the square he stands on, in ICCF numeric notation and in the announcement's
+// order (by from-square): "5254, 6125".
+func (p *player) committedNumeric() string {
+	var texts []string
+	for from := chess.Square(0); from < 64; from++ {
+		for to := chess.Square(0); to < 64; to++ {
+			if p.origin[to] == from && (from != to || p.promoted[from] != chess.NoRole) {
+				texts = append(texts, chess.Numeric(chess.Move{From: from, To: to, Promotion: p.promoted[from]}))
+			}
+		}
+	}
+	return strings.Join(texts, ", ")
 }
 
 // commit makes by's pending moves actual and returns the TX-D8 announcement for the
@@ -806,6 +831,57 @@ func (g *Game) Movetext() string {
 	return sb.String()
 }
 
+var _ variant.Scorer = (*Game)(nil)
+
+// Score is the game so far as v may know it (rules.md §1.4): his own turns with their
+// T-numbers, as the record writes them ("T3: Nf3 (C)"), and of his opponent's only the
+// commits, each where it was announced with the moves it made actual ("Black committed
+// Pa7-Pa3, Qd8-Qxc7"); never a move of the opponent's still pending or rolled back, nor when
+// he made the moves he committed, nor his T-number (it counts his rollbacks). The referee's
+// is the record.
+func (g *Game) Score(v variant.Viewer) (words, moves string) {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return "score", g.Movetext()
+	}
+	s := chess.Color(v)
+	var parts []string
+	for _, t := range g.turns {
+		switch {
+		case t.by == s && t.disp != "":
+			parts = append(parts, fmt.Sprintf("T%d: %s (%s)", t.tx, t.san, t.disp))
+		case t.by == s:
+			parts = append(parts, fmt.Sprintf("T%d: %s", t.tx, t.san))
+		case t.disp == dispCommit:
+			// Not his T-number: it counts his rollbacks, which are his secret.
+			parts = append(parts, fmt.Sprintf("%s committed %s", t.by, t.committed))
+		}
+	}
+	return "transactional/score", strings.Join(parts, "; ")
+}
+
+var _ variant.NumericScorer = (*Game)(nil)
+
+// NumericScore is Score in ICCF numeric notation ("T1: 5254; White committed 5254, 6125");
+// once the game is over, the record in its own notation.
+func (g *Game) NumericScore(v variant.Viewer) string {
+	if v == variant.AsReferee || g.Outcome().Over() {
+		return g.Movetext()
+	}
+	s := chess.Color(v)
+	var parts []string
+	for _, t := range g.turns {
+		switch {
+		case t.by == s && t.disp != "":
+			parts = append(parts, fmt.Sprintf("T%d: %s (%s)", t.tx, chess.Numeric(t.move), t.disp))
+		case t.by == s:
+			parts = append(parts, fmt.Sprintf("T%d: %s", t.tx, chess.Numeric(t.move)))
+		case t.disp == dispCommit:
+			parts = append(parts, fmt.Sprintf("%s committed %s", t.by, t.numeric))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 // resolveQueued reads a line sent for a later turn (TX-D12). It is resolved against by's view
 // as it will be if the opponent does not commit meanwhile (if he commits, the batch stops):
 // by's view with his earlier queued lines played. Locks are tested when the line is played.
@@ -824,7 +900,10 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	if err != nil {
 		return variant.Command{}, warns, variant.Refuse("transactional/illegal-in-view", args{"Later": true, "Why": err})
 	}
-	if w := markWarning(pos, n, m); w != nil {
+	// A move queued before it may leave the opponent in check in this simulation, where he
+	// does not answer it; by the time this line is played he will have. Its check mark is
+	// judged only when the check is this move's own (issue 25).
+	if w := markWarning(pos, n, m); w != nil && !pos.KingAttacked(by.Other()) {
 		warns = append(warns, *w)
 	}
 	if err := sim.checkDisposition(by, sim.mandatory(&pos, by, m), p.disp); err != nil {

@@ -527,3 +527,47 @@ func TestTurnName(t *testing.T) {
 		})
 	}
 }
+
+// A line kept for a later turn is not told to write + because a move queued before it gives
+// check: by the time it is played, the opponent will have answered that check (issue 25).
+func TestQueuedLineCheckMark(t *testing.T) {
+	g := newGame(t, "")
+	move(t, g, W, "e4")
+	move(t, g, B, "f6 (C)")
+	move(t, g, W, "d3")
+	for _, line := range []string{"Qh5+ (C)", "a3", "Qxh7"} {
+		_, warns, err := g.Resolve(W, line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		for _, w := range warns {
+			t.Errorf("%s: warned %q", line, w.Text)
+		}
+		move(t, g, W, line)
+	}
+}
+
+// The game so far as a player may know it (issue 25): his own transactions, and of his
+// opponent's only the commits, without their T-numbers (they count his rollbacks); in
+// numeric notation too.
+func TestScore(t *testing.T) {
+	g := newGame(t, "")
+	move(t, g, W, "e4")
+	move(t, g, B, "Nf6 (R)")
+	move(t, g, W, "Bc4 (C)")
+	move(t, g, B, "e5 (C)")
+	for _, c := range []struct {
+		v             variant.Viewer
+		score, number string
+	}{
+		{variant.AsWhite, "T1: e4; T1: Bc4 (C); Black committed Pe7-Pe5", "T1: 5254; T1: 6134 (C); Black committed 5755"},
+		{variant.AsBlack, "T2: Nf6 (R); White committed Bf1-Bc4, Pe2-Pe4; T4: e5 (C)", "T2: 7866 (R); White committed 6134, 5254; T4: 5755 (C)"},
+	} {
+		if _, got := g.Score(c.v); got != c.score {
+			t.Errorf("%v: score %q, want %q", c.v, got, c.score)
+		}
+		if got := g.NumericScore(c.v); got != c.number {
+			t.Errorf("%v: numeric %q, want %q", c.v, got, c.number)
+		}
+	}
+}

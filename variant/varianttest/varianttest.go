@@ -157,6 +157,16 @@ type Step struct {
 	Text string
 }
 
+// Seen is all that v is shown of g under his notices: his view, its FEN, and the game so far
+// as he may know it (variant.ScoreOf), the lines every mail that shows his board ends with.
+func Seen(g variant.Game, v variant.Viewer) string {
+	view := g.View(v)
+	va := variant.MustLookup(g.Key())
+	words, moves := variant.ScoreOf(va, g, v, false)
+	_, numeric := variant.ScoreOf(va, g, v, true)
+	return fmt.Sprintf("%s\nFEN %q\n%s: %s\nnumeric: %s\n", view.Diagram(), view.FEN, words, moves, numeric)
+}
+
 // Noninterference plays two scripts that differ only in what observer may not know (an
 // uncommitted move, a rollback, a stated C-move ...) and fails unless observer is told the
 // same words and shown the same views after every step. Each step must be accepted in its
@@ -178,7 +188,7 @@ func Noninterference(t testing.TB, v *variant.Variant, opts variant.Options, obs
 				fmt.Fprintf(&sb, "%s|%s|%d|%v\n", n.Kind, templates.NoticeText(n.Kind, n.Words, n.Text, n.Args), n.Show, n.Stop)
 			}
 		}
-		sb.WriteString(g.View(variant.ViewerOf(observer)).Diagram())
+		sb.WriteString(Seen(g, variant.ViewerOf(observer)))
 		fmt.Fprintf(&sb, "\nto act %v; outcome %+v\n", g.ToAct(), g.Outcome())
 		if tn, ok := g.(variant.TurnNamer); ok {
 			sb.WriteString(tn.TurnName(observer))

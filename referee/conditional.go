@@ -1,0 +1,358 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/refereed/refereed/archive"
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
+	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// Conditional moves (issue 25), as correspondence servers offer them: a player who has just
+// moved states what he will answer to his opponent's next moves, "IF Nf6 e5 d6 exd6", and
+// when the opponent's move matches, his reply is played at once. Several IF lines are
+// alternatives; IF LIST shows them, IF CLEAR drops them.
+//
+// Only in the games that offer them (variant.Variant.Conditionals: orthodox chess), where
+// both players see the whole board and move one move at a time: in a game that hides moves
+// the opponent's move cannot be matched without the referee telling what it was, and in
+// Progressive, Train Wreck or the simultaneous games a turn is not one move to answer with
+// one move.
+//
+// Decisions (rules.md does not settle them):
+//   - A sequence is stated after one's move, while the opponent is to move, and checked
+//     whole on the position: every move of it must be legal after the ones before it, and
+//     none but the last may end the game. A reply that fires is therefore legal.
+//   - Alternatives may share their first moves, but two that answer the same moves with
+//     different replies are refused: the later one names the earlier. At most
+//     MaxConditionals sequences, of at most MaxConditionalMoves moves each.
+//   - A move of the opponent that a sequence does not begin with drops it, and the player is
+//     told how many were dropped; one that matches moves it on, and its reply is played at
+//     once, logged as the player's move from the source "conditional", at the time of the
+//     opponent's move (so it costs no time on the clock). The opponent's mail says that the
+//     reply was stated in advance.
+//   - An accepted takeback drops every sequence of both players: the position they were
+//     stated on is gone.
+//   - Sequences are the stating player's secret: events of their own kind in the game's log
+//     (store.EventConditional), which are not commands of the game, are never told to the
+//     opponent, and are left out of exports and of the end-of-game reveal. The opponent's
+//     mails are the same whether or not a sequence was stated, unless it fires.
+//   - Draw offers, takeback requests and other commands neither match nor drop a sequence;
+//     only moves do.
+
+// MaxConditionals is the most sequences a player may have standing in a game, and
+// MaxConditionalMoves the most moves (his and his opponent's) one may have.
+const (
+	MaxConditionals     = 10
+	MaxConditionalMoves = 20
+)
+
+// conditionalSource is the Source of a reply that a conditional sequence played.
+const conditionalSource = "conditional"
+
+// sequence is one conditional sequence standing: the moves still to come, in canonical form
+// ("move e7e5"), the first of them next's.
+type sequence struct {
+	next  chess.Color
+	moves []string
+}
+
+// sequences replays the conditional sequences of both players from a game's log: what
+// stands after events.
+func sequences(events []store.Event) [2][]sequence {
+	var seqs [2][]sequence
+	for _, e := range events {
+		side := chess.Color(e.Side & 1)
+		switch {
+		case e.Kind == store.EventConditional && e.Text == "if clear":
+			seqs[side] = nil
+		case e.Kind == store.EventConditional:
+			moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
+			seqs[side] = append(seqs[side], sequence{next: side.Other(), moves: moves})
+		case e.Kind == store.EventTakeback && e.Undo > 0:
+			seqs = [2][]sequence{}
+		case e.IsCommand() && strings.HasPrefix(e.Text, "move "):
+			for s := range seqs {
+				kept := seqs[s][:0]
+				for _, q := range seqs[s] {
+					if q.next == side && q.moves[0] == e.Text && len(q.moves) > 1 {
+						kept = append(kept, sequence{next: side.Other(), moves: q.moves[1:]})
+					}
+				}
+				seqs[s] = kept
+			}
+		}
+	}
+	return seqs
+}
+
+// conditionalVerb reads an IF line: "list", "clear", or the moves of a sequence; ok is false
+// for a line that is not an IF line.
+func conditionalVerb(line string) (verb string, moves []string, ok bool) {
+	f := strings.Fields(line)
+	if len(f) == 0 || !strings.EqualFold(f[0], "IF") {
+		return "", nil, false
+	}
+	if len(f) == 2 && (strings.EqualFold(f[1], "LIST") || strings.EqualFold(f[1], "CLEAR")) {
+		return strings.ToLower(f[1]), nil, true
+	}
+	for _, w := range f[1:] {
+		var words *chess.WordsError
+		if _, err := chess.ParseNotation(w); errors.As(err, &words) {
+			return "", nil, false // a sentence that begins with "if": not a command
+		}
+		// Move numbers may be written ("IF 12... Nf6 13. e5"), a number against its move too.
+		if kindOf(w) == record.Number {
+			continue
+		}
+		if _, rest, ok := record.NumberAndSymbol(w); ok {
+			w = rest
+		}
+		moves = append(moves, strings.TrimRight(w, ","))
+	}
+	return "state", moves, true
+}
+
+// kindOf classifies one word of an IF line as movetext does.
+func kindOf(w string) record.TokenKind {
+	toks, err := record.Tokenize(w, nil)
+	if err != nil || len(toks) != 1 {
+		return record.Symbol
+	}
+	return toks[0].Kind
+}
+
+// conditional runs an IF line of side's in the game a, sent in the mail source.
+func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
+	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+	if !v.Conditionals {
+		return nil, variant.Reject("%s", say("if-none-here", templates.Args{"Variant": v.Name}))
+	}
+	if out := g.Outcome(); out.Over() {
+		return nil, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
+	}
+	events, err := tx.Events(sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	mine := sequences(events)[side]
+	pos := g.Position()
+	tell := func(text string) []variant.Notice {
+		return []variant.Notice{{To: variant.To(side), Kind: variant.KindAnswer, Text: text}}
+	}
+	switch verb {
+	case "list":
+		if len(mine) == 0 {
+			return tell(say("if-list-none", nil)), nil
+		}
+		lines := make([]string, len(mine))
+		for i, q := range mine {
+			lines[i] = "- IF " + writeSequence(pos, q.moves)
+		}
+		return tell(say("if-list", nil) + "\n" + strings.Join(lines, "\n")), nil
+	case "clear":
+		if len(mine) == 0 {
+			return tell(say("if-list-none", nil)), nil
+		}
+		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if clear", Source: source}); err != nil {
+			return nil, err
+		}
+		return tell(say("if-cleared", templates.Args{"N": len(mine)})), nil
+	}
+	if !archive.WaitsFor(g, side.Other()) {
+		return nil, variant.Reject("%s", say("if-not-now", nil))
+	}
+	if len(words) < 2 || len(words)%2 != 0 {
+		return nil, variant.Reject("%s", say("if-form", nil))
+	}
+	if len(words) > MaxConditionalMoves {
+		return nil, variant.Reject("%s", say("if-too-long", templates.Args{"Max": MaxConditionalMoves}))
+	}
+	if len(mine) >= MaxConditionals {
+		return nil, variant.Reject("%s", say("if-too-many", templates.Args{"Max": MaxConditionals}))
+	}
+	// The whole sequence is played on a copy of the game: each move legal after the ones
+	// before it, none but the last ending the game.
+	copyOf, fail, err := variant.Replay(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, g.Log())
+	if err == nil && fail != nil {
+		err = fail
+	}
+	if err != nil {
+		return nil, fmt.Errorf("referee: conditional: %w", err)
+	}
+	moves := make([]string, len(words))
+	for i, w := range words {
+		by := side.Other()
+		if i%2 == 1 {
+			by = side
+		}
+		args := templates.Args{"K": i + 1, "Move": clip(w), "His": i%2 == 0}
+		if copyOf.Outcome().Over() {
+			args["Move"] = clip(words[i-1])
+			args["K"] = i
+			return nil, variant.Reject("%s", say("if-game-ends", args))
+		}
+		cmd, _, err := copyOf.Resolve(by, w)
+		if err == nil && !strings.HasPrefix(cmd.Text, "move ") {
+			err = variant.Reject("%s", say("if-not-a-move", nil))
+		}
+		if err == nil {
+			_, err = copyOf.Submit(cmd)
+		}
+		if err != nil {
+			if !variant.IsRejection(err) {
+				return nil, err
+			}
+			args["Why"] = err.Error()
+			return nil, variant.Reject("%s", say("if-move", args))
+		}
+		moves[i] = cmd.Text
+	}
+	for _, q := range mine {
+		if slices.Equal(q.moves, moves) {
+			return nil, variant.Reject("%s", say("if-same", nil))
+		}
+		// The same moves of the opponent's answered otherwise: which reply would be played?
+		for i := 1; i < min(len(q.moves), len(moves)); i += 2 {
+			if !slices.Equal(q.moves[:i], moves[:i]) {
+				break
+			}
+			if q.moves[i] != moves[i] {
+				return nil, variant.Reject("%s", say("if-conflict", templates.Args{"Other": writeSequence(pos, q.moves)}))
+			}
+		}
+	}
+	if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if " + strings.Join(moves, ";"), Source: source}); err != nil {
+		return nil, err
+	}
+	return tell(say("if-stated", templates.Args{"Line": writeSequence(pos, moves), "N": len(mine) + 1})), nil
+}
+
+// fireConditionals plays the replies of the sequences that the moves just logged in game a
+// matched, one after the other (the opponent's sequences may answer a reply in turn), and
+// puts into out what each player is told: the mover that the reply was stated in advance,
+// the stating player that his sequence answered, or that his sequences that did not begin
+// with the move were dropped.
+func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
+	if !a.Variant.Conditionals {
+		return nil
+	}
+	for range MaxConditionalMoves + 2 { // each round plays one reply; a sequence is that long at most
+		tx, g := a.Tx, a.Live
+		if g.Outcome().Over() {
+			return nil
+		}
+		events, err := tx.Events(a.Stored.ID)
+		if err != nil {
+			return err
+		}
+		i := len(events) - 1
+		for i >= 0 && !events[i].IsCommand() {
+			i--
+		}
+		if i < 0 || !strings.HasPrefix(events[i].Text, "move ") {
+			return nil
+		}
+		for _, n := range droppedNews(events[:i+1]) {
+			out.Add(n)
+		}
+		s := chess.Color(events[i].Side & 1).Other()
+		var reply string
+		for _, q := range sequences(events)[s] {
+			if q.next == s {
+				reply = q.moves[0]
+				break
+			}
+		}
+		if reply == "" || !archive.WaitsFor(g, s) {
+			return nil
+		}
+		pos := g.Position()
+		if _, err := pos.FindLegalUCI(strings.TrimPrefix(reply, "move ")); err != nil {
+			return fmt.Errorf("referee: game %d: a conditional reply checked when stated is not legal: %w", a.Stored.ID, err)
+		}
+		notices, err := a.Submit(variant.Command{By: s, Text: reply}, conditionalSource)
+		if err != nil {
+			return fmt.Errorf("referee: game %d: conditional reply %s: %w", a.Stored.ID, reply, err)
+		}
+		for _, n := range firedNews(store.Event{Side: int(s), Text: reply, Source: conditionalSource}, pos) {
+			out.Add(n)
+		}
+		for _, n := range notices {
+			out.Add(n)
+		}
+	}
+	return nil
+}
+
+// writeSequence writes canonical moves ("move e7e5") played from p in numbered SAN:
+// "1... e5 2. Nf3 Nc6".
+func writeSequence(p chess.Position, moves []string) string {
+	var sb strings.Builder
+	for i, c := range moves {
+		m, err := p.FindLegalUCI(strings.TrimPrefix(c, "move "))
+		if err != nil {
+			return strings.Join(moves, " ") // not reached: sequences are checked when stated
+		}
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		switch {
+		case p.Turn == chess.White:
+			fmt.Fprintf(&sb, "%d. ", p.Fullmove)
+		case i == 0:
+			fmt.Fprintf(&sb, "%d... ", p.Fullmove)
+		}
+		sb.WriteString(p.SAN(m))
+		p.Play(m)
+	}
+	return sb.String()
+}
+
+// conditionalTold is what a player was told when he stated a sequence or dropped them
+// (event e), on the game g as it then stood, mine being his sequences standing before it:
+// HISTORY tells it again.
+func conditionalTold(g variant.Game, mine []sequence, e store.Event) []variant.Notice {
+	to := variant.To(chess.Color(e.Side & 1))
+	if e.Text == "if clear" {
+		return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-cleared", templates.Args{"N": len(mine)})}}
+	}
+	moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
+	return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-stated", templates.Args{"Line": writeSequence(g.Position(), moves), "N": len(mine) + 1})}}
+}
+
+// firedNews is what a reply a sequence played (the event e, from pos) told the players,
+// before the move itself: the stating player that his sequence answered, the mover that the
+// reply was stated in advance.
+func firedNews(e store.Event, pos chess.Position) []variant.Notice {
+	if e.Source != conditionalSource || !strings.HasPrefix(e.Text, "move ") {
+		return nil
+	}
+	by := chess.Color(e.Side & 1)
+	return []variant.Notice{
+		{To: variant.To(by), Kind: "if-fired", Text: say("if-fired", templates.Args{"Move": writeSequence(pos, []string{e.Text})})},
+		{To: variant.To(by.Other()), Kind: "if-fired", Text: say("if-fired-news", templates.Args{"By": by})},
+	}
+}
+
+// droppedNews is what the move that ends events told the other player, after the move:
+// how many of his sequences it dropped, not beginning with it.
+func droppedNews(events []store.Event) []variant.Notice {
+	e := events[len(events)-1]
+	if !e.IsCommand() || !strings.HasPrefix(e.Text, "move ") {
+		return nil
+	}
+	other := chess.Color(e.Side & 1).Other()
+	before, after := sequences(events[:len(events)-1])[other], sequences(events)[other]
+	if dropped := len(before) - len(after); dropped > 0 {
+		return []variant.Notice{{To: variant.To(other), Kind: "if-dropped", Text: say("if-dropped", templates.Args{"N": dropped, "Left": len(after)})}}
+	}
+	return nil
+}

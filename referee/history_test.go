@@ -1,0 +1,81 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/refereed/refereed/variant"
+)
+
+// HISTORY is what the player was told, mail by mail (issue 25): an accepted takeback is told
+// where it came, after the move it took back, and the game goes on from the position it left.
+func TestHistoryTakeback(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	for _, c := range []struct {
+		side  byte
+		lines string
+	}{{'w', "e4"}, {'b', "e5"}, {'w', "d4"}, {'w', "TAKEBACK"}, {'b', "TAKEBACK ACCEPT"}, {'w', "Nf3"}} {
+		side := W
+		if c.side == 'b' {
+			side = B
+		}
+		h.deliver(h.reply(id, side, c.lines))
+	}
+	h.outbox()
+	h.deliver(h.reply(id, B, "HISTORY"))
+	got := bodyTo(t, h.outbox(), bob)
+	wants := []string{
+		"- White played 1. e4.\n",
+		"- Black played 1... e5.\n",
+		"- White played 2. d4.\n",
+		"- White asks to take back his last turn (2. d4).",
+		"- Black agreed: White's last turn (2. d4) is taken back, and it is",
+		"- White played 2. Nf3.\n",
+	}
+	at := 0
+	for _, w := range wants {
+		i := strings.Index(got[at:], w)
+		if i < 0 {
+			t.Fatalf("HISTORY lacks %q after byte %d:\n%s", w, at, got)
+		}
+		at += i + len(w)
+	}
+}
+
+// A Conditional player who states his C-move in the mail of his A-move was never told that he
+// had stated none, and HISTORY does not say so either (issue 25).
+func TestHistoryConditionalSameMail(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("conditional")
+	h.outbox()
+	h.deliver(h.reply(id, W, "A: e4\nC: !d4"))
+	first := bodyTo(t, h.outbox(), ann)
+	h.deliver(h.reply(id, W, "HISTORY"))
+	got := bodyTo(t, h.outbox(), ann)
+	if strings.Contains(first, "not stated") || strings.Contains(got, "not stated") {
+		t.Errorf("told he stated no C-move:\n%s\n---\n%s", first, got)
+	}
+	if !strings.Contains(got, "Your C-move") {
+		t.Errorf("HISTORY lacks the C-move:\n%s", got)
+	}
+}
+
+// ICCF numeric notation by mail (issue 25), a promotion's fifth digit included: the mails say
+// the moves as the game writes them.
+func TestNumericByMail(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewGame("orthodox", ann, bob, variant.Options{FEN: "4k3/P7/8/8/8/8/7p/K7 w - - 0 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, W, "17181+"))
+	mustSay(t, "17181+", bodyTo(t, h.outbox(), bob), "White played 1. a8=Q+")
+	h.deliver(h.reply(id, B, "5847"))
+	mustSay(t, "5847", bodyTo(t, h.outbox(), ann), "Black played 1... Kd7")
+	h.deliver(h.reply(id, W, "1878"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "82814"))
+	mustSay(t, "82814", bodyTo(t, h.outbox(), ann), "Black played 2... h1=N")
+}

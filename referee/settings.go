@@ -1,0 +1,71 @@
+package referee
+
+import (
+	"strings"
+
+	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// A player's settings (issue 25), kept with his address across all his games
+// (store.PlayerRecord): SET NOTATION numeric|algebraic chooses how moves are shown to him
+// (ICCF numeric notation, 5254 for e2-e4, where the game writes it: the game so far of every
+// game but Conditional Chess, and the move news of orthodox chess, Progressive, Train Wreck
+// and Kriegspiel (his own moves); he may send moves in either
+// notation whatever he chose), SET BOARD ascii|unicode how boards are drawn (letters, or
+// figurines for mail clients that show them). SET alone says them. Only his own mail
+// changes: his opponent's does not depend on them.
+
+// settingValues are the values each setting takes, the default first, and what the store
+// keeps of each ("" for the default).
+var settingValues = map[string][2]string{"NOTATION": {"algebraic", "numeric"}, "BOARD": {"ascii", "unicode"}}
+
+// setCommand runs SET [NOTATION|BOARD value] of side's in game sg.
+func (r *Referee) setCommand(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
+	rec, err := tx.PlayerRecord(sg.Players[side].Address)
+	if err != nil {
+		return nil, err
+	}
+	answer := func(head string) []variant.Notice {
+		notation, board := "algebraic", "ascii"
+		if rec.Notation == "numeric" {
+			notation = "numeric"
+		}
+		if rec.Board == "unicode" {
+			board = "unicode"
+		}
+		text := say("settings", templates.Args{"Notation": notation, "Board": board})
+		if head != "" {
+			text = head + " " + text
+		}
+		// One mail says the settings once, as they stand after its last SET.
+		return []variant.Notice{{To: variant.To(side), Kind: "settings", Text: text, Supersedes: "settings"}}
+	}
+	if len(args) == 0 {
+		return answer(""), nil
+	}
+	name := strings.ToUpper(args[0])
+	values, ok := settingValues[name]
+	if !ok || len(args) != 2 {
+		return nil, variant.Reject("%s", say("set-form", nil))
+	}
+	value := strings.ToLower(args[1])
+	if value != values[0] && value != values[1] {
+		return nil, variant.Reject("%s", say("set-value", templates.Args{"Name": name, "A": values[0], "B": values[1]}))
+	}
+	kept := value
+	if value == values[0] {
+		kept = ""
+	}
+	if name == "NOTATION" {
+		rec.Notation = kept
+	} else {
+		rec.Board = kept
+	}
+	if err := tx.PutPlayerRecord(rec); err != nil {
+		return nil, err
+	}
+	return answer(say("set-done", nil)), nil
+}
