@@ -110,7 +110,7 @@ func TestFailover(t *testing.T) {
 		defer close(chaosDone)
 		// Each step waits for a leader, strikes, waits for the burst to go on, and lets it
 		// run a while.
-		steps := []string{"kill", "kill", "stop", "pg", "kill", "kill", "kill"}
+		steps := []string{"kill", "stop", "pg", "kill", "kill"}
 		for _, step := range steps {
 			time.Sleep(2500 * time.Millisecond)
 			l := waitLeader()
@@ -170,7 +170,7 @@ func TestFailover(t *testing.T) {
 					player = g.black
 				}
 				if k >= minMoves {
-					time.Sleep(1200 * time.Millisecond) // a steady load while the chaos goes on
+					time.Sleep(2 * time.Second) // a steady load while the chaos goes on
 				}
 				a.replySlow(player, 1+k, moves[k])
 			}
