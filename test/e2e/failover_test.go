@@ -130,13 +130,15 @@ func TestFailover(t *testing.T) {
 				time.Sleep(9 * time.Second) // longer than the lease (6 s): the other takes over
 				syscall.Kill(pid, syscall.SIGCONT)
 			case "pg":
+				// The server pg_ctl starts logs to its file (-l): it must not hold this
+				// process's pipes open.
 				dir := getenv("PGCI_DIR", "/tmp/refereed-pgci")
-				cmd := exec.Command("runuser", "-u", "postgres", "--", "/usr/lib/postgresql/15/bin/pg_ctl", "-D", filepath.Join(dir, "data"), "-m", "fast", "-w", "restart")
-				if os.Getuid() != 0 {
-					cmd = exec.Command("/usr/lib/postgresql/15/bin/pg_ctl", "-D", filepath.Join(dir, "data"), "-m", "fast", "-w", "restart")
+				args := []string{"/usr/lib/postgresql/15/bin/pg_ctl", "-D", filepath.Join(dir, "data"), "-l", filepath.Join(dir, "server.log"), "-m", "fast", "-w", "restart"}
+				if os.Getuid() == 0 {
+					args = append([]string{"runuser", "-u", "postgres", "--"}, args...)
 				}
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("restarting PostgreSQL: %v\n%s", err, out)
+				if err := exec.Command(args[0], args[1:]...).Run(); err != nil {
+					t.Errorf("restarting PostgreSQL: %v (see %s/server.log)", err, dir)
 				}
 				pgRestarts++
 			}
