@@ -165,6 +165,10 @@ func transient(err error) bool {
 		strings.Contains(err.Error(), "connection reset")
 }
 
+// Retries counts the transactions run again after losing a serialization race (PostgreSQL),
+// for the benchmarks and an operator's curiosity.
+var Retries atomic.Int64
+
 // run runs f in one SERIALIZABLE transaction, again while it loses serialization races.
 func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
 	mode := pgx.ReadWrite
@@ -186,6 +190,7 @@ func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
 		if err == nil || !retryable(err) || attempt >= 50 {
 			return err
 		}
+		Retries.Add(1)
 		time.Sleep(time.Duration(rand.IntN(10*attempt)+1) * time.Millisecond)
 	}
 }
@@ -241,6 +246,24 @@ type pgTx struct {
 	ctx context.Context
 	Now time.Time
 	err error
+	// docs holds the records read or written in this transaction by table and key (their
+	// JSON; nil: known absent): one mail reads its game and its players' records several
+	// times, and every read is a round trip. Each read decodes a copy of its own.
+	docs map[string][]byte
+}
+
+// cached returns the doc of key in the transaction's cache.
+func (t *pgTx) cached(key string) (doc []byte, ok bool) {
+	doc, ok = t.docs[key]
+	return doc, ok
+}
+
+// remember keeps doc as key's in the transaction's cache.
+func (t *pgTx) remember(key string, doc []byte) {
+	if t.docs == nil {
+		t.docs = map[string][]byte{}
+	}
+	t.docs[key] = doc
 }
 
 // keep records err as the transaction's, if it is the first.

@@ -31,6 +31,9 @@ func (t *pgTx) putGameRow(g *Game, insert bool) error {
 	if err == nil && tag.RowsAffected() != 1 {
 		err = ErrNotFound
 	}
+	if err == nil {
+		t.remember(fmt.Sprint("game/", g.ID), doc)
+	}
 	return err
 }
 
@@ -85,8 +88,15 @@ func scanGames(rows pgx.Rows, err error) ([]Game, error) {
 }
 
 func (t *pgTx) Game(id uint64) (*Game, error) {
-	var doc []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM games WHERE id = $1`, int64(id)).Scan(&doc)
+	key := fmt.Sprint("game/", id)
+	doc, ok := t.cached(key)
+	var err error
+	if !ok {
+		err = t.tx.QueryRow(t.ctx, `SELECT doc FROM games WHERE id = $1`, int64(id)).Scan(&doc)
+		if err == nil {
+			t.remember(key, doc)
+		}
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -191,20 +201,18 @@ func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
 }
 
 func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
-	var seq int64
-	if err := t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE game = $1`, int64(id)).Scan(&seq); err != nil {
-		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
-	}
-	e.Seq = uint64(seq)
 	if e.At.IsZero() {
 		e.At = t.Now
 	}
 	e.At = e.At.Truncate(time.Microsecond)
-	if _, err := t.tx.Exec(t.ctx, `INSERT INTO events (game, seq, side, kind, text, at, source, days, undo)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(id), seq, e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo); err != nil {
+	// The next number and the insert in one round trip; and the game is due now (MarkDue).
+	var seq int64
+	if err := t.tx.QueryRow(t.ctx, `INSERT INTO events (game, seq, side, kind, text, at, source, days, undo)
+		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8 FROM events WHERE game = $1 RETURNING seq`,
+		int64(id), e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo).Scan(&seq); err != nil {
 		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
 	}
-	return e.Seq, t.MarkDue(id)
+	return uint64(seq), t.MarkDue(id)
 }
 
 func (t *pgTx) EventCount(id uint64) uint64 {
@@ -385,9 +393,19 @@ func (t *pgTx) Tournaments() ([]Tournament, error) {
 
 func (t *pgTx) PlayerRecord(address string) (*PlayerRecord, error) {
 	rec := &PlayerRecord{Address: address}
-	var doc []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM players WHERE address = $1`, address).Scan(&doc)
-	if errors.Is(err, pgx.ErrNoRows) {
+	key := "player/" + address
+	doc, ok := t.cached(key)
+	var err error
+	if !ok {
+		err = t.tx.QueryRow(t.ctx, `SELECT doc FROM players WHERE address = $1`, address).Scan(&doc)
+		if errors.Is(err, pgx.ErrNoRows) {
+			doc, err = nil, nil
+		}
+		if err == nil {
+			t.remember(key, doc)
+		}
+	}
+	if err == nil && doc == nil {
 		return rec, nil
 	}
 	if err == nil {
@@ -404,6 +422,9 @@ func (t *pgTx) PutPlayerRecord(rec *PlayerRecord) error {
 	if err == nil {
 		_, err = t.tx.Exec(t.ctx, `INSERT INTO players (address, doc) VALUES ($1, $2)
 			ON CONFLICT (address) DO UPDATE SET doc = excluded.doc`, rec.Address, doc)
+	}
+	if err == nil {
+		t.remember("player/"+rec.Address, doc)
 	}
 	if err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)

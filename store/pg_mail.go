@@ -178,22 +178,14 @@ func (t *pgTx) UpdateInbound(m InboundMail) error {
 }
 
 func (t *pgTx) MarkProcessed(k InboxKey) error {
-	fp := ""
-	var doc []byte
-	err := t.tx.QueryRow(t.ctx, `DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
-		RETURNING doc`, keyArgs(k)...).Scan(&doc)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("store: mark processed %v: %w", k, err)
-	}
-	if doc != nil {
-		var m InboundMail
-		if json.Unmarshal(doc, &m) == nil {
-			fp = m.Fingerprint
-		}
-	}
-	if _, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`,
-		append(keyArgs(k), t.Now.UTC(), fp)...); err != nil {
+	// The stored copy goes and the key is marked with its fingerprint, in one round trip.
+	if _, err := t.tx.Exec(t.ctx, `WITH gone AS (
+			DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
+			RETURNING doc->>'fingerprint' AS fingerprint)
+		INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+		VALUES ($1, $2, $3, $4, $5, coalesce((SELECT fingerprint FROM gone), ''))
+		ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`,
+		append(keyArgs(k), t.Now.UTC())...); err != nil {
 		return fmt.Errorf("store: mark processed %v: %w", k, err)
 	}
 	return nil

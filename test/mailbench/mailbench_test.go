@@ -383,6 +383,7 @@ func BenchmarkThroughput(b *testing.B) {
 		if slices.Contains(storetest.Backends(), "postgres") {
 			// The same burst with the store in PostgreSQL (SERIALIZABLE, a lease-free leader).
 			white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "postgres")
+			retries := store.Retries.Load()
 			start := time.Now()
 			burst(b, white, refTo, "pg")
 			waitAnswered(b, refOut, keys, 2*time.Minute)
@@ -390,6 +391,7 @@ func BenchmarkThroughput(b *testing.B) {
 			stop()
 			b.ReportMetric(pgRate, "pg-referee-mails/s")
 			b.ReportMetric(pgRate/rawRate, "pg-x-raw")
+			b.ReportMetric(float64(store.Retries.Load()-retries)/float64(n), "pg-retries/mail")
 		}
 		// CPU of this process per mail, the harness's share taken out.
 		per := func(d time.Duration) float64 { return float64((d - harness).Microseconds()) / 1000 / float64(n) }
