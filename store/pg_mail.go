@@ -33,8 +33,8 @@ func scanInbound(row pgx.Row) (InboundMail, error) {
 	return m, nil
 }
 
-func (t *pgTx) writeInbound(m InboundMail, insert bool) error {
-	raw := m.Raw
+// updateInbound rewrites m's record (attempts, quarantine, error); its raw mail stays.
+func (t *pgTx) updateInbound(m InboundMail) error {
 	m.Raw = nil
 	doc, err := jsonDoc(m)
 	if err != nil {
@@ -44,12 +44,6 @@ func (t *pgTx) writeInbound(m InboundMail, insert bool) error {
 	if !m.Quarantined.IsZero() {
 		quarantined = m.Quarantined
 	}
-	if insert {
-		_, err = t.tx.Exec(t.ctx, `INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...)
-		return err
-	}
 	_, err = t.tx.Exec(t.ctx, `UPDATE inbox SET attempts = $5, quarantined = $6, error = $7, doc = $8
 		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`,
 		append(keyArgs(m.Key), m.Attempts, quarantined, m.Error, doc)...)
@@ -57,19 +51,32 @@ func (t *pgTx) writeInbound(m InboundMail, insert bool) error {
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
-	if _, known := t.Known(m.Key); known || t.err != nil {
-		return false, t.err
-	}
 	if m.Fetched.IsZero() {
 		m.Fetched = t.Now
 	}
-	if m.Raw == nil {
-		m.Raw = []byte{}
+	raw := m.Raw
+	if raw == nil {
+		raw = []byte{}
 	}
-	if err := t.writeInbound(m, true); err != nil {
+	m.Raw = nil
+	doc, err := jsonDoc(m)
+	if err != nil {
 		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
 	}
-	return true, nil
+	var quarantined any
+	if !m.Quarantined.IsZero() {
+		quarantined = m.Quarantined
+	}
+	// Stored unless its key waits already or was processed: one round trip.
+	tag, err := t.tx.Exec(t.ctx, `INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+		WHERE NOT EXISTS (SELECT 1 FROM processed WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
+		ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`,
+		append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...)
+	if err != nil {
+		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+	}
+	return tag.RowsAffected() == 1, nil
 }
 
 func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
@@ -171,7 +178,7 @@ func (t *pgTx) DropInbound(k InboxKey) error {
 }
 
 func (t *pgTx) UpdateInbound(m InboundMail) error {
-	if err := t.writeInbound(m, false); err != nil {
+	if err := t.updateInbound(m); err != nil {
 		return fmt.Errorf("store: update inbox %v: %w", m.Key, err)
 	}
 	return nil
@@ -213,20 +220,8 @@ func (t *pgTx) Processed(k InboxKey) bool {
 }
 
 func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
-	var doc []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM inbox`+keyWhere, keyArgs(k)...).Scan(&doc)
-	if err == nil {
-		var m InboundMail
-		if json.Unmarshal(doc, &m) == nil {
-			return m.Fingerprint, true
-		}
-		return "", true
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		t.keep(err)
-		return "", false
-	}
-	err = t.tx.QueryRow(t.ctx, `SELECT fingerprint FROM processed`+keyWhere, keyArgs(k)...).Scan(&fingerprint)
+	err := t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
+		UNION ALL SELECT fingerprint FROM processed`+keyWhere+` LIMIT 1`, keyArgs(k)...).Scan(&fingerprint)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", false
 	}
