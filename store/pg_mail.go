@@ -238,16 +238,26 @@ func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
 }
 
 func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
-	id, err := t.next("outbox")
+	m.Created = t.Now
+	raw := m.Raw
+	if raw == nil {
+		raw = []byte{}
+	}
+	m.Raw = nil
+	doc, err := jsonDoc(m)
 	if err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
-	m.ID = id
-	m.Created = t.Now
-	if err := t.PutOutbox(m); err != nil {
-		return 0, err
+	// The next id and the mail under it in one round trip (the doc gets its id there).
+	var id int64
+	if err := t.tx.QueryRow(t.ctx, `WITH c AS (INSERT INTO counters (name, value) VALUES ('outbox', 1)
+			ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value)
+		INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
+		SELECT value, $1, $2, $3, $4, jsonb_set($5::JSONB, '{id}', to_jsonb(value)), $6 FROM c RETURNING id`,
+		m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw).Scan(&id); err != nil {
+		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
-	return id, nil
+	return uint64(id), nil
 }
 
 // scanOut decodes one row of outbox or sent (doc, raw).
