@@ -11,8 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -217,7 +219,10 @@ func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) er
 			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
 				return err
 			}
-			return t.err
+			if t.err != nil {
+				return t.err
+			}
+			return t.flush()
 		})
 	})
 }
@@ -250,6 +255,29 @@ type pgTx struct {
 	// JSON; nil: known absent): one mail reads its game and its players' records several
 	// times, and every read is a round trip. Each read decodes a copy of its own.
 	docs map[string][]byte
+	// putGames and dues are writes held until the transaction commits or a query reads the
+	// games' columns (flush): a mail rewrites its game several times (a count per letter
+	// sent), and the database needs only the last.
+	putGames map[uint64]Game
+	dues     map[uint64]any
+}
+
+// flush writes what the transaction holds back, in id order.
+func (t *pgTx) flush() error {
+	for _, id := range slices.Sorted(maps.Keys(t.putGames)) {
+		g := t.putGames[id]
+		if err := t.putGameRow(&g, false); err != nil {
+			return fmt.Errorf("store: put game %d: %w", id, err)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(t.dues)) {
+		if _, err := t.tx.Exec(t.ctx, `UPDATE games SET due = $2 WHERE id = $1`, int64(id), t.dues[id]); err != nil {
+			return fmt.Errorf("store: due of game %d: %w", id, err)
+		}
+	}
+	clear(t.putGames)
+	clear(t.dues)
+	return nil
 }
 
 // cached returns the doc of key in the transaction's cache.

@@ -110,15 +110,30 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	return &g, nil
 }
 
+// PutGame holds the write until the transaction commits or a query needs it (flush); the
+// transaction's own reads see it at once.
 func (t *pgTx) PutGame(g *Game) error {
 	g.Updated = t.Now
-	if err := t.putGameRow(g, false); err != nil {
+	doc, err := jsonDoc(g)
+	if err != nil {
 		return fmt.Errorf("store: put game %d: %w", g.ID, err)
 	}
+	t.remember(fmt.Sprint("game/", g.ID), doc)
+	if t.putGames == nil {
+		t.putGames = map[uint64]Game{}
+	}
+	var cp Game
+	if err := json.Unmarshal(doc, &cp); err != nil {
+		return fmt.Errorf("store: put game %d: %w", g.ID, err)
+	}
+	t.putGames[g.ID] = cp // a copy of its own: the caller may change g afterwards
 	return nil
 }
 
 func (t *pgTx) Games() ([]Game, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games ORDER BY id`))
 	if err != nil {
 		return nil, fmt.Errorf("store: list games: %w", err)
@@ -128,6 +143,9 @@ func (t *pgTx) Games() ([]Game, error) {
 
 // EachGame reads the games a page at a time, so that it holds one page, never all.
 func (t *pgTx) EachGame(fn func(*Game) error) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	after := int64(0)
 	for {
 		page, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
@@ -167,6 +185,9 @@ func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
 }
 
 func (t *pgTx) GameIDs(status Status, variant string) ([]uint64, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	ids, err := t.ids(`SELECT id FROM games WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2) ORDER BY id DESC`, string(status), variant)
 	if err != nil {
 		return nil, fmt.Errorf("store: list games: %w", err)
@@ -175,12 +196,16 @@ func (t *pgTx) GameIDs(status Status, variant string) ([]uint64, error) {
 }
 
 func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {
+	t.keep(t.flush())
 	ids, err := t.ids(`SELECT id FROM games ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
 	t.keep(err)
 	return ids
 }
 
 func (t *pgTx) GamesOf(address string) ([]Game, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	a := strings.ToLower(address)
 	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1 ORDER BY id`, a))
 	if err != nil {
@@ -190,6 +215,9 @@ func (t *pgTx) GamesOf(address string) ([]Game, error) {
 }
 
 func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	l := strings.ToLower(local)
 	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games
 		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
@@ -300,15 +328,19 @@ func (t *pgTx) SetDue(id uint64, at time.Time) error {
 		// Whole seconds, as the bbolt index keeps them: the order of the due is the same.
 		due = time.Unix(max(at.Unix(), 0), 0).UTC()
 	}
-	if _, err := t.tx.Exec(t.ctx, `UPDATE games SET due = $2 WHERE id = $1`, int64(id), due); err != nil {
-		return fmt.Errorf("store: due of game %d: %w", id, err)
+	if t.dues == nil {
+		t.dues = map[uint64]any{}
 	}
+	t.dues[id] = due // written at flush
 	return nil
 }
 
 func (t *pgTx) MarkDue(id uint64) error { return t.SetDue(id, t.Now) }
 
 func (t *pgTx) DueGames(until time.Time, max int) ([]uint64, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	ids, err := t.ids(`SELECT id FROM games WHERE due IS NOT NULL AND due <= $1 ORDER BY due, id LIMIT $2`, until, max)
 	if err != nil {
 		return nil, fmt.Errorf("store: due games: %w", err)
