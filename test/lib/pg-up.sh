@@ -5,7 +5,9 @@
 # Usage: bash test/lib/pg-up.sh; ...; bash test/lib/pg-down.sh
 set -eu
 PGCI_DIR=${PGCI_DIR:-/tmp/refereed-pgci}
-PGCI_PORT=${PGCI_PORT:-55432}
+# Below the kernel's ephemeral ports (32768-60999 here), which a burst of mail connections
+# may hold at the moment the server binds.
+PGCI_PORT=${PGCI_PORT:-15432}
 BIN=/usr/lib/postgresql/15/bin
 if [ ! -x "$BIN/initdb" ]; then
   export DEBIAN_FRONTEND=noninteractive

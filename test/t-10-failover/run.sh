@@ -3,7 +3,7 @@
 # says what it checks): two instances on one store, the leader killed, stopped, and the
 # database restarted during a burst of games by mail.
 source "$(dirname "$0")/../lib/scenario.sh"
-export PGCI_DIR=/tmp/refereed-pgci-t10 PGCI_PORT=55433
+export PGCI_DIR=/tmp/refereed-pgci-t10 PGCI_PORT=15433
 bash "$LIB/pg-up.sh"
 export REFEREED_TEST_PG=$(cat "$PGCI_DIR/url")
 code=0
