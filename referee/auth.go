@@ -69,6 +69,7 @@ type judgement struct {
 // returned function forgets what it found once it was used.
 func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 	verdicts := map[store.InboxKey]judgement{}
+	tokens := map[store.InboxKey]string{}
 	for _, m := range ms {
 		if m.Oversize > 0 {
 			continue // only its head is kept: read says so
@@ -77,27 +78,35 @@ func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 		if msg == nil {
 			msg, err = parser.Parse(m.Raw)
 		}
-		j := judgement{msg: msg, parseErr: err}
-		verdicts[m.Key] = j
+		verdicts[m.Key] = judgement{msg: msg, parseErr: err}
 		if err != nil || msg.From == "" {
 			continue
 		}
-		policy := ""
 		if token, bounce := r.tokenOf(msg); token != "" && !bounce {
-			r.DB.View(func(tx *store.Tx) error { // a reader: it holds nobody up
+			tokens[m.Key] = token
+		}
+	}
+	// What each game asks of its senders, in one reader for all (it holds nobody up).
+	policies := map[store.InboxKey]string{}
+	if len(tokens) > 0 {
+		r.DB.View(func(tx *store.Tx) error {
+			for k, token := range tokens {
 				if ref, err := tx.TokenRef(token); err == nil {
 					if g, err := tx.Game(ref.Game); err == nil {
-						policy = authPolicy(g)
+						policies[k] = authPolicy(g)
 					}
 				}
-				return nil
-			})
-		}
-		if policy == "" || policy == AuthNone {
+			}
+			return nil
+		})
+	}
+	for _, m := range ms {
+		j, ok := verdicts[m.Key]
+		if policy := policies[m.Key]; !ok || policy == "" || policy == AuthNone {
 			continue // no game to judge for, or one that asks nothing
 		}
 		j.asked = true
-		j.verdict, j.why = parser.Authenticate(m.Raw, msg.From, r.Auth)
+		j.verdict, j.why = parser.Authenticate(m.Raw, j.msg.From, r.Auth)
 		verdicts[m.Key] = j
 	}
 	r.judgedMu.Lock()
