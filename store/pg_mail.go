@@ -333,17 +333,15 @@ func (t *pgTx) Done(m OutMail) error {
 	if !m.Sent.IsZero() {
 		sent = m.Sent
 	}
-	if err == nil {
-		_, err = t.tx.Exec(t.ctx, `INSERT INTO sent (id, message_id, game, kind, recipients, created, sent, failed, doc, raw)
+	if err == nil { // recorded as sent and out of the outbox in one round trip
+		_, err = t.tx.Exec(t.ctx, `WITH gone AS (DELETE FROM outbox WHERE id = $1)
+			INSERT INTO sent (id, message_id, game, kind, recipients, created, sent, failed, doc, raw)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 			ON CONFLICT (id) DO UPDATE SET sent = excluded.sent, failed = excluded.failed, doc = excluded.doc, raw = excluded.raw`,
 			int64(m.ID), m.MessageID, int64(m.Game), m.Kind, strings.Join(m.To, ", "), m.Created, sent, m.Failed, doc, raw)
 	}
 	if err != nil {
 		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
-	}
-	if _, err := t.tx.Exec(t.ctx, `DELETE FROM outbox WHERE id = $1`, int64(m.ID)); err != nil {
-		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
 	}
 	return nil
 }
