@@ -53,6 +53,11 @@ type Intake struct {
 	FastPoll     time.Duration
 	// IdleRefresh re-issues IDLE this often (10 min when 0; servers drop idle connections).
 	IdleRefresh time.Duration
+	// Ignore, when set, is asked about every mail fetched, before it is stored: a mail it
+	// names a reason for (the referee: a stranger's, which is never answered) is recorded as
+	// processed at once, in the same transaction, and never waits in the inbox, where it
+	// would hold up the players' mail.
+	Ignore func(raw []byte) (why string)
 	// OnNew is called after new mail was stored.
 	OnNew func()
 	Log   *slog.Logger
@@ -418,24 +423,19 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 		if err != nil {
 			return err
 		}
-		stored := 0
-		if err := in.DB.Update(func(tx *store.Tx) error {
-			stored = 0 // a retried transaction counts again
-			for _, m := range mails {
-				isNew, err := tx.PutInbound(m)
-				if err != nil {
-					return err
-				}
-				if isNew {
-					stored++
-				}
-			}
-			return nil
+		ignored := in.ignored(mails) // outside the transaction: Ignore may read the store
+		var stored int
+		if err := in.DB.Update(func(tx *store.Tx) (err error) {
+			stored, err = Store(tx, mails, ignored)
+			return err
 		}); err != nil {
 			return fmt.Errorf("mailer: store fetched mail: %w", err)
 		}
 		if err := in.takeOut(c, batch); err != nil {
 			return err
+		}
+		if len(ignored) > 0 {
+			in.log().Info("mail ignored", "count", len(ignored), "why", ignored[mails[0].Key]+" ...")
 		}
 		in.log().Info("mail fetched", "count", stored, "bytes", total)
 		if stored > 0 && in.OnNew != nil {
@@ -443,6 +443,46 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 		}
 	}
 	return nil
+}
+
+// ignored asks Ignore about each of mails: the keys of those to record as processed at once,
+// with the reason.
+func (in *Intake) ignored(mails []store.InboundMail) map[store.InboxKey]string {
+	out := map[store.InboxKey]string{}
+	if in.Ignore == nil {
+		return out
+	}
+	for _, m := range mails {
+		if m.Oversize > 0 || m.Partial > 0 && len(m.Raw) == 0 {
+			continue
+		}
+		if why := in.Ignore(m.Raw); why != "" {
+			out[m.Key] = why
+		}
+	}
+	return out
+}
+
+// Store stores a batch of fetched mails in tx: each in the inbox, or, if ignored names it,
+// recorded as processed at once (with its fingerprint, so that a server that reuses its UID
+// for other mail is still caught). It returns how many were stored to be handled.
+func Store(tx *store.Tx, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
+	for _, m := range mails {
+		if ignored[m.Key] != "" {
+			if _, err := tx.MarkIgnored(m); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		isNew, err := tx.PutInbound(m)
+		if err != nil {
+			return 0, err
+		}
+		if isNew {
+			stored++
+		}
+	}
+	return stored, nil
 }
 
 // fetchBatch fetches one batch: small mail whole; larger mail by its prefix first when Admit

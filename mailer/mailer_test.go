@@ -450,3 +450,58 @@ func TestIntakeDeletes(t *testing.T) {
 		return nil
 	})
 }
+
+// Issue 23: mail that Ignore names (the referee: a stranger's) is recorded as processed, with
+// its fingerprint, in the transaction that stores the rest, and never waits in the inbox.
+func TestIntakeIgnores(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Referee: "referee@localhost"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	for _, from := range []string{"spam@example.com", "ann@localhost", "spam2@example.com"} {
+		if err := lm.Deliver(from, []string{"referee@localhost"}, []byte("From: "+from+"\r\nSubject: m\r\n\r\nhello\r\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t)
+	news := 0
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
+		Processed: mailer.Delete, PollInterval: 20 * time.Millisecond, OnNew: func() { news++ },
+		Ignore: func(raw []byte) string {
+			if strings.Contains(string(raw), "From: spam") {
+				return "spam"
+			}
+			return ""
+		}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx) }()
+	u, _ := lm.Mailbox("referee@localhost")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	db.View(func(tx *store.Tx) error {
+		pending, _ := tx.PendingInbound()
+		if len(pending) != 1 || !strings.Contains(string(pending[0].Raw), "ann@localhost") {
+			t.Errorf("the inbox holds %d mails, want ann's alone", len(pending))
+		}
+		for uid := uint32(1); uid <= 3; uid++ {
+			k := pending[0].Key
+			k.UID = uid
+			if fp, known := tx.Known(k); !known || uid != pending[0].Key.UID && (fp == "" || !tx.Processed(k)) {
+				t.Errorf("mail %d: known %v, fingerprint %q, processed %v", uid, known, fp, tx.Processed(k))
+			}
+		}
+		return nil
+	})
+	if news != 1 {
+		t.Errorf("OnNew called %d times, want 1", news)
+	}
+}

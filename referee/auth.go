@@ -134,6 +134,17 @@ func (r *Referee) parsed(key store.InboxKey) (msg *parser.Message, ok bool, err 
 	return j.msg, ok, j.parseErr
 }
 
+// Ignorable says why a fetched mail needs no handling at all (the intake then records it as
+// processed without storing it, mailer.Intake.Ignore): a stranger's ordinary mail, which is
+// never answered; "" for any other mail, automatic mail (bounces, reports) included.
+func (r *Referee) Ignorable(raw []byte) string {
+	msg, _ := r.stranger(raw)
+	if msg == nil || msg.Automatic() != "" {
+		return ""
+	}
+	return "a stranger's mail (no reply token, a sender who plays no game here): not answered"
+}
+
 // stranger is the header of a mail from a stranger (no reply token in its addresses, a sender
 // who plays no game here), read without its body; nil for any other mail, which is read
 // whole. A stranger's mail is never answered (no backscatter), so nothing in its body can

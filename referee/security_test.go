@@ -12,6 +12,7 @@ import (
 
 	"github.com/emersion/go-msgauth/dkim"
 
+	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -216,5 +217,28 @@ func TestReplyAddressWhole(t *testing.T) {
 	h.deliver(mailText(ann, "referee+g1-w-"+tok+"@example.org", "Re: game", "e4", ""))
 	if m := h.outbox(); len(m) != 2 {
 		t.Errorf("the whole address: %d mails, want 2", len(m))
+	}
+}
+
+// Issue 23: what the intake may record as processed without storing it (Ignorable): a
+// stranger's ordinary mail, and nothing else.
+func TestIgnorable(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	for _, c := range []struct {
+		name   string
+		raw    []byte
+		ignore bool
+	}{
+		{"a stranger to the bare address", mailText("spam@example.com", "referee@example.org", "hi", "buy now", ""), true},
+		{"a stranger to a made-up reply address", mailText("spam@example.com", "referee+g1-w-nosuchtoken@example.org", "hi", "buy", ""), false},
+		{"a player to the bare address", mailText("ann@example.com", "referee@example.org", "help", "HELP", ""), false},
+		{"a player's move", h.reply(id, chess.White, "e4"), false},
+		{"a stranger's bounce", mailText("MAILER-DAEMON@example.com", "referee@example.org", "Undelivered Mail Returned to Sender", "x", "Auto-Submitted: auto-replied\r\n"), false},
+		{"unreadable", []byte("\x00\x01"), false},
+	} {
+		if got := h.ref.Ignorable(c.raw) != ""; got != c.ignore {
+			t.Errorf("%s: ignorable %v, want %v", c.name, got, c.ignore)
+		}
 	}
 }

@@ -183,6 +183,20 @@ func (t *boltTx) MarkProcessed(k InboxKey) error {
 	return nil
 }
 
+// MarkIgnored records m's key as processed, with its fingerprint, without storing it: mail
+// that needs no handling (a stranger's). It reports false, and does nothing, for a key
+// already stored or processed.
+func (t *boltTx) MarkIgnored(m InboundMail) (bool, error) {
+	k := m.Key.bytes()
+	if t.tx.Bucket(bProcessed).Get(k) != nil || t.tx.Bucket(bInbox).Get(k) != nil {
+		return false, nil
+	}
+	if err := putJSON(t.tx.Bucket(bProcessed), k, processedMark{At: t.Now.UTC(), Fingerprint: m.Fingerprint}); err != nil {
+		return false, fmt.Errorf("store: mark ignored %v: %w", m.Key, err)
+	}
+	return true, nil
+}
+
 // moveInboxRaw (schema 5 to 6) moves the raw mail waiting in the inbox out of its records
 // (where JSON held it in base64) into bInboxRaw.
 func moveInboxRaw(tx *bolt.Tx) error {

@@ -169,3 +169,34 @@ func testForgetProcessed(t *testing.T, db *DB, _ string) {
 		return nil
 	})
 }
+
+// MarkIgnored records a key as processed with its fingerprint, once, and never over a mail
+// that waits in the inbox.
+func TestMarkIgnored(t *testing.T) { each(t, testMarkIgnored) }
+
+func testMarkIgnored(t *testing.T, db *DB, _ string) {
+	k := InboxKey{Mailbox: "INBOX", UIDValidity: 3, UID: 9}
+	waiting := InboxKey{Mailbox: "INBOX", UIDValidity: 3, UID: 10}
+	db.Update(func(tx *Tx) error {
+		if ok, err := tx.MarkIgnored(InboundMail{Key: k, Fingerprint: "fp9"}); !ok || err != nil {
+			t.Errorf("mark ignored: %v %v", ok, err)
+		}
+		if ok, _ := tx.MarkIgnored(InboundMail{Key: k, Fingerprint: "other"}); ok {
+			t.Error("a key marked twice")
+		}
+		tx.PutInbound(InboundMail{Key: waiting, Raw: []byte("x")})
+		if ok, _ := tx.MarkIgnored(InboundMail{Key: waiting}); ok {
+			t.Error("a waiting mail marked ignored")
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		if fp, known := tx.Known(k); !known || fp != "fp9" || !tx.Processed(k) || tx.Stored(k) {
+			t.Errorf("ignored key: known %v fingerprint %q", known, fp)
+		}
+		if !tx.Stored(waiting) || tx.Processed(waiting) {
+			t.Error("the waiting mail changed")
+		}
+		return nil
+	})
+}

@@ -198,6 +198,17 @@ func (t *pgTx) MarkProcessed(k InboxKey) error {
 	return nil
 }
 
+func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
+	tag, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+		SELECT $1, $2, $3, $4, $5, $6
+		WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
+		ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`, append(keyArgs(m.Key), t.Now.UTC(), m.Fingerprint)...)
+	if err != nil {
+		return false, fmt.Errorf("store: mark ignored %v: %w", m.Key, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
 // exists reports whether q finds a row.
 func (t *pgTx) exists(q string, args ...any) bool {
 	var one int

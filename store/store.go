@@ -96,6 +96,7 @@ type ops interface {
 	DropInbound(k InboxKey) error
 	UpdateInbound(m InboundMail) error
 	MarkProcessed(k InboxKey) error
+	MarkIgnored(m InboundMail) (bool, error)
 	Stored(k InboxKey) bool
 	Processed(k InboxKey) bool
 	Known(k InboxKey) (fingerprint string, known bool)

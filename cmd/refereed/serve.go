@@ -226,7 +226,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 
 	intake := &mailer.Intake{IMAP: o.imap, DB: db, Mailbox: o.mailbox, Processed: o.processed, MaxSize: o.maxSize,
 		PollInterval: o.poll, FastPoll: o.fastPoll, OnNew: func() { poke(newMail) }, Log: log.With("part", "intake"),
-		Admit: ref.Admit}
+		Admit: ref.Admit, Ignore: ref.Ignorable}
 	var transport mailer.Transport = &o.smtpT
 	if local != nil {
 		transport = local.Transport() // the referee's own mail goes in-process: nobody sends as it over SMTP
