@@ -63,10 +63,14 @@ func OpenURL(s string, o Options) (*DB, error) {
 		stop()
 		return nil, fmt.Errorf("store: %s: %w", redact(s), err)
 	}
-	p := &pgStore{pool: pool, ctx: ctx, stop: stop, outage: time.Minute}
+	// At open, a database out of reach is waited for o.Timeout (10 s when 0): a command with a
+	// mistyped port says so soon. Once open, an outage (a restart, a failover) is waited out
+	// for up to a minute.
+	p := &pgStore{pool: pool, ctx: ctx, stop: stop, outage: 10 * time.Second}
 	if o.Timeout > 0 {
 		p.outage = o.Timeout
 	}
+	defer func() { p.outage = time.Minute }()
 	db := &DB{pg: p, path: redact(s), Now: time.Now}
 	if !o.ReadOnly {
 		if err := p.migrate(); err != nil {

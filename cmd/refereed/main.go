@@ -80,7 +80,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if args[0] == "--version" || args[0] == "-version" {
 		return m.runVersion(ctx, nil)
 	}
-	if adminCommands[args[0]] && m.db == nil && !store.IsURL(storeURLOf(args[1:])) {
+	if adminCommands[args[0]] && m.db == nil && storeURLOf(args[1:]) == "" {
 		if code, ok := m.forward(args); ok {
 			return code
 		}

@@ -58,7 +58,19 @@ func (m *Main) runMigrate(ctx context.Context, args []string) int {
 // only for the destination.
 func openMigrateStore(where string, create bool) (*store.DB, error) {
 	if store.IsURL(where) {
-		return store.OpenURL(where, store.Options{})
+		db, err := store.OpenURL(where, store.Options{})
+		if err != nil {
+			return nil, err
+		}
+		// What an instance writes after the copy began would be lost from the copy.
+		if holder, _, live, err := db.Leader(); err == nil && live {
+			db.Close()
+			return nil, fmt.Errorf("%s: the instance %s leads it: stop every refereed serve on it first", db.Path(), holder)
+		}
+		return db, nil
+	}
+	if strings.Contains(where, "://") {
+		return nil, fmt.Errorf("%q: want a data directory, a store file or a PostgreSQL URL (postgres://user@host/db)", where)
 	}
 	path := where
 	fi, err := os.Stat(where)

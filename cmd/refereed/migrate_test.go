@@ -4,7 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/store/storetest"
 )
 
@@ -60,5 +62,30 @@ func TestMigrateBothWays(t *testing.T) {
 	}
 	if code, _, errs := run(t, "compact", "--store", url); code != exitUsage || !strings.Contains(errs, "autovacuum") {
 		t.Errorf("compact on PostgreSQL: %d %s", code, errs)
+	}
+	// A store an instance leads is not copied from: what it writes meanwhile would be lost.
+	db, err := store.OpenURL(url, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if ok, err := db.NewLease("vm/1/leader", time.Minute).Acquire(); !ok || err != nil {
+		t.Fatalf("lease: %v %v", ok, err)
+	}
+	if code, _, errs := run(t, "migrate", "--from", url, "--to", filepath.Join(t.TempDir(), "again")); code != exitUsage || !strings.Contains(errs, "the instance vm/1/leader leads it") {
+		t.Errorf("migrate from a led store: %d %s", code, errs)
+	}
+	// A mistyped URL is refused, never taken for a data directory.
+	for _, args := range [][]string{
+		{"new", "--store", "postgress://x", "--white", "a@x.org", "--black", "b@x.org"},
+		{"list", "--store", "mysql://x"},
+		{"web", "--store", "host=x dbname=y"},
+	} {
+		if code, _, errs := run(t, append(args, "--data", dir)...); code != exitUsage || !strings.Contains(errs, "want a PostgreSQL URL") {
+			t.Errorf("%v: %d %s", args, code, errs)
+		}
+	}
+	if code, _, errs := run(t, "migrate", "--from", dir, "--to", "postgress://x/y"); code != exitUsage || !strings.Contains(errs, "want a data directory, a store file or a PostgreSQL URL") {
+		t.Errorf("migrate to a mistyped URL: %d %s", code, errs)
 	}
 }

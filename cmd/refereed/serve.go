@@ -437,7 +437,10 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 	log = log.With("instance", lease.Holder())
 	standing := false
 	for ctx.Err() == nil {
-		ok, err := lease.Acquire()
+		ok, err := acquire(ctx, lease)
+		if ctx.Err() != nil {
+			return
+		}
 		if err != nil {
 			log.Error("asking for the lease", "err", err)
 		}
@@ -502,4 +505,24 @@ func deliveryPoll(db *store.DB) time.Duration {
 		return 2 * time.Second
 	}
 	return 30 * time.Second
+}
+
+// acquire asks for the lease until ctx ends: a stop is not held up by a database out of reach
+// (the request gives up when the store is closed).
+func acquire(ctx context.Context, lease *store.Lease) (bool, error) {
+	type answer struct {
+		ok  bool
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		ok, err := lease.Acquire()
+		ch <- answer{ok, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.ok, a.err
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
 }

@@ -34,6 +34,15 @@ func storeFlag(fs *flag.FlagSet) *string {
 	return fs.String("store", os.Getenv("REFEREED_STORE"), "the store: a PostgreSQL URL (postgres://user@host/db) in place of DIR/"+dbName+" (default $REFEREED_STORE)")
 }
 
+// check refuses a --store (or $REFEREED_STORE) that names no PostgreSQL database: a mistyped
+// URL must not send an organizer's work into a stray local file.
+func (d dataFlags) check() error {
+	if d.url != nil && *d.url != "" && !store.IsURL(*d.url) {
+		return fmt.Errorf("--store %q: want a PostgreSQL URL (postgres://user@host/db); without --store the store is %s", *d.url, d.dbPath())
+	}
+	return nil
+}
+
 // shared reports whether the commands name a PostgreSQL store: it is opened directly, never
 // through a daemon's control socket (several instances and commands share it).
 func (d dataFlags) shared() bool { return d.url != nil && store.IsURL(*d.url) }
@@ -83,6 +92,9 @@ func (e errNoData) Error() string {
 // open store. It never creates a store: a command run in the wrong directory says so instead
 // of showing an empty one. close must be called when done.
 func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
+	if err := d.check(); err != nil {
+		return nil, nil, err
+	}
 	if m.db != nil {
 		return m.db, func() {}, nil
 	}
@@ -106,6 +118,9 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 // create opens the store, creating the data directory and the store if need be (new, the one
 // command that starts from nothing); created reports that it did.
 func (d dataFlags) create(m *Main) (db *store.DB, close func(), created bool, err error) {
+	if err := d.check(); err != nil {
+		return nil, nil, false, err
+	}
 	if m.db != nil {
 		return m.db, func() {}, false, nil
 	}

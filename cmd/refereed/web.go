@@ -30,6 +30,10 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	path := *data
+	if *url != "" && !store.IsURL(*url) {
+		fmt.Fprintf(m.Stderr, "refereed web: --store %q: want a PostgreSQL URL (postgres://user@host/db)\n", *url)
+		return exitUsage
+	}
 	if store.IsURL(*url) {
 		path = *url
 	} else if fi, err := os.Stat(path); err == nil && fi.IsDir() {
