@@ -310,13 +310,16 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
 			says := strings.Contains(l.Diagram, " to play ")
-			if yours {
+			switch {
+			case len(game.ToAct()) > 1:
+				// Both move at once (the synchronous games): the view's turn line says so.
+			case yours:
 				if !says {
 					l.Paras = append(l.Paras, say("you-move-first", nil))
 				}
-			} else if says {
+			case says:
 				l.Paras = append(l.Paras, say("will-write", nil))
-			} else {
+			default:
 				l.Paras = append(l.Paras, say("other-moves-first", templates.Args{"First": side.Other()}))
 			}
 		}
