@@ -75,6 +75,8 @@ func sequences(events []store.Event) [2][]sequence {
 			seqs[side] = nil
 		case e.Kind == store.EventConditional:
 			moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
+			// A sequence that goes on from one of his replaces it.
+			seqs[side] = slices.DeleteFunc(seqs[side], func(q sequence) bool { return extends(moves, q.moves) })
 			seqs[side] = append(seqs[side], sequence{next: side.Other(), moves: moves})
 		case e.Kind == store.EventTakeback && e.Undo > 0:
 			seqs = [2][]sequence{}
@@ -216,8 +218,11 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 		moves[i] = cmd.Text
 	}
 	for _, q := range mine {
-		if slices.Equal(q.moves, moves) {
-			return nil, variant.Reject("%s", say("if-same", nil))
+		if extends(q.moves, moves) { // the same, or the beginning of one stated
+			return nil, variant.Reject("%s", say("if-same", templates.Args{"Other": writeSequence(pos, q.moves), "Equal": len(q.moves) == len(moves)}))
+		}
+		if extends(moves, q.moves) {
+			continue // it goes on from q, and replaces it
 		}
 		// The same moves of the opponent's answered otherwise: which reply would be played?
 		for i := 1; i < min(len(q.moves), len(moves)); i += 2 {
@@ -232,7 +237,24 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 	if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if " + strings.Join(moves, ";"), Source: source}); err != nil {
 		return nil, err
 	}
-	return tell(say("if-stated", templates.Args{"Line": writeSequence(pos, moves), "N": len(mine) + 1})), nil
+	return tell(stated(pos, moves, mine)), nil
+}
+
+// stated is what a player is told when he states the sequence moves from pos, mine being his
+// sequences standing before: it, and how many stand now.
+func stated(pos chess.Position, moves []string, mine []sequence) string {
+	replaced := 0
+	for _, q := range mine {
+		if extends(moves, q.moves) {
+			replaced++
+		}
+	}
+	return say("if-stated", templates.Args{"Line": writeSequence(pos, moves), "N": len(mine) + 1 - replaced, "Replaced": replaced})
+}
+
+// extends reports whether the sequence long begins with the whole of short (or is it).
+func extends(long, short []string) bool {
+	return len(long) >= len(short) && slices.Equal(long[:len(short)], short)
 }
 
 // fireConditionals plays the replies of the sequences that the moves just logged in game a
@@ -325,7 +347,7 @@ func conditionalTold(g variant.Game, mine []sequence, e store.Event) []variant.N
 		return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-cleared", templates.Args{"N": len(mine)})}}
 	}
 	moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
-	return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-stated", templates.Args{"Line": writeSequence(g.Position(), moves), "N": len(mine) + 1})}}
+	return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: stated(g.Position(), moves, mine)}}
 }
 
 // firedNews is what a reply a sequence played (the event e, from pos) told the players,

@@ -154,6 +154,18 @@ func TestConditionalRefused(t *testing.T) {
 	mustSay(t, "conflict", a, "it answers the same moves otherwise than your sequence IF 1... h6 2. Ra8+")
 	a, _ = h.send(id, W, "IF 1... h6 2. Ra8")
 	mustSay(t, "same", a, "you have stated that sequence already")
+	// A sequence that is the beginning of one stated is refused; one that goes on from one
+	// replaces it.
+	id = game()
+	h.send(id, W, "Kf1\nIF g6 Ra7 h5 Rb7")
+	a, _ = h.send(id, W, "IF g6 Ra7")
+	mustSay(t, "beginning", a, "you have stated it already, as the beginning of IF 1... g6 2. Ra7 h5 3. Rb7")
+	a, _ = h.send(id, W, "IF g6 Ra7 h5 Rb7 Kg7 Rc7")
+	mustSay(t, "extended", a, "Conditional sequence stated: IF 1... g6 2. Ra7 h5 3. Rb7 Kg7 4. Rc7, in place of the shorter one it goes on from.", "You have 1 standing")
+	a, _ = h.send(id, W, "IF LIST")
+	if strings.Count(a, "- IF ") != 1 {
+		t.Errorf("IF LIST after the extension:\n%s", a)
+	}
 
 	k := h.newGame("kriegspiel")
 	h.outbox()

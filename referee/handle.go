@@ -464,7 +464,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if ns, _, err = takebackStep(l, chess.Color(e.Side), e.Text); err != nil && !variant.IsRejection(err) {
+			if ns, _, err = takebackStep(l, all[:i], chess.Color(e.Side), e.Text); err != nil && !variant.IsRejection(err) {
 				return "", err
 			}
 			if e.Undo > 0 {

@@ -57,7 +57,11 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb,
 	if err != nil {
 		return nil, false, err
 	}
-	notices, event, err := takebackStep(l, side, verb)
+	events, err := tx.Events(sg.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	notices, event, err := takebackStep(l, events, side, verb)
 	if err != nil {
 		return nil, false, err
 	}
@@ -68,10 +72,11 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb,
 	return notices, event.Undo > 0, nil
 }
 
-// takebackStep is what a takeback command of side does to the game l as it stands: the
+// takebackStep is what a takeback command of side does to the game l as it stands (events
+// its log, for the conditional sequences standing): the
 // notices it causes and the event that logs it, or a rejection. It changes nothing: HISTORY
 // calls it again on the game as it stood to tell what was said.
-func takebackStep(l *archive.Game, side chess.Color, verb string) (notices []variant.Notice, event store.Event, err error) {
+func takebackStep(l *archive.Game, events []store.Event, side chess.Color, verb string) (notices []variant.Notice, event store.Event, err error) {
 	g, other := l.Live, side.Other()
 	if !l.Variant.Open {
 		return nil, event, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.Variant.Name}))
@@ -106,6 +111,16 @@ func takebackStep(l *archive.Game, side chess.Color, verb string) (notices []var
 		}
 		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
+		if verb == takebackAccept {
+			// The conditional sequences go with the moves they were stated on: each player
+			// who had some is told, and only he.
+			for s, mine := range sequences(events) {
+				if len(mine) > 0 {
+					notices = append(notices, variant.Notice{To: variant.To(chess.Color(s)), Kind: variant.KindAnswer,
+						Text: say("if-taken-back", templates.Args{"N": len(mine)})})
+				}
+			}
+		}
 	case takebackWithdraw:
 		if l.Takeback != int(side) {
 			return nil, event, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
