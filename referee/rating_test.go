@@ -193,8 +193,9 @@ func TestUnratedGame(t *testing.T) {
 	}
 }
 
-// Which endings are rated: a forfeit by a player who never moved is not, nor a withdrawal; a
-// forfeit after moves, an adjudication and a resignation are.
+// Which endings are rated: a forfeit by a player who never moved is not, nor a withdrawal, nor
+// any game decided before a move was played (as refereed rate skips it); a forfeit after
+// moves, an adjudication and a resignation after a move are.
 func TestRatedEndings(t *testing.T) {
 	sg := &store.Game{Rated: true}
 	w, b := chess.White, chess.Black
@@ -209,7 +210,9 @@ func TestRatedEndings(t *testing.T) {
 		{variant.Outcome{Result: "0-1", Termination: "forfeit"}, []variant.Command{cmd(w, "e4"), cmd(b, "e5"), cmd(w, variant.CmdForfeit)}, true},
 		{variant.Outcome{Result: "0-1", Termination: "abandoned"}, []variant.Command{cmd(w, "e4"), cmd(b, "e5"), cmd(w, variant.CmdAbandon)}, false},
 		{variant.Outcome{Result: "1/2-1/2", Termination: "adjudication"}, []variant.Command{cmd(w, variant.Adjudication("1/2-1/2"))}, true},
-		{variant.Outcome{Result: "0-1", Termination: "resignation"}, []variant.Command{cmd(w, variant.CmdResign)}, true},
+		{variant.Outcome{Result: "0-1", Termination: "resignation"}, []variant.Command{cmd(w, variant.CmdResign)}, false},
+		{variant.Outcome{Result: "1/2-1/2", Termination: "agreement"}, []variant.Command{cmd(w, variant.CmdDrawOffer), cmd(b, variant.CmdDrawAccept)}, false},
+		{variant.Outcome{Result: "1-0", Termination: "resignation"}, []variant.Command{cmd(w, "e4"), cmd(b, variant.CmdResign)}, true},
 		{variant.Outcome{Result: "*"}, nil, false},
 	} {
 		if got := play.Rated(sg, c.out, c.log); got != c.want {
@@ -219,4 +222,26 @@ func TestRatedEndings(t *testing.T) {
 	if play.Rated(&store.Game{}, variant.Outcome{Result: "1-0", Termination: "resignation"}, nil) {
 		t.Errorf("an unrated game rated")
 	}
+}
+
+// A rated game decided before a move was played is not counted, and its end says so.
+func TestRatedGameWithoutPlay(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewGame("orthodox", "ann@example.com", "bob@example.net", variant.Options{Flags: map[string]string{RatedFlag: "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, chess.White, "RESIGN"))
+	for _, m := range h.outbox() {
+		if !strings.Contains(strings.Join(strings.Fields(string(m.Raw)), " "), "it is not counted for your ratings: it was decided without play") {
+			t.Errorf("the game's end to %v does not say it is not rated:\n%s", m.To, m.Raw)
+		}
+	}
+	h.db.View(func(tx *store.Tx) error {
+		if rec, _ := tx.PlayerRecord("ann@example.com"); len(rec.Ratings) != 0 {
+			t.Errorf("rated: %+v", rec.Ratings)
+		}
+		return nil
+	})
 }

@@ -32,6 +32,8 @@ type Game struct {
 	// by End when the game was rated, the players' ratings before and after it.
 	Rating  rating.Config
 	Changes *[2]RatingChange
+	// NotRated says that the game, rated, ended in a way that is not rated (without play).
+	NotRated bool
 }
 
 // Open loads game id for playing in tx.
@@ -107,6 +109,11 @@ func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedN
 	if endedNow && a.Changes != nil {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
 			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.Changes, s))
+		}
+	}
+	if endedNow && a.NotRated {
+		for _, s := range []chess.Color{chess.White, chess.Black} {
+			out.Paras[s] = append(out.Paras[s], say("not-rated", nil))
 		}
 	}
 	if err := Send(w, a.Tx, a.Game, out, msg, endedNow, kind); err != nil {

@@ -18,8 +18,10 @@ import (
 // the same transaction: each side's RD first grows with the days since his last rated game
 // (rating.Config.Age), then the game is rated as a period of its own. Not rated: a game
 // decided without play, that is a withdrawal's (the tournament's rule scores it), and a
-// forfeit (deadline or time) by a player who never made a move of his own in the game. An
-// adjudicated game is rated: it was played, and the organizer judged how it stood.
+// forfeit (deadline or time) by a player who never made a move of his own in the game, and
+// any game that ended before a move was played (a resignation or a draw agreed at once: the
+// archivist's refereed rate skips such a game too). An adjudicated game is rated: it was
+// played, and the organizer judged how it stood.
 
 // RatingChange is one player's rating before and after a rated game.
 type RatingChange struct {
@@ -36,6 +38,9 @@ func Rated(sg *store.Game, out variant.Outcome, log []variant.Command) bool {
 	if _, ok := rating.Score(out.Result); !ok {
 		return false
 	}
+	if !movedIn(log, chess.White) && !movedIn(log, chess.Black) && !adjudicated(log) {
+		return false // decided before a move was played, however: nothing was played to rate
+	}
 	switch out.Termination {
 	case "abandoned":
 		return false
@@ -47,6 +52,16 @@ func Rated(sg *store.Game, out variant.Outcome, log []variant.Command) bool {
 		return movedIn(log, loser)
 	}
 	return true
+}
+
+// adjudicated reports whether the organizer judged the game (log holds his adjudication).
+func adjudicated(log []variant.Command) bool {
+	for _, c := range log {
+		if strings.HasPrefix(c.Text, variant.CmdAdjudicate+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // movedIn reports whether side made a move of his own in log (not a draw offer, a
@@ -70,12 +85,14 @@ func movedIn(log []variant.Command, side chess.Color) bool {
 }
 
 // rate updates the ratings of the players of the game that just ended with result, when it
-// is rated, and keeps the changes for the mail that says it ended.
+// is rated, and keeps the changes for the mail that says it ended; a rated game that is not
+// rated after all (decided without play) keeps NotRated, for that mail to say so.
 func (a *Game) rate(result string) error {
 	sg := a.Stored
 	out := a.Live.Outcome()
 	out.Result = result
 	if !Rated(sg, out, a.Live.Log()) {
+		a.NotRated = sg.Rated
 		return nil
 	}
 	score, _ := rating.Score(result)
