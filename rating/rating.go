@@ -84,7 +84,7 @@ func (c Config) c() float64 {
 // Check says what is wrong with a configuration given by an operator.
 func (c Config) Check() error {
 	if math.IsNaN(c.Tau) || math.IsInf(c.Tau, 0) || c.Tau < 0 || c.Tau > 5 {
-		return fmt.Errorf("tau %v: want a number between 0.2 and 1.2 or so (at most 5)", c.Tau)
+		return fmt.Errorf("tau %v: want a positive number, 0.3 to 1.2 as Glickman advises (at most 5)", c.Tau)
 	}
 	return nil
 }

@@ -16,10 +16,11 @@ import (
 // them, a player's page shows his with their history drawn as a small SVG chart.
 
 type ratingsPage struct {
-	Title    string
-	Variant  string
-	Variants []string
-	Lists    []ratingList
+	Title       string
+	Variant     string
+	VariantName string // the variant's name for people, when the list is of one
+	Variants    []string
+	Lists       []ratingList
 }
 
 type ratingList struct {
@@ -45,7 +46,7 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return errNotFound
 		}
-		key, pg.Variant = v.Key, v.Key
+		key, pg.Variant, pg.VariantName = v.Key, v.Key, v.Name
 	}
 	var list []archive.RatedPlayer
 	if err := h.db.View(func(tx *store.Tx) (err error) {
@@ -129,9 +130,17 @@ func chartOf(history []store.RatingPoint) *chart {
 	}
 	c.Points = strings.Join(pts, " ")
 	first, last := history[0], history[len(history)-1]
-	c.Summary = fmt.Sprintf("Rating history: %d rated games, from %.0f (%s) to %.0f (%s), between %d and %d.",
-		len(history), first.Rating, first.At.UTC().Format("2006-01-02"), last.Rating, last.At.UTC().Format("2006-01-02"), int(math.Round(lo)), int(math.Round(hi)))
+	c.Summary = fmt.Sprintf("Rating history: %s, from %.0f (%s) to %.0f (%s), between %d and %d.",
+		count(len(history), "rated game", "rated games"), first.Rating, first.At.UTC().Format("2006-01-02"), last.Rating, last.At.UTC().Format("2006-01-02"), int(math.Round(lo)), int(math.Round(hi)))
 	return c
+}
+
+// count is n with the noun that fits it.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // ratingsOfPlayer reads the ratings of the addresses whose name is the player's.

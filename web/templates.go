@@ -86,7 +86,7 @@ var pages = template.Must(template.New("").Parse(`
 <div class="scroll"><table><tr><th>Rank</th><th>Player</th><th>Rating</th><th>RD</th><th>Games</th></tr>
 {{range .Rows}}<tr{{if .Provisional}} class="provisional"{{end}}><td>{{.Rank}}</td><td><a href="/player/{{.Player}}">{{.Player}}</a></td><td>{{.Rating}}{{if .Provisional}}?{{end}}</td><td>{{.RD}}</td><td>{{.Games}}</td></tr>
 {{end}}</table></div>
-{{else}}<p>No rated game has ended yet.</p>{{end}}
+{{else}}<p>No rated game{{if .VariantName}} of {{.VariantName}}{{end}} has ended yet.</p>{{end}}
 {{template "foot"}}{{end}}
 {{define "notfound"}}{{template "head" .}}
 <p>{{.What}}</p>

@@ -73,11 +73,10 @@ func (m *Main) runRate(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed rate: --period %q: want game, week, month or all\n", o.period)
 		return exitUsage
 	}
-	if *tau <= 0 {
-		fmt.Fprintf(m.Stderr, "refereed rate: --tau %v: want a positive number (0.3 to 1.2)\n", *tau)
-		return exitUsage
-	}
-	if err := o.config.Check(); err != nil {
+	if err := o.config.Check(); err != nil || *tau == 0 {
+		if err == nil { // 0 would mean the default to the package: refused as an operator's value
+			err = fmt.Errorf("tau %v: want a positive number, 0.3 to 1.2 as Glickman advises (at most 5)", *tau)
+		}
 		fmt.Fprintf(m.Stderr, "refereed rate: --%v\n", err)
 		return exitUsage
 	}

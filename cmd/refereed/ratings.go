@@ -22,14 +22,14 @@ func (m *Main) runRatings(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	key := ""
+	key, name := "", ""
 	if *v != "" {
 		va, err := variant.Lookup(*v)
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "refereed ratings: --variant: %v\n", err)
 			return exitUsage
 		}
-		key = va.Key
+		key, name = va.Key, " of "+va.Name
 	}
 	db, closeDB, err := d.open(m)
 	if err != nil {
@@ -57,7 +57,7 @@ func (m *Main) runRatings(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(m.Stdout, "no rated player yet in %s\n", d.where(m))
+		fmt.Fprintf(m.Stdout, "no rated game%s has ended yet in %s\n", name, d.where(m))
 		return exitOK
 	}
 	fmt.Fprintf(m.Stdout, "%d rating(s); data in %s\n", len(list), d.where(m))

@@ -123,7 +123,7 @@ const commonHelp = "BOARD            your current view\n" +
 	"RESIGN           resign the game\n" +
 	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
 	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
-	"RATING           your ratings, one for each game you have played rated\n" +
+	"RATING           your ratings: one for each variant you played rated games of\n" +
 	"SET              your settings, in all your games: SET NOTATION numeric shows\n" +
 	"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
 	"                 unicode draws boards with figurines\n" +
