@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -166,7 +167,7 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 				why = "ended by a withdrawal (Termination abandoned)"
 			case unnamed(p.White) || unnamed(p.Black):
 				why = "the White and Black tags do not name both players"
-			case p.White == p.Black:
+			case strings.EqualFold(strings.TrimSpace(p.White), strings.TrimSpace(p.Black)):
 				why = "a player against himself"
 			case !ok:
 				why = fmt.Sprintf("its Date tag (%q) does not give the %s", p.Date, map[string]string{"game": "day", "week": "day", "month": "month"}[o.period])
@@ -191,8 +192,21 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 	slices.SortStableFunc(games, func(a, b game) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.day, b.day), cmp.Compare(a.file, b.file), cmp.Compare(a.Game, b.Game))
 	})
+	// A player is one whatever the case of his name ("Ann@x.org" and "ann@x.org"), and is
+	// listed under the spelling first met (--initial's first).
+	spelled := map[string]string{}
+	spell := func(name string) string {
+		k := strings.ToLower(strings.Join(strings.Fields(name), " "))
+		if s, ok := spelled[k]; ok {
+			return s
+		}
+		spelled[k] = name
+		return name
+	}
 	l := rating.NewList(o.config)
-	for k, r := range o.initial {
+	for _, k := range slices.SortedFunc(maps.Keys(o.initial), func(a, b rating.Key) int { return cmp.Or(cmp.Compare(a.Player, b.Player), cmp.Compare(a.Game, b.Game)) }) {
+		r := o.initial[k]
+		k.Player = spell(k.Player)
 		l.Set(k, r)
 	}
 	first, current := 0, 0
@@ -201,7 +215,7 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 	}
 	for _, g := range games {
 		score, _ := rating.Score(g.Result)
-		w, b := rating.Key{Player: g.White, Game: g.Variant}, rating.Key{Player: g.Black, Game: g.Variant}
+		w, b := rating.Key{Player: spell(g.White), Game: g.Variant}, rating.Key{Player: spell(g.Black), Game: g.Variant}
 		if o.period == "game" {
 			l.Game(w, b, score, g.day)
 			continue

@@ -160,3 +160,34 @@ func TestRatePeriodGameOrder(t *testing.T) {
 		}
 	}
 }
+
+// A player is one whatever the case of his name: "Ann" against "ann" is a player against
+// himself, and his games under both spellings make one rating, listed as first spelled.
+func TestRateNamesIgnoreCase(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "a.pgn")
+	os.WriteFile(pgn, []byte(`[Date "2027.02.01"]
+[White "Ann@x.org"]
+[Black "ann@x.org"]
+
+1. e4 e5 1-0
+
+[Date "2027.02.01"]
+[White "Ann@x.org"]
+[Black "bob"]
+
+1. e4 e5 1-0
+
+[Date "2027.02.02"]
+[White "bob"]
+[Black "ANN@X.ORG"]
+
+1. e4 e5 0-1
+`), 0o644)
+	code, out, errs := run(t, "rate", "--period", "all", pgn)
+	if code != exitOK || !strings.Contains(out+errs, "game 1 (line 1): not rated: a player against himself") {
+		t.Fatalf("rate: %d\n%s%s", code, out, errs)
+	}
+	if strings.Count(out, "Ann@x.org") != 1 || strings.Contains(strings.ToLower(strings.ReplaceAll(out, "Ann@x.org", "")), "ann@x.org") {
+		t.Errorf("Ann listed under several names:\n%s", out)
+	}
+}
