@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -78,4 +79,25 @@ func TestNumericByMail(t *testing.T) {
 	h.outbox()
 	h.deliver(h.reply(id, B, "82814"))
 	mustSay(t, "82814", bodyTo(t, h.outbox(), ann), "Black played 2... h1=N")
+}
+
+// A player who chose numeric notation gets the whole game in it when the game ends; his
+// opponent, in algebraic.
+func TestNumericWholeGame(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewGame("orthodox", ann, bob, variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, W, "SET NOTATION numeric\nf3"))
+	h.outbox()
+	for i, mv := range []string{"e5", "g4"} {
+		h.deliver(h.reply(id, chess.Color((i+1)%2), mv))
+		h.outbox()
+	}
+	h.deliver(h.reply(id, B, "Qh4#"))
+	m := h.outbox()
+	mustSay(t, "White's end", bodyTo(t, m, ann), "The whole game:\n1. 6263 5755 2. 7274 4884 0-1")
+	mustSay(t, "Black's end", bodyTo(t, m, bob), "The whole game:\n1. f3 e5 2. g4 Qh4# 0-1")
 }

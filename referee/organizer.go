@@ -342,7 +342,7 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 			return nil, err
 		}
 		g := l.Live
-		paras, err := play.Reveal(tx, l)
+		paras, err := play.Reveal(tx, l, false)
 		if err != nil {
 			return nil, err
 		}

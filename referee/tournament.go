@@ -344,7 +344,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if err := a.End(result, withdrawnReason); err != nil {
 				return err
 			}
-			revealed, err := play.Reveal(tx, a.Game) // the game is over: the whole of it (rules.md 0.4b)
+			revealed, err := play.Reveal(tx, a.Game, false) // the game is over: the whole of it (rules.md 0.4b)
 			if err != nil {
 				return err
 			}

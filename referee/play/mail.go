@@ -99,10 +99,21 @@ func LogLines(events []store.Event, layout string) []string {
 // Reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in
 // the game's notation and every command the referee accepted, hidden ones included, so that
 // nothing is secret any more and any dispute can be checked. The final position goes under it.
-func Reveal(tx *store.Tx, l *archive.Game) ([]string, error) {
+// numeric writes the record in ICCF numeric notation where the game can (a player who chose
+// it).
+func Reveal(tx *store.Tx, l *archive.Game, numeric bool) ([]string, error) {
 	sg, v, g := l.Stored, l.Variant, l.Live
 	var paras []string
-	if record := strings.TrimSpace(v.WriteMovetext(g)); record != "" {
+	record := strings.TrimSpace(v.WriteMovetext(g))
+	if ns, ok := g.(variant.NumericScorer); ok && numeric && record != "" {
+		if n := strings.Fields(ns.NumericScore(variant.AsReferee)); len(n) > 0 {
+			if f := strings.Fields(record); n[len(n)-1] != f[len(f)-1] && slices.Contains([]string{"1-0", "0-1", "1/2-1/2", "*"}, f[len(f)-1]) {
+				n = append(n, f[len(f)-1]) // the result, as the record ends
+			}
+			record = templates.Wrap(strings.Join(n, " "))
+		}
+	}
+	if record != "" {
 		paras = append(paras, say("whole-game", nil)+"\n"+record)
 	}
 	events, err := tx.Events(sg.ID)
@@ -295,13 +306,6 @@ func (o *Outcome) Add(n variant.Notice) {
 // referee's own doing (a deadline).
 func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *parser.Message, endedNow bool, kind string) error {
 	sg, v, g, l0 := l.Stored, l.Variant, l.Live, l
-	var revealed []string
-	if endedNow {
-		var err error
-		if revealed, err = Reveal(tx, l); err != nil {
-			return err
-		}
-	}
 	for _, s := range []chess.Color{chess.White, chess.Black} {
 		sender := out.Sender != nil && *out.Sender == s
 		if len(out.Paras[s]) == 0 && !sender && !endedNow {
@@ -312,11 +316,15 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 			l.Paras = []string{say("done", nil)}
 		}
 		show := out.Show[s]
+		prefs := PrefsOf(tx, sg.Players[s].Address)
 		if endedNow {
+			revealed, err := Reveal(tx, l0, prefs.Numeric)
+			if err != nil {
+				return err
+			}
 			l.Paras = append(slices.Clone(l.Paras), revealed...)
 			show = variant.ShowReveal
 		}
-		prefs := PrefsOf(tx, sg.Players[s].Address)
 		l.Diagram = Diagram(v, g, s, show, prefs)
 		if slices.Contains(out.Kinds[s], "pgn") {
 			pgn, err := archive.PlayerPGN(l0, s, false) // PGN is read by programs: SAN, whatever he reads
