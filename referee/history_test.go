@@ -98,6 +98,6 @@ func TestNumericWholeGame(t *testing.T) {
 	}
 	h.deliver(h.reply(id, B, "Qh4#"))
 	m := h.outbox()
-	mustSay(t, "White's end", bodyTo(t, m, ann), "The whole game:\n1. 6263 5755 2. 7274 4884 0-1")
-	mustSay(t, "Black's end", bodyTo(t, m, bob), "The whole game:\n1. f3 e5 2. g4 Qh4# 0-1")
+	mustSay(t, "White's end", bodyTo(t, m, ann), "The whole game:\n1. 6263 5755 2. 7274 4884\n")
+	mustSay(t, "Black's end", bodyTo(t, m, bob), "The whole game:\n1. f3 e5 2. g4 Qh4#\n")
 }

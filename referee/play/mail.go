@@ -107,9 +107,6 @@ func Reveal(tx *store.Tx, l *archive.Game, numeric bool) ([]string, error) {
 	record := strings.TrimSpace(v.WriteMovetext(g))
 	if ns, ok := g.(variant.NumericScorer); ok && numeric && record != "" {
 		if n := strings.Fields(ns.NumericScore(variant.AsReferee)); len(n) > 0 {
-			if f := strings.Fields(record); n[len(n)-1] != f[len(f)-1] && slices.Contains([]string{"1-0", "0-1", "1/2-1/2", "*"}, f[len(f)-1]) {
-				n = append(n, f[len(f)-1]) // the result, as the record ends
-			}
 			record = templates.Wrap(strings.Join(n, " "))
 		}
 	}
