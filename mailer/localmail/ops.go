@@ -56,14 +56,18 @@ func (s *Server) addUserLocked(addr string) (*user, error) {
 	return u, nil
 }
 
-// createBox writes a new mailbox of u with a UIDVALIDITY never given before.
+// createBox writes a new mailbox of u with a UIDVALIDITY never given before, by this file or
+// (as far as a clock can tell) by one it replaced.
 func createBox(tx *bolt.Tx, u *user, name string) (*mailbox, error) {
 	bk := tx.Bucket(bBoxes)
 	seq, err := bk.NextSequence()
 	if err != nil {
 		return nil, err
 	}
-	b := &mailbox{id: uint32(seq), user: u, name: name, uidValidity: uint32(seq), uidNext: 1, tracker: imapserver.NewMailboxTracker(0)}
+	// The time of day added to the count: it never goes back, and a mailbox made again (a new
+	// localmail.db beside a referee's store that remembers the old one's UIDs, or a copied
+	// store) does not share a UIDVALIDITY with the one before.
+	b := &mailbox{id: uint32(seq), user: u, name: name, uidValidity: uint32(time.Now().Unix()) + uint32(seq), uidNext: 1, tracker: imapserver.NewMailboxTracker(0)}
 	return b, putBox(tx, b)
 }
 
