@@ -312,6 +312,9 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	fmt.Fprintf(m.Stdout, "refereed is running; data in %s\n", dbPath)
 	if db.Postgres() {
 		fmt.Fprintln(m.Stdout, "The store is shared: this instance leads when no other does, and stands by (serving the web archive) while another leads.")
+		if o.local {
+			fmt.Fprintln(m.Stdout, "Its built-in mail server is its own: other instances on this store read other mail. Give them all real mail servers (--config).")
+		}
 	}
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
