@@ -297,25 +297,36 @@ func (t *boltTx) SeenMessageID(id uint64, side int, messageID string) (bool, err
 // within window. An allowed answer is counted.
 func (t *boltTx) Allow(address string, limit int, window time.Duration) (bool, error) {
 	b := t.tx.Bucket(bRate)
-	var times []time.Time
-	if raw := b.Get([]byte(address)); raw != nil {
-		if err := json.Unmarshal(raw, &times); err != nil {
-			return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+	times, ok, err := allowed(b.Get([]byte(address)), t.Now, limit, window)
+	if err == nil && ok {
+		err = b.Put([]byte(address), times)
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
+	}
+	return ok, nil
+}
+
+// allowed is the rate limit of Allow on the times kept (JSON, nil for none): whether one more
+// answer may go at now, and the times to keep if it does.
+func allowed(kept []byte, now time.Time, limit int, window time.Duration) (times []byte, ok bool, err error) {
+	var all []time.Time
+	if kept != nil {
+		if err := json.Unmarshal(kept, &all); err != nil {
+			return nil, false, err
 		}
 	}
-	recent := times[:0]
-	for _, at := range times {
-		if t.Now.Sub(at) < window {
+	recent := all[:0]
+	for _, at := range all {
+		if now.Sub(at) < window {
 			recent = append(recent, at)
 		}
 	}
 	if len(recent) >= limit {
-		return false, nil
+		return nil, false, nil
 	}
-	if err := putJSON(b, []byte(address), append(recent, t.Now)); err != nil {
-		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
-	}
-	return true, nil
+	times, err = json.Marshal(append(recent, now))
+	return times, err == nil, err
 }
 
 // SetDue records when the deadline check must look at game id next (zero: never, until

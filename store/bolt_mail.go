@@ -424,20 +424,24 @@ func (db *DB) ForgetProcessed() (int, error) {
 	return total, nil
 }
 
+// after moves c to the first key after mark (the first key when mark is nil).
+func after(c *bolt.Cursor, mark []byte) (k, v []byte) {
+	if mark == nil {
+		return c.First()
+	}
+	if k, v = c.Seek(mark); k != nil && bytes.Equal(k, mark) {
+		k, v = c.Next()
+	}
+	return k, v
+}
+
 // pruneSome prunes up to max sent mails after the mark and moves the mark past those that are
 // done for good; more reports that there may be others old enough after them.
 func (t *boltTx) pruneSome(max int) (pruned int, more bool, err error) {
 	b, raws, meta := t.tx.Bucket(bSent), t.tx.Bucket(bSentRaw), t.tx.Bucket(bMeta)
 	cutoff := t.Now.Add(-SentRawRetention)
 	c := b.Cursor()
-	var k, v []byte
-	if mark := meta.Get(keyPruned); mark != nil {
-		if k, v = c.Seek(mark); k != nil && bytes.Equal(k, mark) {
-			k, v = c.Next()
-		}
-	} else {
-		k, v = c.First()
-	}
+	k, v := after(c, meta.Get(keyPruned))
 	var drop [][]byte
 	var last []byte
 	for seen := 0; k != nil && seen < max; k, v = c.Next() {
@@ -480,14 +484,7 @@ var keyProcessedPruned = []byte("processed-pruned")
 func (t *boltTx) forgetSome(cutoff time.Time, max int) (forgot int, more bool, err error) {
 	b, meta := t.tx.Bucket(bProcessed), t.tx.Bucket(bMeta)
 	c := b.Cursor()
-	var k, v []byte
-	if mark := meta.Get(keyProcessedPruned); mark != nil {
-		if k, v = c.Seek(mark); k != nil && bytes.Equal(k, mark) {
-			k, v = c.Next()
-		}
-	} else {
-		k, v = c.First()
-	}
+	k, v := after(c, meta.Get(keyProcessedPruned))
 	var drop [][]byte
 	var last []byte
 	for seen := 0; k != nil && seen < max; k, v = c.Next() {

@@ -478,22 +478,13 @@ func (t *pgTx) Allow(address string, limit int, window time.Duration) (bool, err
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
 	}
-	var times []time.Time
-	if raw != nil {
-		if err := json.Unmarshal(raw, &times); err != nil {
-			return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
-		}
+	doc, ok, err := allowed(raw, t.Now, limit, window)
+	if err != nil {
+		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
 	}
-	recent := times[:0]
-	for _, at := range times {
-		if t.Now.Sub(at) < window {
-			recent = append(recent, at)
-		}
-	}
-	if len(recent) >= limit {
+	if !ok {
 		return false, nil
 	}
-	doc, _ := json.Marshal(append(recent, t.Now))
 	if _, err := t.tx.Exec(t.ctx, `INSERT INTO rate_limits (address, times) VALUES ($1, $2)
 		ON CONFLICT (address) DO UPDATE SET times = excluded.times`, address, doc); err != nil {
 		return false, fmt.Errorf("store: rate limit of %s: %w", address, err)
