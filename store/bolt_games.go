@@ -21,15 +21,10 @@ func (t *boltTx) CreateGame(g *Game) error {
 	if err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
-	g.ID = id
-	g.Created, g.Updated = t.Now, t.Now
-	if g.Status == "" {
-		g.Status = Active
+	if err := g.begin(id, t.Now); err != nil {
+		return err
 	}
 	for side, p := range g.Players {
-		if p.Token == "" {
-			return fmt.Errorf("store: create game: player %d has no token", side)
-		}
 		if err := putJSON(t.tx.Bucket(bTokens), []byte(p.Token), GameRef{Game: id, Side: side}); err != nil {
 			return fmt.Errorf("store: create game: token: %w", err)
 		}

@@ -1,6 +1,9 @@
 package store
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Game is one game: which variant, who plays, and how it stands. Its truth is its event log.
 type Game struct {
@@ -37,6 +40,21 @@ const (
 	Active Status = "active" // the game goes on
 	Over   Status = "over"   // the game has ended: its result and reason are set
 )
+
+// begin gives a new game its id and times, and checks that each player has a token.
+func (g *Game) begin(id uint64, now time.Time) error {
+	g.ID = id
+	g.Created, g.Updated = now, now
+	if g.Status == "" {
+		g.Status = Active
+	}
+	for side, p := range g.Players {
+		if p.Token == "" {
+			return fmt.Errorf("store: create game: player %d has no token", side)
+		}
+	}
+	return nil
+}
 
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.Status == Over }

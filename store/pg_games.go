@@ -42,15 +42,8 @@ func (t *pgTx) CreateGame(g *Game) error {
 	if err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
-	g.ID = id
-	g.Created, g.Updated = t.Now, t.Now
-	if g.Status == "" {
-		g.Status = Active
-	}
-	for side, p := range g.Players {
-		if p.Token == "" {
-			return fmt.Errorf("store: create game: player %d has no token", side)
-		}
+	if err := g.begin(id, t.Now); err != nil {
+		return err
 	}
 	if err := t.putGameRow(g, true); err != nil {
 		return fmt.Errorf("store: create game: %w", err)
