@@ -283,6 +283,10 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			if isLeave {
 				leaves++
 			}
+			if f := strings.Fields(line.Text); err == nil && len(f) > 1 && strings.EqualFold(f[0], "SET") {
+				// What comes after it in this mail is said as he now asks.
+				out.Numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
+			}
 		}
 		if err != nil {
 			if !variant.IsRejection(err) {

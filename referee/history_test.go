@@ -101,3 +101,15 @@ func TestNumericWholeGame(t *testing.T) {
 	mustSay(t, "White's end", bodyTo(t, m, ann), "The whole game:\n1. 6263 5755 2. 7274 4884\n")
 	mustSay(t, "Black's end", bodyTo(t, m, bob), "The whole game:\n1. f3 e5 2. g4 Qh4#\n")
 }
+
+// SET NOTATION numeric counts from the next line of the same mail.
+func TestNumericSetInTheSameMail(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewGame("orthodox", ann, bob, variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	h.deliver(h.reply(id, W, "SET NOTATION numeric\n5254"))
+	mustSay(t, "the reply", bodyTo(t, h.outbox(), ann), "White played 1. 5254")
+}
