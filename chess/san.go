@@ -337,6 +337,10 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 		ambiguous = append(ambiguous, m)
 	}
 	if count == 0 && promotionUnsaid {
+		if n.Numeric { // his own notation's way: a fifth digit, 1 queen, 2 rook, 3 bishop, 4 knight
+			return NullMove, warns, fmt.Errorf("say which piece the pawn becomes, like %d%d%d%d1 for a queen (2 rook, 3 bishop, 4 knight)",
+				n.FromFile+1, n.FromRank+1, n.To.File()+1, n.To.Rank()+1)
+		}
 		return NullMove, warns, fmt.Errorf("%v: say which piece the pawn becomes, like %v=Q", n.To, n.To)
 	}
 	if count == 0 && n.Role == Pawn && n.FromFile >= 0 && n.FromRank < 0 {
