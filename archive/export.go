@@ -73,6 +73,7 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		{Name: "White", Value: sg.Players[0].Address},
 		{Name: "Black", Value: sg.Players[1].Address},
 		{Name: "Variant", Value: v.Name},
+		{Name: "Rated", Value: map[bool]string{true: "yes", false: "no"}[sg.Rated]}, // for refereed rate
 	}
 	if sg.FEN != "" {
 		tags = append(tags, record.Tag{Name: "SetUp", Value: "1"}, record.Tag{Name: "FEN", Value: sg.FEN})

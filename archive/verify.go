@@ -94,6 +94,9 @@ type Played struct {
 	// Termination is the Termination tag ("abandoned": refereed's export of a game a
 	// withdrawal ended).
 	Termination string
+	// Rated is the Rated tag: refereed's export says "yes" or "no"; other archives say
+	// nothing (every game counts).
+	Rated string
 }
 
 // VerifyFileEach is VerifyFile that also hands each valid game (one without a Verdict, or
@@ -211,7 +214,7 @@ func verifyPlayed(rp *variant.Replayer, file string, rec *record.Record) (*Verdi
 	}
 	return v, &Played{File: file, Game: rec.Number, Line: rec.Line, White: rec.Tag("White"), Black: rec.Tag("Black"),
 		Date: rec.Tag("Date"), Variant: r.Variant.Key, Result: r.Game.Outcome().Result, Plies: r.Plies,
-		Termination: rec.Tag("Termination")}
+		Termination: rec.Tag("Termination"), Rated: rec.Tag("Rated")}
 }
 
 func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *variant.Replayed) {

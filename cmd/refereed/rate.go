@@ -161,6 +161,8 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 			switch {
 			case p.Result == "*" || p.Result == "":
 				why = "unfinished"
+			case strings.EqualFold(p.Rated, "no"):
+				why = "not a rated game (its Rated tag)"
 			case p.Plies == 0:
 				why = "decided without a move"
 			case strings.EqualFold(p.Termination, "abandoned"):

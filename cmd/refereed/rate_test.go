@@ -191,3 +191,26 @@ func TestRateNamesIgnoreCase(t *testing.T) {
 		t.Errorf("Ann listed under several names:\n%s", out)
 	}
 }
+
+// refereed's export says which games were rated: rate leaves the others out.
+func TestRateHonoursRatedTag(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "a.pgn")
+	os.WriteFile(pgn, []byte(`[Date "2027.02.01"]
+[White "ann"]
+[Black "bob"]
+[Rated "no"]
+
+1. e4 e5 1-0
+
+[Date "2027.02.01"]
+[White "ann"]
+[Black "bob"]
+[Rated "yes"]
+
+1. e4 e5 1-0
+`), 0o644)
+	code, out, errs := run(t, "rate", "--period", "all", pgn)
+	if code != exitOK || !strings.Contains(out+errs, "game 1 (line 1): not rated: not a rated game (its Rated tag)") || !strings.Contains(out+errs, "1 rated") {
+		t.Fatalf("rate: %d\n%s%s", code, out, errs)
+	}
+}
