@@ -53,7 +53,8 @@ func OpenURL(s string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", redact(s), err)
 	}
-	cfg.MaxConns = 8
+	// Eight delivery workers, the intake, the inbox, the clocks and the web at once, with room.
+	cfg.MaxConns = 16
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
