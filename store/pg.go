@@ -53,8 +53,11 @@ func OpenURL(s string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", redact(s), err)
 	}
-	// Eight delivery workers, the intake, the inbox, the clocks and the web at once, with room.
-	cfg.MaxConns = 16
+	// Eight delivery workers, the intake, the inbox, the clocks and the web at once, with room
+	// (the URL's pool_max_conns says otherwise).
+	if !strings.Contains(s, "pool_max_conns") {
+		cfg.MaxConns = 16
+	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
