@@ -292,19 +292,7 @@ func TestIntakeServerReusesUIDs(t *testing.T) {
 		}
 		in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
 			PollInterval: 20 * time.Millisecond}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error)
-		go func() { done <- in.Run(ctx) }()
-		u, _ := lm.Mailbox("referee@localhost")
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-		<-done
+		drain(in, lm)
 	}
 	// process marks every waiting mail processed, as the referee does, and returns their bodies.
 	process := func() []string {
@@ -424,19 +412,7 @@ func TestIntakeDeletes(t *testing.T) {
 	db := openDB(t)
 	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
 		Processed: mailer.Delete, PollInterval: 20 * time.Millisecond}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- in.Run(ctx) }()
-	u, _ := lm.Mailbox("referee@localhost")
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	<-done
+	u := drain(in, lm)
 	if st, _ := u.Status("INBOX", &imap.StatusOptions{NumMessages: true, Size: true}); *st.NumMessages != 0 || *st.Size != 0 {
 		t.Errorf("INBOX still holds %d mails", *st.NumMessages)
 	}
@@ -474,19 +450,7 @@ func TestIntakeIgnores(t *testing.T) {
 			}
 			return ""
 		}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- in.Run(ctx) }()
-	u, _ := lm.Mailbox("referee@localhost")
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	<-done
+	drain(in, lm)
 	db.View(func(tx *store.Tx) error {
 		pending, _ := tx.PendingInbound()
 		if len(pending) != 1 || !strings.Contains(string(pending[0].Raw), "ann@localhost") {
@@ -504,4 +468,23 @@ func TestIntakeIgnores(t *testing.T) {
 	if news != 1 {
 		t.Errorf("OnNew called %d times, want 1", news)
 	}
+}
+
+// drain runs in until the referee's INBOX on lm is empty (10 s at most), stops it, and
+// returns that mailbox.
+func drain(in *mailer.Intake, lm *localmail.Server) *localmail.Account {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx) }()
+	u, _ := lm.Mailbox("referee@localhost")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if st, err := u.Status("INBOX", &imapStatus); err == nil && *st.NumMessages == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	return u
 }
