@@ -107,7 +107,7 @@ func conditionalVerb(line string) (verb string, moves []string, ok bool) {
 	}
 	for _, w := range f[1:] {
 		var words *chess.WordsError
-		if _, err := chess.ParseNotation(w); errors.As(err, &words) {
+		if _, err := chess.ParseNotation(w); errors.As(err, &words) && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") && strings.ToUpper(w) != w {
 			return "", nil, false // a sentence that begins with "if": not a command
 		}
 		// Move numbers may be written ("IF 12... Nf6 13. e5"), a number against its move too.

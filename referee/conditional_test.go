@@ -154,6 +154,9 @@ func TestConditionalRefused(t *testing.T) {
 	mustSay(t, "conflict", a, "it answers the same moves otherwise than your sequence IF 1... h6 2. Ra8+")
 	a, _ = h.send(id, W, "IF 1... h6 2. Ra8")
 	mustSay(t, "same", a, "you have stated that sequence already")
+	// A word that is no move, in capitals, is a move refused, not a sentence.
+	a, _ = h.send(id, W, "IF "+strings.Repeat("Q", 300)+" e5")
+	mustSay(t, "garbage", a, "move 1 of the sequence (QQQ")
 	// A sequence that is the beginning of one stated is refused; one that goes on from one
 	// replaces it.
 	id = game()
