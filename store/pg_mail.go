@@ -19,18 +19,23 @@ func keyArgs(k InboxKey) []any {
 
 const inboxCols = `doc, raw`
 
-// scanInbound decodes one inbox row (doc, raw).
-func scanInbound(row pgx.Row) (InboundMail, error) {
-	var m InboundMail
-	var doc, raw []byte
-	if err := row.Scan(&doc, &raw); err != nil {
+// scanDoc decodes a row of (doc, raw): the record, its raw mail put back where raw says.
+func scanDoc[T any](row pgx.Row, raw func(*T) *[]byte) (T, error) {
+	var m T
+	var doc, bytes []byte
+	if err := row.Scan(&doc, &bytes); err != nil {
 		return m, err
 	}
 	if err := json.Unmarshal(doc, &m); err != nil {
 		return m, err
 	}
-	m.Raw = raw
+	*raw(&m) = bytes
 	return m, nil
+}
+
+// scanInbound decodes one inbox row.
+func scanInbound(row pgx.Row) (InboundMail, error) {
+	return scanDoc(row, func(m *InboundMail) *[]byte { return &m.Raw })
 }
 
 // updateInbound rewrites m's record (attempts, quarantine, error); its raw mail stays.
@@ -271,18 +276,9 @@ func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	return uint64(id), nil
 }
 
-// scanOut decodes one row of outbox or sent (doc, raw).
+// scanOut decodes one row of outbox or sent.
 func scanOut(rows pgx.Rows) (OutMail, error) {
-	var m OutMail
-	var doc, raw []byte
-	if err := rows.Scan(&doc, &raw); err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(doc, &m); err != nil {
-		return m, err
-	}
-	m.Raw = raw
-	return m, nil
+	return scanDoc(rows, func(m *OutMail) *[]byte { return &m.Raw })
 }
 
 func (t *pgTx) outMails(q string) ([]OutMail, error) {

@@ -555,9 +555,20 @@ func (g *Game) View(v variant.Viewer) variant.View {
 // / Nb8-c6 d7-d5 / e4-e5 2. ..." (long algebraic, each man's letter and both squares; Steps
 // reads it, and the bare coordinates of earlier records: "1. e2e4/b8c6").
 func (g *Game) Movetext() string {
-	var sb strings.Builder
 	q := g.start
 	var unmoved chess.Bitboard
+	return g.turns(func(t turn) string {
+		s := readable(&q, t.moves, t.own)
+		for _, m := range t.moves {
+			play(&q, &unmoved, m)
+		}
+		return s
+	})
+}
+
+// turns writes the turns played, numbered as the record numbers them, each as write says.
+func (g *Game) turns(write func(t turn) string) string {
+	var sb strings.Builder
 	for i, t := range g.played {
 		if i > 0 {
 			sb.WriteByte(' ')
@@ -567,10 +578,7 @@ func (g *Game) Movetext() string {
 		} else if i == 0 {
 			fmt.Fprintf(&sb, "%d... ", t.no)
 		}
-		sb.WriteString(readable(&q, t.moves, t.own))
-		for _, m := range t.moves {
-			play(&q, &unmoved, m)
-		}
+		sb.WriteString(write(t))
 	}
 	return sb.String()
 }
@@ -596,19 +604,7 @@ func numericTurn(moves []chess.Move, own int) string {
 // NumericScore writes the turns played in ICCF numeric notation: "1. 5254 / 2836 4745 /
 // 5455".
 func (g *Game) NumericScore(variant.Viewer) string {
-	var sb strings.Builder
-	for i, t := range g.played {
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		if t.by == chess.White {
-			fmt.Fprintf(&sb, "%d. ", t.no)
-		} else if i == 0 {
-			fmt.Fprintf(&sb, "%d... ", t.no)
-		}
-		sb.WriteString(numericTurn(t.moves, t.own))
-	}
-	return sb.String()
+	return g.turns(func(t turn) string { return numericTurn(t.moves, t.own) })
 }
 
 // Steps reads a Train Wreck record: turns numbered like PGN moves ("12." before White's,
