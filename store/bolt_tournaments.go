@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -57,6 +58,53 @@ func (t *boltTx) Tournaments() ([]Tournament, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
+}
+
+// TournamentCount is how many tournaments the store holds, read without reading them
+// (tournaments are never deleted: it is the last id given).
+func (t *boltTx) TournamentCount() int {
+	if b := t.tx.Bucket(bTournaments); b != nil {
+		return int(b.Sequence())
+	}
+	return 0
+}
+
+// LatestTournaments is a page of the tournaments, newest first: skip of them skipped by key,
+// at most limit read.
+func (t *boltTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
+	b := t.tx.Bucket(bTournaments)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Tournament
+	c := b.Cursor()
+	for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
+		if skip > 0 {
+			skip--
+			continue
+		}
+		var tr Tournament
+		if err := json.Unmarshal(v, &tr); err != nil {
+			return nil, fmt.Errorf("store: tournament %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		out = append(out, tr)
+	}
+	return out, nil
+}
+
+// EachTournament calls fn with every tournament, by id, one at a time.
+func (t *boltTx) EachTournament(fn func(*Tournament) error) error {
+	b := t.tx.Bucket(bTournaments)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		var tr Tournament
+		if err := json.Unmarshal(v, &tr); err != nil {
+			return fmt.Errorf("store: tournament %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		return fn(&tr)
+	})
 }
 
 // PlayerRecord returns what is kept of address (an empty record for an unknown one).

@@ -396,7 +396,39 @@ func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
 }
 
 func (t *pgTx) Tournaments() ([]Tournament, error) {
-	rows, err := t.tx.Query(t.ctx, `SELECT doc FROM tournaments ORDER BY id`)
+	return t.tournaments(`SELECT doc FROM tournaments ORDER BY id`)
+}
+
+func (t *pgTx) TournamentCount() int { return int(t.counter("tournaments")) }
+
+func (t *pgTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
+	return t.tournaments(`SELECT doc FROM tournaments ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
+}
+
+// EachTournament reads the tournaments in pages of 64, so that fn may query the transaction
+// (no rows are open while it runs).
+func (t *pgTx) EachTournament(fn func(*Tournament) error) error {
+	after := int64(0)
+	for {
+		page, err := t.tournaments(`SELECT doc FROM tournaments WHERE id > $1 ORDER BY id LIMIT 64`, after)
+		if err != nil {
+			return err
+		}
+		for i := range page {
+			if err := fn(&page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < 64 {
+			return nil
+		}
+		after = int64(page[len(page)-1].ID)
+	}
+}
+
+// tournaments decodes the tournaments query q gives.
+func (t *pgTx) tournaments(q string, args ...any) ([]Tournament, error) {
+	rows, err := t.tx.Query(t.ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: list tournaments: %w", err)
 	}
@@ -413,7 +445,10 @@ func (t *pgTx) Tournaments() ([]Tournament, error) {
 		}
 		out = append(out, tr)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list tournaments: %w", err)
+	}
+	return out, nil
 }
 
 func (t *pgTx) PlayerRecord(address string) (*PlayerRecord, error) {

@@ -81,6 +81,9 @@ type ops interface {
 	PutTournament(tr *Tournament) error
 	Tournament(id uint64) (*Tournament, error)
 	Tournaments() ([]Tournament, error)
+	TournamentCount() int
+	LatestTournaments(skip, limit int) ([]Tournament, error)
+	EachTournament(fn func(*Tournament) error) error
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
 	Next(key string) (uint64, error)

@@ -3,7 +3,9 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -42,6 +44,63 @@ func testTournaments(t *testing.T, db *DB, _ string) {
 		}
 		if _, err := tx.Tournament(2); !errors.Is(err, ErrNotFound) {
 			t.Errorf("tournament 2: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The tournaments are read a page at a time, newest first, or one at a time; the count needs
+// no reading. EachTournament lets its function query the transaction (PostgreSQL has no rows
+// open meanwhile).
+func TestTournamentPages(t *testing.T) { each(t, testTournamentPages) }
+
+func testTournamentPages(t *testing.T, db *DB, _ string) {
+	if err := db.Update(func(tx *Tx) error {
+		for i := 1; i <= 70; i++ {
+			if err := tx.CreateTournament(&Tournament{Name: fmt.Sprintf("T%d", i), Variant: "orthodox"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	names := func(ts []Tournament) (out []string) {
+		for _, tr := range ts {
+			out = append(out, tr.Name)
+		}
+		return out
+	}
+	err := db.View(func(tx *Tx) error {
+		if n := tx.TournamentCount(); n != 70 {
+			t.Errorf("count %d, want 70", n)
+		}
+		page, err := tx.LatestTournaments(0, 3)
+		if got := names(page); err != nil || !slices.Equal(got, []string{"T70", "T69", "T68"}) {
+			t.Errorf("first page %v %v", got, err)
+		}
+		page, err = tx.LatestTournaments(68, 5)
+		if got := names(page); err != nil || !slices.Equal(got, []string{"T2", "T1"}) {
+			t.Errorf("last page %v %v", got, err)
+		}
+		var seen []string
+		err = tx.EachTournament(func(tr *Tournament) error {
+			if _, err := tx.Tournament(tr.ID); err != nil {
+				return err
+			}
+			seen = append(seen, tr.Name)
+			return nil
+		})
+		if err != nil || len(seen) != 70 || seen[0] != "T1" || seen[69] != "T70" {
+			t.Errorf("each: %d tournaments, %v", len(seen), err)
+		}
+		stop := errors.New("stop")
+		n := 0
+		if err := tx.EachTournament(func(*Tournament) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+			t.Errorf("each stops at the first error: %d calls, %v", n, err)
 		}
 		return nil
 	})

@@ -58,6 +58,8 @@ var pages = template.Must(template.New("").Parse(`
 <table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
 {{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/tournament/{{.ID}}">{{.Name}}</a></td><td>{{.Variant}}</td><td>{{.Players}}</td><td>{{.Rounds}}</td><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
 {{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table>
+{{if gt .Pages 1}}<p>{{.Total}} tournaments; page {{.Page}} of {{.Pages}}.</p>
+<p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>{{end}}
 {{template "foot"}}{{end}}
 {{define "tournament"}}{{template "head" .}}
 <p>{{.Variant}}, {{if .Double}}double{{else}}single{{end}} round robin, {{if .Finished}}finished{{else}}in progress{{end}}. <a href="/?tournament={{.ID}}">All its games</a></p>

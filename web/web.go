@@ -39,7 +39,6 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -633,128 +632,6 @@ func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) err
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"refereed-%d.pgn\"", id))
 	return send(w, r, "application/x-chess-pgn; charset=utf-8", buf.Bytes())
-}
-
-type tournamentRow struct {
-	ID       uint64
-	Name     string
-	Variant  string
-	Players  int
-	Rounds   int
-	Finished bool
-}
-
-// tournaments is /tournaments.
-func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
-	var rows []tournamentRow
-	if err := h.db.View(func(tx *store.Tx) error {
-		ts, err := tx.Tournaments()
-		if err != nil {
-			return err
-		}
-		for i := len(ts) - 1; i >= 0; i-- {
-			t := &ts[i]
-			s, err := archive.Section(tx, t)
-			if err != nil {
-				return err
-			}
-			rows = append(rows, tournamentRow{ID: t.ID, Name: t.Name, Variant: t.Variant, Players: len(t.Players), Rounds: len(t.Rounds), Finished: s.Over()})
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return render(w, r, "tournaments", struct {
-		Title string
-		Rows  []tournamentRow
-	}{"Tournaments", rows})
-}
-
-type standingRow struct {
-	Rank        string
-	Name        string
-	For         string // whom he replaced in the seat ("dee"), if anyone
-	Points, SB  string
-	Wins, Games int
-	Out         bool
-}
-
-type roundRows struct {
-	Number int
-	Bye    string
-	Games  []gameRow
-}
-
-type tournamentPage struct {
-	Title      string
-	ID         uint64
-	Name       string
-	Variant    string
-	Double     bool
-	Finished   bool
-	Crosstable string
-	Standings  []standingRow
-	Rounds     []roundRows
-}
-
-// tournament is /tournament/ID.
-func (h *Handler) tournament(w http.ResponseWriter, r *http.Request, idText string) error {
-	id, err := parseID(idText)
-	if err != nil {
-		return err
-	}
-	var pg tournamentPage
-	if err := h.db.View(func(tx *store.Tx) error {
-		t, err := tx.Tournament(id)
-		if err != nil {
-			return err
-		}
-		s, err := archive.Section(tx, t)
-		if err != nil {
-			return err
-		}
-		names := make([]string, len(t.Players))
-		for i, a := range t.Players {
-			names[i] = Name(a)
-		}
-		s.Players = names
-		for i, was := range s.For {
-			if was != "" {
-				var local []string
-				for _, a := range strings.Split(was, ", ") {
-					local = append(local, Name(a))
-				}
-				s.For[i] = strings.Join(local, ", ")
-			}
-		}
-		pg = tournamentPage{Title: t.Name, ID: t.ID, Name: t.Name, Variant: t.Variant, Double: t.Double, Finished: s.Over(), Crosstable: s.Crosstable()}
-		st := s.Standings()
-		for i, x := range st {
-			var was string
-			if x.Player < len(s.For) {
-				was = s.For[x.Player]
-			}
-			pg.Standings = append(pg.Standings, standingRow{Rank: tournament.Place(st, i), Name: names[x.Player], For: was, Points: x.Points(), SB: x.SB(), Wins: x.Wins, Games: x.Games, Out: x.Out})
-		}
-		for _, rd := range t.Rounds {
-			rr := roundRows{Number: rd.Number}
-			if rd.Bye >= 0 && rd.Bye < len(names) {
-				rr.Bye = names[rd.Bye]
-			}
-			for _, tg := range rd.Games {
-				sg, err := tx.Game(tg.Game)
-				if err != nil {
-					return err
-				}
-				rr.Games = append(rr.Games, rowOf(sg))
-			}
-			pg.Rounds = append(pg.Rounds, rr)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return render(w, r, "tournament", pg)
 }
 
 type playerPage struct {

@@ -302,6 +302,39 @@ func TestPaging(t *testing.T) {
 	}
 }
 
+// /tournaments lists the newest first, a page of TournamentPageSize at a time.
+func TestTournamentPaging(t *testing.T) {
+	w := newWorld(t)
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := 1; i <= 120; i++ {
+			if err := tx.CreateTournament(&store.Tournament{Name: fmt.Sprintf("Cup %d", i), Variant: "orthodox", WithdrawRule: "half"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := New(w.db)
+	for _, c := range []struct {
+		page       string
+		rows       int
+		first      string
+		newer, old bool
+	}{{"", 50, "Cup 120", false, true}, {"2", 50, "Cup 70", true, true}, {"3", 20, "Cup 20", true, false}, {"99", 20, "Cup 20", true, false}} {
+		_, _, body := get(t, h, "/tournaments?page="+c.page)
+		if n := strings.Count(body, `<a href="/tournament/`); n != c.rows {
+			t.Errorf("page %q: %d rows, want %d", c.page, n, c.rows)
+		}
+		if !strings.Contains(body, ">"+c.first+"</a>") || !strings.Contains(body, "120 tournaments") {
+			t.Errorf("page %q does not begin with %s:\n%s", c.page, c.first, body)
+		}
+		if strings.Contains(body, "newer</a>") != c.newer || strings.Contains(body, "older →</a>") != c.old {
+			t.Errorf("page %q: links newer %v older %v wanted\n%s", c.page, c.newer, c.old, body)
+		}
+	}
+}
+
 // TestETag answers 304 to a client that has the page, and the page again once it changed.
 func TestETag(t *testing.T) {
 	w := newWorld(t)

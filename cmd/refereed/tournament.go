@@ -153,15 +153,9 @@ func (m *Main) tournamentList(args []string) int {
 	}
 	defer closeDB()
 	err = db.View(func(tx *store.Tx) error {
-		all, err := tx.Tournaments()
-		if err != nil {
-			return err
-		}
-		if len(all) == 0 {
-			fmt.Fprintf(m.Stdout, "no tournaments in %s\n", d.where(m))
-		}
-		for i := range all {
-			t := &all[i]
+		n := 0
+		err := tx.EachTournament(func(t *store.Tournament) error {
+			n++
 			s, err := archive.Section(tx, t)
 			if err != nil {
 				return err
@@ -177,8 +171,12 @@ func (m *Main) tournamentList(args []string) int {
 				kind = "double"
 			}
 			fmt.Fprintf(m.Stdout, "#%-4d %-14s %2d players  %s  %d/%d games decided  %s\n", t.ID, t.Variant, len(t.Players), kind, done, len(s.Games), printable(t.Name))
+			return nil
+		})
+		if err == nil && n == 0 {
+			fmt.Fprintf(m.Stdout, "no tournaments in %s\n", d.where(m))
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament list: %v\n", err)
