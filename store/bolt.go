@@ -20,8 +20,9 @@ import (
 // 2: the games of each player are indexed (bByPlayer); 3: the games by when the deadline
 // check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
 // raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
-// waiting in the inbox kept apart from its record likewise (bInboxRaw).
-const SchemaVersion = 6
+// waiting in the inbox kept apart from its record likewise (bInboxRaw); 7: the players who
+// have a rating (bRated).
+const SchemaVersion = 7
 
 var (
 	bMeta      = []byte("meta")
@@ -54,8 +55,11 @@ var (
 	bSentRaw = []byte("sent-raw")
 	// bInboxRaw holds the raw mail of an inbox record (key -> bytes): counting an attempt
 	// rewrites the small record, never the mail. Schema 6.
-	bInboxRaw  = []byte("inbox-raw")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw}
+	bInboxRaw = []byte("inbox-raw")
+	// bRated holds the address of every player who has a rating -> nothing: the rating lists
+	// read those players, not every player. Schema 7; kept by PutPlayerRecord.
+	bRated     = []byte("players-rated")
+	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw, bRated}
 	keySchema  = []byte("schema")
 )
 
@@ -99,6 +103,7 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 	3: indexState,
 	4: moveSentRaw,
 	5: moveInboxRaw,
+	6: indexRated,
 }
 
 func (db *DB) migrate() error {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // CreateTournament stores a new tournament, assigning its ID. Its games are created apart
@@ -125,7 +127,45 @@ func (t *boltTx) PutPlayerRecord(rec *PlayerRecord) error {
 	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
 	}
+	if err := markRated(t.tx.Bucket(bRated), rec); err != nil {
+		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
+	}
 	return nil
+}
+
+// markRated keeps rec's entry in bRated: there while he has a rating.
+func markRated(b *bolt.Bucket, rec *PlayerRecord) error {
+	if len(rec.Ratings) > 0 {
+		return b.Put([]byte(rec.Address), nil)
+	}
+	return b.Delete([]byte(rec.Address))
+}
+
+// indexRated fills bRated from the players' records (schema 6 to 7).
+func indexRated(tx *bolt.Tx) error {
+	b := tx.Bucket(bRated)
+	return tx.Bucket(bPlayers).ForEach(func(k, v []byte) error {
+		var rec PlayerRecord
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return fmt.Errorf("player %s: %w", k, err)
+		}
+		return markRated(b, &rec)
+	})
+}
+
+// eachRated calls fn with the record of every player who has a rating, by address.
+func (t *boltTx) eachRated(fn func(*PlayerRecord) error) error {
+	b, players := t.tx.Bucket(bRated), t.tx.Bucket(bPlayers)
+	if b == nil || players == nil {
+		return nil
+	}
+	return b.ForEach(func(k, _ []byte) error {
+		var rec PlayerRecord
+		if err := getJSON(players, k, &rec); err != nil {
+			return fmt.Errorf("player %s: %w", k, err)
+		}
+		return fn(&rec)
+	})
 }
 
 // Next counts one more of what key names (say, the mails sent to a tournament's organizer)

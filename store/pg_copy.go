@@ -79,6 +79,18 @@ func (t *pgTx) eachPlayer(fn func(*PlayerRecord) error) error {
 	})
 }
 
+// eachRated reads the rated players by the partial index players_rated.
+func (t *pgTx) eachRated(fn func(*PlayerRecord) error) error {
+	var doc []byte
+	return t.rows(`SELECT doc FROM players WHERE doc ? 'ratings' ORDER BY address`, nil, []any{&doc}, func() error {
+		var rec PlayerRecord
+		if err := json.Unmarshal(doc, &rec); err != nil {
+			return fmt.Errorf("player: %w", err)
+		}
+		return fn(&rec)
+	})
+}
+
 func (t *pgTx) eachSeen(fn func(uint64, int, string, time.Time) error) error {
 	var id int64
 	var side int

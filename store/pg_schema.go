@@ -134,4 +134,6 @@ CREATE TABLE sent (
 CREATE INDEX sent_game ON sent (game, id);
 `,
 	2: `CREATE INDEX processed_at ON processed (at);`,
+	// 3: the rated players, for the rating lists (Tx.EachRatedPlayer).
+	3: `CREATE INDEX players_rated ON players (address) WHERE doc ? 'ratings';`,
 }

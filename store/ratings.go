@@ -39,21 +39,11 @@ func (p *PlayerRecord) Rating(variant string) *PlayerRating {
 	return nil
 }
 
-// EachRatedPlayer calls fn with the record of every player who has a rating, by address.
-// It reads every player's record (through what each backend offers Copy): for the offline
-// list and the ratings page, not for a mail.
+// EachRatedPlayer calls fn with the record of every player who has a rating, by address. It
+// reads those players only, by an index (bbolt: bRated; PostgreSQL: players_rated): the cost
+// of a rating list grows with the rated players, not with the games or every player.
 func (t *Tx) EachRatedPlayer(fn func(*PlayerRecord) error) error {
-	c, ok := t.ops.(copier)
-	if !ok {
-		return fmt.Errorf("store: list rated players: this backend cannot list its players")
-	}
-	err := c.eachPlayer(func(rec *PlayerRecord) error {
-		if len(rec.Ratings) == 0 {
-			return nil
-		}
-		return fn(rec)
-	})
-	if err != nil {
+	if err := t.ops.eachRated(fn); err != nil {
 		return fmt.Errorf("store: list rated players: %w", err)
 	}
 	return nil

@@ -86,6 +86,7 @@ type ops interface {
 	EachTournament(fn func(*Tournament) error) error
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
+	eachRated(fn func(*PlayerRecord) error) error
 	Next(key string) (uint64, error)
 	Allow(address string, limit int, window time.Duration) (bool, error)
 	// Inbound mail.
