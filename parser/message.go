@@ -171,6 +171,24 @@ func (m *Message) Automatic() string {
 
 // header reads what the referee needs from a message's header.
 func header(h mail.Header) *Message {
+	m := envelope(h)
+	if rt, err := h.AddressList("Reply-To"); err == nil && len(rt) > 0 {
+		m.ReplyTo = rt[0].Address
+	}
+	m.Subject, _ = h.Subject()
+	if id, err := h.MessageID(); err == nil && id != "" {
+		m.MessageID = id
+	} else {
+		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>") // malformed, but stable
+	}
+	m.InReplyTo, _ = h.MsgIDList("In-Reply-To")
+	m.References, _ = h.MsgIDList("References")
+	return m
+}
+
+// envelope reads the fields that say whom a mail is from and for, and whether a machine
+// sent it (Automatic): all a stranger's mail is ever read for.
+func envelope(h mail.Header) *Message {
 	m := &Message{}
 	// The From header is read strictly (RFC 5322 as net/mail reads it): exactly one
 	// address in one field. Anything else has no sender rather than a guessed one.
@@ -186,23 +204,15 @@ func header(h mail.Header) *Message {
 		m.FromName = from[0].Name
 	}
 	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		if !h.Has(field) {
+			continue
+		}
 		if list, err := h.AddressList(field); err == nil {
 			for _, a := range list {
 				m.To = append(m.To, strings.ToLower(a.Address))
 			}
 		}
 	}
-	if rt, err := h.AddressList("Reply-To"); err == nil && len(rt) > 0 {
-		m.ReplyTo = rt[0].Address
-	}
-	m.Subject, _ = h.Subject()
-	if id, err := h.MessageID(); err == nil && id != "" {
-		m.MessageID = id
-	} else {
-		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>") // malformed, but stable
-	}
-	m.InReplyTo, _ = h.MsgIDList("In-Reply-To")
-	m.References, _ = h.MsgIDList("References")
 	if h.Has("Return-Path") {
 		m.ReturnPath = strings.TrimSpace(h.Get("Return-Path"))
 	}
@@ -223,9 +233,24 @@ func header(h mail.Header) *Message {
 // (Body, FromHTML, BodyError, Attachments). It is for deciding cheaply what a mail is (whom it
 // is from and for) before reading it whole, if at all.
 func ParseHeader(raw []byte) (*Message, error) {
-	hdr, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(raw)))
+	h, err := readHeader(raw)
 	if err != nil {
-		return nil, fmt.Errorf("parser: read header: %w", err)
+		return nil, err
 	}
-	return header(mail.Header{Header: message.Header{Header: hdr}}), nil
+	return header(h), nil
+}
+
+// readHeader reads the header of raw, through a small buffer (a long line is read in pieces).
+// A last line without its line end is given one: textproto.ReadHeader refuses such a line
+// when its length is a multiple of the buffer's.
+func readHeader(raw []byte) (mail.Header, error) {
+	r := io.Reader(bytes.NewReader(raw))
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		r = io.MultiReader(r, strings.NewReader("\r\n"))
+	}
+	hdr, err := textproto.ReadHeader(bufio.NewReaderSize(r, 512))
+	if err != nil {
+		return mail.Header{}, fmt.Errorf("parser: read header: %w", err)
+	}
+	return mail.Header{Header: message.Header{Header: hdr}}, nil
 }

@@ -74,7 +74,7 @@ func (r *Referee) prejudge(ms ...store.InboundMail) (forget func()) {
 		if m.Oversize > 0 {
 			continue // only its head is kept: read says so
 		}
-		msg, err := r.stranger(m.Raw)
+		msg, err := r.stranger(m.Raw, parser.ParseHeader)
 		if msg == nil {
 			msg, err = parser.Parse(m.Raw)
 		}
@@ -138,7 +138,7 @@ func (r *Referee) parsed(key store.InboxKey) (msg *parser.Message, ok bool, err 
 // processed without storing it, mailer.Intake.Ignore): a stranger's ordinary mail, which is
 // never answered; "" for any other mail, automatic mail (bounces, reports) included.
 func (r *Referee) Ignorable(raw []byte) string {
-	msg, _ := r.stranger(raw)
+	msg, _ := r.stranger(raw, parser.ParseEnvelope) // its subject and ids are never read
 	if msg == nil || msg.Automatic() != "" {
 		return ""
 	}
@@ -148,9 +148,9 @@ func (r *Referee) Ignorable(raw []byte) string {
 // stranger is the header of a mail from a stranger (no reply token in its addresses, a sender
 // who plays no game here), read without its body; nil for any other mail, which is read
 // whole. A stranger's mail is never answered (no backscatter), so nothing in its body can
-// matter: reading only its header keeps the cost of a published address's spam low.
-func (r *Referee) stranger(raw []byte) (*parser.Message, error) {
-	msg, err := parser.ParseHeader(raw)
+// matter: reading only its header (with parse) keeps the cost of a published address's spam low.
+func (r *Referee) stranger(raw []byte, parse func([]byte) (*parser.Message, error)) (*parser.Message, error) {
+	msg, err := parse(raw)
 	if err != nil || msg.From == "" {
 		return nil, nil
 	}
