@@ -21,12 +21,8 @@ import (
 // before it was granted stays charged.
 
 // leaveAllowance is the leave addr may take in a year: the least of the allowances of the
-// tournaments he plays in (a leave stops all his games), else the referee's.
-func (r *Referee) leaveAllowance(tx *store.Tx, addr string) (int, error) {
-	ts, err := tournamentsOf(tx, addr)
-	if err != nil {
-		return 0, err
-	}
+// tournaments he plays in, ts (a leave stops all his games), else the referee's.
+func (r *Referee) leaveAllowance(ts []store.Tournament, addr string) int {
 	allow := -1
 	for _, t := range ts {
 		if t.LeaveDays > 0 && slices.Contains(t.Players, addr) && (allow < 0 || t.LeaveDays < allow) {
@@ -35,11 +31,11 @@ func (r *Referee) leaveAllowance(tx *store.Tx, addr string) (int, error) {
 	}
 	switch {
 	case allow >= 0:
-		return allow, nil
+		return allow
 	case r.LeaveDays > 0:
-		return r.LeaveDays, nil
+		return r.LeaveDays
 	}
-	return clocks.DefaultLeaveDays, nil
+	return clocks.DefaultLeaveDays
 }
 
 // grantLeave records leave for addr after checking it: from today on, not overlapping leave
@@ -60,10 +56,16 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	if err != nil {
 		return "", err
 	}
-	allow, err := r.leaveAllowance(tx, addr)
+	// His games and tournaments, read once (by the store's index of players).
+	games, err := tx.GamesOf(addr)
 	if err != nil {
 		return "", err
 	}
+	ts, err := tournamentsOf(tx, addr, games)
+	if err != nil {
+		return "", err
+	}
+	allow := r.leaveAllowance(ts, addr)
 	for _, lv := range rec.Leaves {
 		s, ok := archive.LeaveStop(lv)
 		if ok && s.From.Before(lr.To.AddDate(0, 0, 1)) && lr.From.Before(s.To) {
@@ -73,9 +75,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	if periods := clocks.LeavesStartingIn(rec, lr.From.Year()); periods >= clocks.MaxLeavePeriods && !byOrganizer {
 		return "", variant.Reject("%s", say("leave-too-many", templates.Args{"Year": lr.From.Year(), "Max": clocks.MaxLeavePeriods}))
 	}
-	if going, err := clocks.GamesGoing(tx, addr); err != nil {
-		return "", err
-	} else if going == 0 {
+	if clocks.Going(games, addr) == 0 {
 		return "", variant.Reject("%s", say("leave-no-games", nil))
 	}
 	var notes []string
@@ -98,10 +98,6 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	if err := tx.PutPlayerRecord(rec); err != nil {
 		return "", err
 	}
-	games, err := tx.GamesOf(addr)
-	if err != nil {
-		return "", err
-	}
 	for _, g := range games {
 		if !g.Over() {
 			if err := tx.MarkDue(g.ID); err != nil {
@@ -110,10 +106,6 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 		}
 	}
 	// Each of his tournaments logs it (the organizer's own, which the caller holds, in place).
-	ts, err := tournamentsOf(tx, addr)
-	if err != nil {
-		return "", err
-	}
 	for i := range ts {
 		t := &ts[i]
 		if organizer != nil && t.ID == organizer.ID {
@@ -185,13 +177,9 @@ func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, a
 	return notices, nil
 }
 
-// tournamentsOf are the tournaments addr plays in, found through his games (by the store's
-// index of players), not by reading every tournament.
-func tournamentsOf(tx *store.Tx, addr string) ([]store.Tournament, error) {
-	games, err := tx.GamesOf(addr)
-	if err != nil {
-		return nil, err
-	}
+// tournamentsOf are the tournaments addr plays in, found through his games (tx.GamesOf: by
+// the store's index of players), not by reading every tournament.
+func tournamentsOf(tx *store.Tx, addr string, games []store.Game) ([]store.Tournament, error) {
 	var ids []uint64
 	for _, g := range games {
 		if g.Tournament != 0 && !slices.Contains(ids, g.Tournament) {

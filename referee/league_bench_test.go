@@ -3,6 +3,9 @@ package referee
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -21,7 +24,8 @@ import (
 //   - move-behind-20-strangers: the same with 20 strangers' mails in the intake's batch (they
 //     are recorded as processed there, mailer.Intake.Ignore, and never wait in the inbox);
 //   - stranger: a stranger's mail to the bare address;
-//   - leave: a LEAVE mail of a player of ten games;
+//   - leave: a LEAVE mail of a player of ten games, granted (each time to a player who has no
+//     leave yet);
 //   - deadline-idle: the minute's deadline check with nothing due;
 //   - restart: a new Referee on the store, its first deadline check (nothing due);
 //   - prune: the hourly prune when nothing expired.
@@ -29,6 +33,16 @@ func BenchmarkLeague(b *testing.B) {
 	sizes := []int{1000, 10000}
 	if os.Getenv("REFEREED_BENCH_LARGE") != "" {
 		sizes = append(sizes, 100000)
+	}
+	if list := os.Getenv("REFEREED_BENCH_SIZES"); list != "" { // "1000,100000": these only
+		sizes = nil
+		for _, f := range strings.Split(list, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 10 {
+				b.Fatalf("REFEREED_BENCH_SIZES=%q: a list of game counts of 10 or more", list)
+			}
+			sizes = append(sizes, n)
+		}
 	}
 	for _, n := range sizes {
 		h := newHarness(b)
@@ -51,6 +65,7 @@ func BenchmarkLeague(b *testing.B) {
 		if _, err := h.ref.CheckDeadlines(); err != nil {
 			b.Fatal(err)
 		}
+		runtime.GC() // the building's garbage is not the paths' cost
 		// A pool of games for the moves: each takes moves from a long line, in turn.
 		line := []string{"Nf3", "Nc6", "Ng1", "Nb8", "Nf3", "Nc6", "Ng1", "Nb8"}
 		ply := map[uint64]int{}
@@ -108,13 +123,41 @@ func BenchmarkLeague(b *testing.B) {
 			}
 		})
 		run("leave", func(b *testing.B) {
+			// Every LEAVE is granted: the player's leave is taken back after it (timer
+			// stopped), so that a small league's players, asked again and again, are not
+			// refused (and cheaper) where a large league's are not asked twice.
+			leaves := func(addr string, reset bool) int {
+				n := 0
+				if err := h.db.Update(func(tx *store.Tx) error {
+					rec, err := tx.PlayerRecord(addr)
+					if err != nil {
+						return err
+					}
+					n = len(rec.Leaves)
+					if !reset || n == 0 {
+						return nil
+					}
+					rec.Leaves = nil
+					return tx.PutPlayerRecord(rec)
+				}); err != nil {
+					b.Fatal(err)
+				}
+				return n
+			}
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				id := ids[(i*53)%len(ids)]
+				addr := h.player(id, chess.White).Address
+				leaves(addr, true)
 				from := fixedNow.AddDate(0, 0, 1+i%300).Format("2006-01-02")
 				raw := h.reply(id, chess.White, "LEAVE "+from+" "+from)
 				b.StartTimer()
 				h.deliver(raw)
+				b.StopTimer()
+				if leaves(addr, false) != 1 {
+					b.Fatalf("LEAVE %s of %s was not granted", from, addr)
+				}
+				b.StartTimer()
 			}
 		})
 		run("deadline-idle", func(b *testing.B) {

@@ -329,18 +329,26 @@ func allowed(kept []byte, now time.Time, limit int, window time.Duration) (times
 // check reads only the games due, however many there are.
 func (t *boltTx) SetDue(id uint64, at time.Time) error {
 	due, of := t.tx.Bucket(bDue), t.tx.Bucket(bDueOf)
+	var key []byte
+	if !at.IsZero() {
+		key = append(u64(uint64(max(at.Unix(), 0))), u64(id)...)
+	}
 	if old := of.Get(u64(id)); old != nil {
+		if bytes.Equal(old, key) {
+			return nil // due then already
+		}
 		if err := due.Delete(old); err != nil {
 			return fmt.Errorf("store: due of game %d: %w", id, err)
 		}
-		if err := of.Delete(u64(id)); err != nil {
-			return fmt.Errorf("store: due of game %d: %w", id, err)
+		if key == nil {
+			if err := of.Delete(u64(id)); err != nil {
+				return fmt.Errorf("store: due of game %d: %w", id, err)
+			}
 		}
 	}
-	if at.IsZero() {
+	if key == nil {
 		return nil
 	}
-	key := append(u64(uint64(max(at.Unix(), 0))), u64(id)...)
 	if err := due.Put(key, nil); err != nil {
 		return fmt.Errorf("store: due of game %d: %w", id, err)
 	}

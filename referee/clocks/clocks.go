@@ -152,16 +152,15 @@ func LeavesStartingIn(rec *store.PlayerRecord, y int) int {
 	return n
 }
 
-// GamesGoing counts the games addr plays that are still going.
-func GamesGoing(tx *store.Tx, addr string) (int, error) {
-	games, err := tx.GamesOf(addr)
+// Going counts the games of games that addr plays and that are still going.
+func Going(games []store.Game, addr string) int {
 	n := 0
 	for _, g := range games {
 		if !g.Over() && (g.Players[0].Address == addr || g.Players[1].Address == addr) {
 			n++
 		}
 	}
-	return n, err
+	return n
 }
 
 // DaysTakenIn is the leave rec holds in year y.
