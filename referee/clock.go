@@ -98,13 +98,11 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	if err := tx.PutPlayerRecord(rec); err != nil {
 		return "", err
 	}
-	for _, g := range games {
-		if !g.Over() {
-			if err := tx.MarkDue(g.ID); err != nil {
-				return "", err
-			}
-		}
-	}
+	// His games are not marked due (store.Tx.MarkDue): leave only stops clocks, so each
+	// game's next moment in the due index is, if anything, early. The deadline check looks
+	// then, finds nothing due yet (it reads the leave with the game), and files the game
+	// under its later moment. A LEAVE thus rewrites no index entry of his games, which in a
+	// large league lie far apart.
 	// Each of his tournaments logs it (the organizer's own, which the caller holds, in place).
 	for i := range ts {
 		t := &ts[i]
