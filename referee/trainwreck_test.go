@@ -92,7 +92,7 @@ func TestTrainWreckEndsByMail(t *testing.T) {
 	}
 	for who, body := range map[string]string{"White": bodyTo(t, mails, ann), "Black": bodyTo(t, mails, bob)} {
 		mustSay(t, who+"'s last mail", body, "game over, 0-1", "Black played turn 1: Re1xa1.", "- part 1: Black's rook e1-a1, taking White's king.",
-			"Black took White's king.", "The whole game:\n1. b7-b8=Q / e2-e1=R Re1xa1", "The final position:")
+			"Black took White's king.", "The whole game:\n1. b7-b8=Q / e2-e1=R 1... Re1xa1", "The final position:")
 	}
 	if o := h.outcome(id); o.Result != "0-1" || o.Termination != "king capture" {
 		t.Errorf("outcome %+v", o)

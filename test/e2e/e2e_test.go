@@ -64,6 +64,7 @@ type env struct {
 	daemon   *exec.Cmd
 	logFile  string
 	store    string // a PostgreSQL store's URL (--store), "" for the data directory's file
+	poll     string // the built-in server's poll (--poll): "" for 200ms, "-" for the default (IDLE)
 }
 
 var msgSeq atomic.Int64
@@ -141,7 +142,14 @@ func (e *env) startErr() error {
 	if e.real {
 		args = append(args, "--config", e.config)
 	} else {
-		args = append(args, "--imap", e.imapAddr, "--smtp", e.smtpAddr, "--mail-password", e.password, "--poll", "200ms")
+		args = append(args, "--imap", e.imapAddr, "--smtp", e.smtpAddr, "--mail-password", e.password)
+		switch e.poll {
+		case "":
+			args = append(args, "--poll", "200ms")
+		case "-":
+		default:
+			args = append(args, "--poll", e.poll)
+		}
 	}
 	log, err := os.OpenFile(e.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {

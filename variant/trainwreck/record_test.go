@@ -26,7 +26,8 @@ func replayRecord(t *testing.T, tag, fen, movetext string) *variant.Replayed {
 // Records: each turn's parts separated by "/", part 1's moves by ","; spaces around "/",
 // "-" in moves, SAN and move numbers glued to moves are read; a turn cut short by the end of
 // the game holds what was played; the result says who won and how; the game writes its
-// record back in coordinates.
+// record back in coordinates, every turn numbered (Black's "1...": where a turn ends is
+// where the next number stands).
 func TestRecords(t *testing.T) {
 	cases := []struct {
 		what, tag, fen, movetext string
@@ -36,13 +37,13 @@ func TestRecords(t *testing.T) {
 		board                    string
 	}{
 		{"a game won by taking the king in part 1: the last turn holds part 1 alone", "Train Wreck", "",
-			"1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1 0-1", "1. e2-e4 / e7-e5 Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 Qh4xe1", "0-1", "king capture", 7,
+			"1. e2e4/e7e5 d8h4/f2f3 2. a2a3/a7a6 h4e1 0-1", "1. e2-e4 / e7-e5 1... Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 2... Qh4xe1", "0-1", "king capture", 7,
 			"rnb1kbnr/1ppp1ppp/p7/4p3/4P3/P4P2/1PPP2PP/RNBQqBNR"},
 		{"the same in SAN, with spaces, dashes and glued numbers", "Train Wreck Chess", "",
-			"1.e2-e4 / e7-e5 Qh4 / f3 2. a3/a6 2... Qxe1 0-1", "1. e2-e4 / e7-e5 Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 Qh4xe1", "0-1", "king capture", 7,
+			"1.e2-e4 / e7-e5 Qh4 / f3 2. a3/a6 2... Qxe1 0-1", "1. e2-e4 / e7-e5 1... Qd8-h4 / f2-f3 2. a2-a3 / a7-a6 2... Qh4xe1", "0-1", "king capture", 7,
 			"rnb1kbnr/1ppp1ppp/p7/4p3/4P3/P4P2/1PPP2PP/RNBQqBNR"},
 		{"Three-Move: White's first turn has one own move, then two", "Three-Move Train Wreck", "",
-			"1. e2e4/b8c6 d7d5,e7e5/e4d5 2. d2d4, g1f3 / c6b4 *", "1. e2-e4 / Nb8-c6 d7-d5, e7-e5 / e4xd5 2. d2-d4, Ng1-f3 / Nc6-b4", "*", "unterminated", 8,
+			"1. e2e4/b8c6 d7d5,e7e5/e4d5 2. d2d4, g1f3 / c6b4 *", "1. e2-e4 / Nb8-c6 1... d7-d5, e7-e5 / e4xd5 2. d2-d4, Ng1-f3 / Nc6-b4", "*", "unterminated", 8,
 			"r1bqkbnr/ppp2ppp/8/3Pp3/1n1P4/5N2/PPP2PPP/RNBQKB1R"},
 		{"a promotion by the mover, as a letter or in parentheses", "trainwreck", "4k3/1P6/8/8/8/8/p7/4K3 w - - 0 1",
 			"1. b7b8r / a2a1(B) *", "1. b7-b8=R / a2-a1=B", "*", "unterminated", 2, "1R2k3/8/8/8/8/8/8/b3K3"},

@@ -552,7 +552,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 }
 
 // Movetext writes the game's record as the players read its turns in their mails: "1. e2-e4
-// / Nb8-c6 d7-d5 / e4-e5 2. ..." (long algebraic, each man's letter and both squares; Steps
+// / Nb8-c6 1... d7-d5 / e4-e5 2. ..." (long algebraic, each man's letter and both squares; Steps
 // reads it, and the bare coordinates of earlier records: "1. e2e4/b8c6").
 func (g *Game) Movetext() string {
 	q := g.start
@@ -573,9 +573,11 @@ func (g *Game) turns(write func(t turn) string) string {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
+		// Every turn numbered, Black's with "...": a turn runs to its one move after the
+		// "/", so the next number is where the reader sees the next player's turn begin.
 		if t.by == chess.White {
 			fmt.Fprintf(&sb, "%d. ", t.no)
-		} else if i == 0 {
+		} else {
 			fmt.Fprintf(&sb, "%d... ", t.no)
 		}
 		sb.WriteString(write(t))
@@ -601,8 +603,8 @@ func numericTurn(moves []chess.Move, own int) string {
 	return sb.String()
 }
 
-// NumericScore writes the turns played in ICCF numeric notation: "1. 5254 / 2836 4745 /
-// 5455".
+// NumericScore writes the turns played in ICCF numeric notation: "1. 5254 / 2836 1... 4745
+// / 5455".
 func (g *Game) NumericScore(variant.Viewer) string {
 	return g.turns(func(t turn) string { return numericTurn(t.moves, t.own) })
 }

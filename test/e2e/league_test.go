@@ -1,0 +1,235 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/variant"
+	_ "github.com/refereed/refereed/variant/all"
+)
+
+// TestLeagueStart measures the daemon itself on a large league (issue 23), the sizes side by
+// side in one run: REFEREED_TEST_LEAGUE=1000,100000 (test/t-11-league runs 1,000 games with a
+// short idle window). For each size it builds a store as a league grows, through the
+// referee's own paths: a tenth of the games in round-robin tournaments of five
+// (Referee.NewTournament, what `refereed tournament new` does), the rest one by one
+// (Referee.NewGame, what `refereed new` does), every tenth game with two moves by mail
+// (Referee.Handle); the mails they made are marked delivered. Then the real binary serves the
+// store with its built-in mail server, and the test prints:
+//   - start to first answer: from starting the daemon to the opponent's mail in his mailbox,
+//     for a move sent as soon as the daemon listens;
+//   - idle CPU: the daemon's user and system time over an idle window
+//     (REFEREED_TEST_LEAGUE_IDLE, a minute by default, which holds a deadline check), per minute.
+//
+// It fails only if the daemon does not answer; the figures are for the README's table.
+func TestLeagueStart(t *testing.T) {
+	sizes := os.Getenv("REFEREED_TEST_LEAGUE")
+	if sizes == "" {
+		t.Skip("a measurement (test/t-11-league): REFEREED_TEST_LEAGUE=1000,100000")
+	}
+	if os.Getenv("REFEREED_TEST_REAL") == "1" {
+		t.Skip("the built-in mail server's scenario")
+	}
+	idle := time.Minute
+	if s := os.Getenv("REFEREED_TEST_LEAGUE_IDLE"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("REFEREED_TEST_LEAGUE_IDLE=%q: %v", s, err)
+		}
+		idle = d
+	}
+	var lines []string
+	for _, f := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 100 {
+			t.Fatalf("REFEREED_TEST_LEAGUE=%q: game counts of 100 or more", sizes)
+		}
+		t.Run(fmt.Sprintf("games=%d", n), func(t *testing.T) {
+			lines = append(lines, measureLeague(t, n, idle))
+		})
+	}
+	fmt.Println("league scenario, side by side:")
+	for _, l := range lines {
+		fmt.Println("  " + l)
+	}
+}
+
+// measureLeague builds a league of n games, serves it, and says what starting and idling cost.
+func measureLeague(t *testing.T, n int, idle time.Duration) string {
+	e := newEnv(t)
+	e.poll = "-" // the daemon as a newcomer runs it: IDLE, with its 30 s safety poll
+	t0 := time.Now()
+	ann, annTo, bob, size := buildLeague(t, e, n)
+	fmt.Printf("games=%d: built in %s (store %d MB)\n", n, time.Since(t0).Round(time.Second), size>>20)
+
+	// The first start makes the built-in server's mailboxes and passwords: not the cost
+	// measured. Start once, stop, then measure the second start.
+	e.start()
+	e.stop()
+	start := time.Now()
+	e.start()
+	listening := time.Since(start)
+	e.send(ann, annTo, "Re: your move", "d4")
+	for deadline := time.Now().Add(time.Minute); !told(e.small(bob), "White played 1. d4"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer to White's move within a minute")
+		}
+	}
+	answered := time.Since(start)
+
+	time.Sleep(5 * time.Second) // what the answer set going settles
+	cpu0 := cpuTime(t, e.pid())
+	time.Sleep(idle)
+	used := cpuTime(t, e.pid()) - cpu0
+	perMinute := time.Duration(float64(used) * float64(time.Minute) / float64(idle))
+	return fmt.Sprintf("games=%-7d start to listening %5d ms, start to first answer %5d ms, idle CPU %4d ms a minute (measured over %s)",
+		n, listening.Milliseconds(), answered.Milliseconds(), perMinute.Milliseconds(), idle)
+}
+
+// told reports whether one of mails says text.
+func told(mails []*parser.Message, text string) bool {
+	for _, m := range mails {
+		if strings.Contains(m.Body, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildLeague fills e's data directory with a league of n games and returns a player who has
+// the move in a game of it with no move yet, his reply address, his opponent, and the
+// store's size in bytes.
+func buildLeague(t *testing.T, e *env, n int) (ann, annTo, bob string, size int64) {
+	path := filepath.Join(e.data, "refereed.db")
+	db, err := store.Open(path, store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &referee.Referee{DB: db, Address: e.referee}
+	players := n/10 + 1
+	addr := func(i int) string { return fmt.Sprintf("p%d@%s", i%players, e.domain) }
+	made := 0
+	var moved []uint64
+	for made < n {
+		if made%100 < 10 && n-made >= 10 { // a tenth of the games: a section of five, ten games
+			five := []string{addr(made), addr(made + 1), addr(made + 2), addr(made + 3), addr(made + 4)}
+			if _, err := r.NewTournament(referee.TournamentOptions{Name: fmt.Sprintf("Section %d", made/10), Variant: "orthodox", Players: five}); err != nil {
+				t.Fatal(err)
+			}
+			made += 10
+			continue
+		}
+		id, err := r.NewGame("orthodox", addr(made), addr(made+7), variant.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if made%10 == 5 {
+			moved = append(moved, id)
+		}
+		made++
+		if made%1000 == 0 {
+			playMoves(t, e, r, moved)
+			moved = moved[:0]
+			drainOutbox(t, db)
+		}
+	}
+	playMoves(t, e, r, moved)
+	drainOutbox(t, db)
+	// The game measured: a new one, between two of the league's players.
+	ann, bob = addr(1), addr(2)
+	id, err := r.NewGame("orthodox", ann, bob, variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	annTo = replyAddress(t, db, id, 0, e.referee)
+	drainOutbox(t, db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ann, annTo, bob, st.Size()
+}
+
+// playMoves plays 1. e4 e5 by mail in each of ids, as its players would reply.
+func playMoves(t *testing.T, e *env, r *referee.Referee, ids []uint64) {
+	for _, id := range ids {
+		for side, move := range []string{"e4", "e5"} {
+			var from string
+			if err := r.DB.View(func(tx *store.Tx) error {
+				g, err := tx.Game(id)
+				if err == nil {
+					from = g.Players[side].Address
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			to := replyAddress(t, r.DB, id, side, e.referee)
+			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <league.%d.%d@%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+				from, to, id, side, e.domain, time.Now().Format(time.RFC1123Z), move)
+			key := store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(id*2) + uint32(side)}
+			if err := r.Handle(key, []byte(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// replyAddress is the address a player of game id replies to, as his mails give it.
+func replyAddress(t *testing.T, db *store.DB, id uint64, side int, referee string) string {
+	var token string
+	if err := db.View(func(tx *store.Tx) error {
+		g, err := tx.Game(id)
+		if err == nil {
+			token = g.Players[side].Token
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	local, domain, _ := strings.Cut(referee, "@")
+	return fmt.Sprintf("%s+g%d-%s-%s@%s", local, id, []string{"w", "b"}[side], token, domain)
+}
+
+// drainOutbox marks every queued mail delivered, as the daemon's delivery would.
+func drainOutbox(t *testing.T, db *store.DB) {
+	if err := db.Update(func(tx *store.Tx) error {
+		mails, err := tx.Outbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range mails {
+			if err := tx.Done(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cpuTime is the user and system time process pid has used (Linux, /proc).
+func cpuTime(t *testing.T, pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command's ")": utime and stime are the 12th and 13th.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
