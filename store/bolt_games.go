@@ -158,7 +158,7 @@ func (t *boltTx) GamesOfLocal(local string) ([]Game, error) {
 func (t *boltTx) gamesUnder(prefix string) ([]Game, error) {
 	b := t.tx.Bucket(bByPlayer)
 	if b == nil {
-		all, err := t.Games()
+		all, err := t.allGames()
 		var out []Game
 		for _, g := range all {
 			for _, a := range addresses(&g) {
@@ -188,8 +188,9 @@ func (t *boltTx) gamesUnder(prefix string) ([]Game, error) {
 	return out, nil
 }
 
-// Games lists every game by ID.
-func (t *boltTx) Games() ([]Game, error) {
+// allGames lists every game by id: only for a store opened read-only before the migration
+// that indexes them (no path of a running daemon reads every game).
+func (t *boltTx) allGames() ([]Game, error) {
 	out, err := decodeAll[Game](t.tx.Bucket(bGames))
 	if err != nil {
 		return nil, fmt.Errorf("store: list games: %w", err)
@@ -412,7 +413,7 @@ func stateKey(status Status, variant string, id uint64) []byte {
 func (t *boltTx) GameIDs(status Status, variant string) ([]uint64, error) {
 	b := t.tx.Bucket(bByState)
 	if b == nil { // a store opened read-only before its migration
-		all, err := t.Games()
+		all, err := t.allGames()
 		var ids []uint64
 		for i := len(all) - 1; i >= 0; i-- {
 			if (status == "" || all[i].Status == status) && (variant == "" || all[i].Variant == variant) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -46,20 +45,6 @@ func (t *boltTx) Tournament(id uint64) (*Tournament, error) {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
 	return &tr, nil
-}
-
-// Tournaments lists every tournament by ID.
-func (t *boltTx) Tournaments() ([]Tournament, error) {
-	b := t.tx.Bucket(bTournaments)
-	if b == nil {
-		return nil, nil
-	}
-	out, err := decodeAll[Tournament](b)
-	if err != nil {
-		return nil, fmt.Errorf("store: list tournaments: %w", err)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
 }
 
 // TournamentCount is how many tournaments the store holds, read without reading them

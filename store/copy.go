@@ -43,9 +43,8 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 	var n CopyCounts
 	empty := true
 	if err := dst.View(func(tx *Tx) error {
-		trs, err := tx.Tournaments()
-		empty = tx.GameCount() == 0 && len(trs) == 0
-		return err
+		empty = tx.GameCount() == 0 && tx.TournamentCount() == 0
+		return nil
 	}); err != nil {
 		return n, fmt.Errorf("store: copy: %w", err)
 	}
@@ -116,15 +115,13 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 		sc := stx.ops.(copier)
 		return dst.Update(func(tx *Tx) error {
 			c := tx.ops.(copier)
-			trs, err := stx.Tournaments()
+			n.Tournaments, n.Processed, n.Inbox, n.Outbox = 0, 0, 0, 0 // a transaction run again counts again
+			err := stx.EachTournament(func(tr *Tournament) error {
+				n.Tournaments++
+				return c.putTournamentAs(tr)
+			})
 			if err != nil {
 				return err
-			}
-			for i := range trs {
-				if err := c.putTournamentAs(&trs[i]); err != nil {
-					return err
-				}
-				n.Tournaments++
 			}
 			steps := []func() error{
 				func() error { return sc.eachToken(tx.PutTokenRef) },

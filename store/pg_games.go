@@ -123,17 +123,6 @@ func (t *pgTx) PutGame(g *Game) error {
 	return nil
 }
 
-func (t *pgTx) Games() ([]Game, error) {
-	if err := t.flush(); err != nil {
-		return nil, err
-	}
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games ORDER BY id`))
-	if err != nil {
-		return nil, fmt.Errorf("store: list games: %w", err)
-	}
-	return out, nil
-}
-
 // EachGame reads the games a page at a time, so that it holds one page, never all.
 func (t *pgTx) EachGame(fn func(*Game) error) error {
 	if err := t.flush(); err != nil {
@@ -393,10 +382,6 @@ func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
 	return &tr, nil
-}
-
-func (t *pgTx) Tournaments() ([]Tournament, error) {
-	return t.tournaments(`SELECT doc FROM tournaments ORDER BY id`)
 }
 
 func (t *pgTx) TournamentCount() int { return int(t.counter("tournaments")) }

@@ -59,7 +59,6 @@ type ops interface {
 	CreateGame(g *Game) error
 	Game(id uint64) (*Game, error)
 	PutGame(g *Game) error
-	Games() ([]Game, error)
 	EachGame(fn func(*Game) error) error
 	GameCount() int
 	GameIDs(status Status, variant string) ([]uint64, error)
@@ -80,7 +79,6 @@ type ops interface {
 	CreateTournament(tr *Tournament) error
 	PutTournament(tr *Tournament) error
 	Tournament(id uint64) (*Tournament, error)
-	Tournaments() ([]Tournament, error)
 	TournamentCount() int
 	LatestTournaments(skip, limit int) ([]Tournament, error)
 	EachTournament(fn func(*Tournament) error) error

@@ -50,7 +50,7 @@ func (m *Main) runRestore(ctx context.Context, args []string) int {
 	n, err := refereeOf(db, "").AfterRestore(taken)
 	db.Close()
 	if err != nil {
-		fmt.Fprintf(m.Stderr, "refereed restore: restored, but telling the players failed: %v\n", err)
+		fmt.Fprintf(m.Stderr, "refereed restore: restored, but telling the players failed: %v\n(some may have been told: restore the same backup again, and all are told once)\n", err)
 		return exitInvalid
 	}
 	if n > 0 {
@@ -136,9 +136,8 @@ func countGames(path string) (int, error) {
 	defer db.Close()
 	n := 0
 	err = db.View(func(tx *store.Tx) error {
-		games, err := tx.Games()
-		n = len(games)
-		return err
+		n = tx.GameCount()
+		return nil
 	})
 	return n, err
 }
