@@ -15,16 +15,18 @@ import (
 )
 
 // BenchmarkLeague holds the paths of issue 23 to flat cost, side by side at 1,000 and 10,000
-// games (REFEREED_BENCH_LARGE=1 adds 100,000). The league grows as a real one does: games made
-// with NewGame (what `refereed new` does), every tenth with two moves played by mail, and
-// every player in ten games. Each sub-benchmark is one path:
+// games (REFEREED_BENCH_LARGE=1 adds 100,000; REFEREED_BENCH_SIZES=1000,100000 runs those
+// sizes only). The league grows as a real one does: a tenth of the games in round robins of
+// five (NewTournament, what `refereed tournament new` does), the rest made one by one
+// (NewGame, what `refereed new` does), every tenth of those with two moves played by mail;
+// every player is in about ten games. Each sub-benchmark is one path:
 //   - move: a move by mail, alone in its transaction;
 //   - move-inbox: a move by mail through the daemon's path (the intake's store step, then
 //     ProcessInbox), alone;
 //   - move-behind-20-strangers: the same with 20 strangers' mails in the intake's batch (they
 //     are recorded as processed there, mailer.Intake.Ignore, and never wait in the inbox);
 //   - stranger: a stranger's mail to the bare address;
-//   - leave: a LEAVE mail of a player of ten games, granted (each time to a player who has no
+//   - leave: a LEAVE mail of a player of about ten games, granted (each time to a player who has no
 //     leave yet);
 //   - deadline-idle: the minute's deadline check with nothing due;
 //   - restart: a new Referee on the store, its first deadline check (nothing due);
@@ -47,17 +49,44 @@ func BenchmarkLeague(b *testing.B) {
 	for _, n := range sizes {
 		h := newHarness(b)
 		var ids []uint64
-		for i := 0; i < n; i++ {
-			id, err := h.ref.NewGame("orthodox", fmt.Sprintf("p%d@example.com", i%(n/10+1)), fmt.Sprintf("q%d@example.net", (i+7)%(n/10+1)), variant.Options{})
-			if err != nil {
-				b.Fatal(err)
+		players := n/10 + 1
+		for i := 0; i < n; {
+			if i%100 < 10 && n-i >= 10 {
+				// A tenth of the games: a round robin of five (ten games), as `refereed
+				// tournament new` makes it.
+				var five []string
+				for k := range 5 {
+					five = append(five, fmt.Sprintf("p%d@example.com", (i+k)%players))
+				}
+				tid, err := h.ref.NewTournament(TournamentOptions{Name: fmt.Sprintf("Section %d", i/10), Variant: "orthodox", Players: five})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := h.db.View(func(tx *store.Tx) error {
+					t, err := tx.Tournament(tid)
+					for _, rd := range t.Rounds {
+						for _, tg := range rd.Games {
+							ids = append(ids, tg.Game)
+						}
+					}
+					return err
+				}); err != nil {
+					b.Fatal(err)
+				}
+				i += 10
+			} else {
+				id, err := h.ref.NewGame("orthodox", fmt.Sprintf("p%d@example.com", i%players), fmt.Sprintf("q%d@example.net", (i+7)%players), variant.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids = append(ids, id)
+				if i%10 == 5 {
+					h.deliver(h.reply(id, chess.White, "e4"))
+					h.deliver(h.reply(id, chess.Black, "e5"))
+				}
+				i++
 			}
-			ids = append(ids, id)
-			if i%10 == 0 {
-				h.deliver(h.reply(id, chess.White, "e4"))
-				h.deliver(h.reply(id, chess.Black, "e5"))
-			}
-			if i%1000 == 999 {
+			if i%1000 == 0 {
 				h.outbox()
 			}
 		}

@@ -17,6 +17,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -136,11 +137,23 @@ func (db *DB) View(fn func(*Tx) error) error {
 	})
 }
 
-// Close closes the store.
+// Close closes the store. A bbolt file's last transaction writes its free list (the others
+// do not: see Open), so that the next open reads the list instead of walking the whole file
+// to rebuild it; after a crash it is rebuilt so.
 func (db *DB) Close() error {
 	if db.pg != nil {
 		db.pg.close()
 		return nil
+	}
+	if !db.bolt.IsReadOnly() {
+		db.bolt.NoFreelistSync = false
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bMeta).Put(keyClosed, []byte(time.Now().UTC().Format(time.RFC3339)))
+		})
+		if err != nil {
+			db.bolt.Close()
+			return fmt.Errorf("store: close %s: %w", db.path, err)
+		}
 	}
 	return db.bolt.Close()
 }

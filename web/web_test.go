@@ -27,7 +27,7 @@ var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // world is a store with a referee that tests drive by mail.
 type world struct {
-	t   *testing.T
+	t   testing.TB
 	db  *store.DB
 	ref *referee.Referee
 	uid uint32
@@ -41,8 +41,7 @@ func newWorld(t testing.TB) *world {
 	}
 	t.Cleanup(func() { db.Close() })
 	db.Now = func() time.Time { return fixedNow }
-	tt, _ := t.(*testing.T)
-	return &world{t: tt, db: db, ref: &referee.Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
+	return &world{t: t, db: db, ref: &referee.Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
 }
 
 func (w *world) newGame(key string) uint64 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
@@ -27,7 +28,9 @@ import (
 //   - start to first answer: from starting the daemon to the opponent's mail in his mailbox,
 //     for a move sent as soon as the daemon listens;
 //   - idle CPU: the daemon's user and system time over an idle window
-//     (REFEREED_TEST_LEAGUE_IDLE, a minute by default, which holds a deadline check), per minute.
+//     (REFEREED_TEST_LEAGUE_IDLE, a minute by default, which holds a deadline check), per minute;
+//   - start to first answer after a crash: the daemon killed (SIGKILL), started again, and
+//     the opponent's move answered (the store's free list is rebuilt by walking the file).
 //
 // It fails only if the daemon does not answer; the figures are for the README's table.
 func TestLeagueStart(t *testing.T) {
@@ -67,8 +70,8 @@ func measureLeague(t *testing.T, n int, idle time.Duration) string {
 	e := newEnv(t)
 	e.poll = "-" // the daemon as a newcomer runs it: IDLE, with its 30 s safety poll
 	t0 := time.Now()
-	ann, annTo, bob, size := buildLeague(t, e, n)
-	fmt.Printf("games=%d: built in %s (store %d MB)\n", n, time.Since(t0).Round(time.Second), size>>20)
+	lg := cachedLeague(t, e, n)
+	fmt.Printf("games=%d: built in %s (store %d MB)\n", n, time.Since(t0).Round(time.Second), lg.size>>20)
 
 	// The first start makes the built-in server's mailboxes and passwords: not the cost
 	// measured. Start once, stop, then measure the second start.
@@ -77,25 +80,83 @@ func measureLeague(t *testing.T, n int, idle time.Duration) string {
 	start := time.Now()
 	e.start()
 	listening := time.Since(start)
-	e.send(ann, annTo, "Re: your move", "d4")
-	for deadline := time.Now().Add(time.Minute); !told(e.small(bob), "White played 1. d4"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no answer to White's move within a minute")
-		}
-	}
-	answered := time.Since(start)
+	answered := lg.play(t, e, start, 0, "d4", "White played 1. d4")
 
 	time.Sleep(5 * time.Second) // what the answer set going settles
 	cpu0 := cpuTime(t, e.pid())
 	time.Sleep(idle)
 	used := cpuTime(t, e.pid()) - cpu0
 	perMinute := time.Duration(float64(used) * float64(time.Minute) / float64(idle))
-	return fmt.Sprintf("games=%-7d start to listening %5d ms, start to first answer %5d ms, idle CPU %4d ms a minute (measured over %s)",
-		n, listening.Milliseconds(), answered.Milliseconds(), perMinute.Milliseconds(), idle)
+
+	// A crash (SIGKILL): the next start rebuilds the store's free list by walking the file.
+	e.kill()
+	start = time.Now()
+	e.start()
+	afterCrash := lg.play(t, e, start, 1, "d5", "Black played 1... d5")
+	return fmt.Sprintf("games=%-7d start to listening %4d ms, start to first answer %4d ms (after a crash %4d ms), idle CPU %3d ms a minute (over %s)",
+		n, listening.Milliseconds(), answered.Milliseconds(), afterCrash.Milliseconds(), perMinute.Milliseconds(), idle)
 }
 
-// told reports whether one of mails says text.
-func told(mails []*parser.Message, text string) bool {
+// league is what the measurement needs of a league built: the players of a game with no
+// move yet, their reply addresses, and the store's size.
+type league struct {
+	players, to [2]string
+	size        int64
+}
+
+// play sends move from the player of side and returns the time from start until his
+// opponent's mailbox holds the news (told).
+func (lg league) play(t *testing.T, e *env, start time.Time, side int, move, told string) time.Duration {
+	e.send(lg.players[side], lg.to[side], "Re: your move", move)
+	for deadline := time.Now().Add(time.Minute); !says(e.small(lg.players[1-side]), told); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no answer within a minute", move)
+		}
+	}
+	return time.Since(start)
+}
+
+// cachedLeague is buildLeague, or with REFEREED_TEST_LEAGUE_CACHE=DIR the league built by an
+// earlier run, copied from DIR (and kept there when it is built): for measuring again.
+func cachedLeague(t *testing.T, e *env, n int) league {
+	dir := os.Getenv("REFEREED_TEST_LEAGUE_CACHE")
+	if dir == "" {
+		return buildLeague(t, e, n)
+	}
+	cached := filepath.Join(dir, fmt.Sprintf("league-%d.db", n))
+	who := cached + ".players"
+	store := filepath.Join(e.data, "refereed.db")
+	if b, err := os.ReadFile(who); err == nil {
+		if err := copyFile(cached, store); err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(string(b))
+		st, _ := os.Stat(store)
+		return league{players: [2]string{f[0], f[1]}, to: [2]string{f[2], f[3]}, size: st.Size()}
+	}
+	lg := buildLeague(t, e, n)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile(store, cached); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(who, []byte(strings.Join(append(lg.players[:], lg.to[:]...), " ")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return lg
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
+}
+
+// says reports whether one of mails says text.
+func says(mails []*parser.Message, text string) bool {
 	for _, m := range mails {
 		if strings.Contains(m.Body, text) {
 			return true
@@ -104,10 +165,9 @@ func told(mails []*parser.Message, text string) bool {
 	return false
 }
 
-// buildLeague fills e's data directory with a league of n games and returns a player who has
-// the move in a game of it with no move yet, his reply address, his opponent, and the
-// store's size in bytes.
-func buildLeague(t *testing.T, e *env, n int) (ann, annTo, bob string, size int64) {
+// buildLeague fills e's data directory with a league of n games; the game measured is one
+// more, with no move yet.
+func buildLeague(t *testing.T, e *env, n int) league {
 	path := filepath.Join(e.data, "refereed.db")
 	db, err := store.Open(path, store.Options{NoSync: true})
 	if err != nil {
@@ -143,13 +203,19 @@ func buildLeague(t *testing.T, e *env, n int) (ann, annTo, bob string, size int6
 	}
 	playMoves(t, e, r, moved)
 	drainOutbox(t, db)
+	// What the minute's deadline check of a running daemon did as the games came: each new
+	// game filed under the moment of its first reminder.
+	if _, err := r.CheckDeadlines(); err != nil {
+		t.Fatal(err)
+	}
+	drainOutbox(t, db)
 	// The game measured: a new one, between two of the league's players.
-	ann, bob = addr(1), addr(2)
-	id, err := r.NewGame("orthodox", ann, bob, variant.Options{})
+	lg := league{players: [2]string{addr(1), addr(2)}}
+	id, err := r.NewGame("orthodox", lg.players[0], lg.players[1], variant.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	annTo = replyAddress(t, db, id, 0, e.referee)
+	lg.to = [2]string{replyAddress(t, r, id, 0), replyAddress(t, r, id, 1)}
 	drainOutbox(t, db)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -158,7 +224,8 @@ func buildLeague(t *testing.T, e *env, n int) (ann, annTo, bob string, size int6
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ann, annTo, bob, st.Size()
+	lg.size = st.Size()
+	return lg
 }
 
 // playMoves plays 1. e4 e5 by mail in each of ids, as its players would reply.
@@ -175,7 +242,7 @@ func playMoves(t *testing.T, e *env, r *referee.Referee, ids []uint64) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			to := replyAddress(t, r.DB, id, side, e.referee)
+			to := replyAddress(t, r, id, side)
 			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <league.%d.%d@%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 				from, to, id, side, e.domain, time.Now().Format(time.RFC1123Z), move)
 			key := store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(id*2) + uint32(side)}
@@ -187,19 +254,18 @@ func playMoves(t *testing.T, e *env, r *referee.Referee, ids []uint64) {
 }
 
 // replyAddress is the address a player of game id replies to, as his mails give it.
-func replyAddress(t *testing.T, db *store.DB, id uint64, side int, referee string) string {
-	var token string
-	if err := db.View(func(tx *store.Tx) error {
+func replyAddress(t *testing.T, r *referee.Referee, id uint64, side int) string {
+	var to string
+	if err := r.DB.View(func(tx *store.Tx) error {
 		g, err := tx.Game(id)
 		if err == nil {
-			token = g.Players[side].Token
+			to = r.ReplyAddress(g, chess.Color(side))
 		}
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	local, domain, _ := strings.Cut(referee, "@")
-	return fmt.Sprintf("%s+g%d-%s-%s@%s", local, id, []string{"w", "b"}[side], token, domain)
+	return to
 }
 
 // drainOutbox marks every queued mail delivered, as the daemon's delivery would.
