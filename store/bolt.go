@@ -21,7 +21,7 @@ import (
 // check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
 // raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
 // waiting in the inbox kept apart from its record likewise (bInboxRaw); 7: the players who
-// have a rating (bRated).
+// have a rating (bRated), and the ratings of each game best first (bRatingOrder).
 const SchemaVersion = 7
 
 var (
@@ -56,12 +56,15 @@ var (
 	// bInboxRaw holds the raw mail of an inbox record (key -> bytes): counting an attempt
 	// rewrites the small record, never the mail. Schema 6.
 	bInboxRaw = []byte("inbox-raw")
-	// bRated holds the address of every player who has a rating -> nothing: the rating lists
-	// read those players, not every player. Schema 7; kept by PutPlayerRecord.
-	bRated     = []byte("players-rated")
-	allBuckets = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw, bRated}
-	keySchema  = []byte("schema")
-	keyClosed  = []byte("closed") // when the store was last closed cleanly (DB.Close)
+	// bRated holds the address of every player who has a rating -> his keys in bRatingOrder
+	// (JSON): the rating lists read those players, not every player. bRatingOrder orders each
+	// game's ratings: the game's key, 0, the rating (8 bytes, best first), the address ->
+	// nothing; a page of a rating list is read by keys. Schema 7; kept by PutPlayerRecord.
+	bRated       = []byte("players-rated")
+	bRatingOrder = []byte("ratings-by-rating")
+	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw, bRated, bRatingOrder}
+	keySchema    = []byte("schema")
+	keyClosed    = []byte("closed") // when the store was last closed cleanly (DB.Close)
 )
 
 // Options for Open.

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -112,29 +114,107 @@ func (t *boltTx) PutPlayerRecord(rec *PlayerRecord) error {
 	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
 	}
-	if err := markRated(t.tx.Bucket(bRated), rec); err != nil {
+	if err := markRated(t.tx.Bucket(bRated), t.tx.Bucket(bRatingOrder), rec); err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
 	}
 	return nil
 }
 
-// markRated keeps rec's entry in bRated: there while he has a rating.
-func markRated(b *bolt.Bucket, rec *PlayerRecord) error {
-	if len(rec.Ratings) > 0 {
-		return b.Put([]byte(rec.Address), nil)
+// markRated keeps rec's entries in bRated and bRatingOrder: there while he has a rating, his
+// order keys those of his ratings now.
+func markRated(rated, order *bolt.Bucket, rec *PlayerRecord) error {
+	addr := []byte(rec.Address)
+	if old := rated.Get(addr); len(old) > 0 {
+		var keys [][]byte
+		if err := json.Unmarshal(old, &keys); err != nil {
+			return fmt.Errorf("rating keys: %w", err)
+		}
+		for _, k := range keys {
+			if err := order.Delete(k); err != nil {
+				return err
+			}
+		}
 	}
-	return b.Delete([]byte(rec.Address))
+	if len(rec.Ratings) == 0 {
+		return rated.Delete(addr)
+	}
+	keys := make([][]byte, 0, len(rec.Ratings))
+	for _, r := range rec.Ratings {
+		k := ratingKey(r.Variant, r.Rating, rec.Address)
+		if err := order.Put(k, nil); err != nil {
+			return err
+		}
+		keys = append(keys, k)
+	}
+	v, err := json.Marshal(keys)
+	if err != nil {
+		return err
+	}
+	return rated.Put(addr, v)
 }
 
-// indexRated fills bRated from the players' records (schema 6 to 7).
+// ratingKey is a rating's key in bRatingOrder: the game's key, 0, the rating turned so that
+// the best sorts first (its IEEE bits, ordered as numbers, inverted), the address.
+func ratingKey(variant string, rating float64, address string) []byte {
+	b := math.Float64bits(rating)
+	if b>>63 == 1 {
+		b = ^b
+	} else {
+		b |= 1 << 63
+	}
+	k := append([]byte(variant), 0)
+	return append(append(k, u64(^b)...), address...)
+}
+
+// RatedPage lists the addresses rated in variant, best rating first (then by address):
+// skip of them skipped, at most limit, read by keys; and how many there are.
+func (t *boltTx) RatedPage(variant string, skip, limit int) ([]string, int, error) {
+	b := t.tx.Bucket(bRatingOrder)
+	if b == nil {
+		return nil, 0, nil
+	}
+	prefix := append([]byte(variant), 0)
+	var out []string
+	n := 0
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if n >= skip && len(out) < limit {
+			out = append(out, string(k[len(prefix)+8:]))
+		}
+		n++
+	}
+	return out, n, nil
+}
+
+// RatedVariants lists the games (their keys) in which someone has a rating, in order.
+func (t *boltTx) RatedVariants() ([]string, error) {
+	b := t.tx.Bucket(bRatingOrder)
+	if b == nil {
+		return nil, nil
+	}
+	var out []string
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; {
+		i := bytes.IndexByte(k, 0)
+		if i < 0 {
+			return nil, fmt.Errorf("store: rated variants: bad key %q", k)
+		}
+		v := string(k[:i])
+		out = append(out, v)
+		k, _ = c.Seek(append([]byte(v), 1)) // past every key of v
+	}
+	return out, nil
+}
+
+// indexRated fills bRated and bRatingOrder from the players' records (schema 6 to 7).
 func indexRated(tx *bolt.Tx) error {
-	b := tx.Bucket(bRated)
+	b, order := tx.Bucket(bRated), tx.Bucket(bRatingOrder)
 	return tx.Bucket(bPlayers).ForEach(func(k, v []byte) error {
 		var rec PlayerRecord
 		if err := json.Unmarshal(v, &rec); err != nil {
 			return fmt.Errorf("player %s: %w", k, err)
 		}
-		return markRated(b, &rec)
+		return markRated(b, order, &rec)
 	})
 }
 

@@ -91,6 +91,35 @@ func (t *pgTx) eachRated(fn func(*PlayerRecord) error) error {
 	})
 }
 
+// RatedPage orders the rated players of variant in the query (players_rated narrows them
+// to the rated).
+func (t *pgTx) RatedPage(variant string, skip, limit int) ([]string, int, error) {
+	const from = `FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings' AND r->>'variant' = $1`
+	var n int
+	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) `+from, variant).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("store: rated players of %s: %w", variant, err)
+	}
+	var out []string
+	var addr string
+	err := t.rows(`SELECT p.address `+from+` ORDER BY (r->>'rating')::float8 DESC, p.address OFFSET $2 LIMIT $3`,
+		[]any{variant, skip, limit}, []any{&addr}, func() error { out = append(out, addr); return nil })
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: rated players of %s: %w", variant, err)
+	}
+	return out, n, nil
+}
+
+func (t *pgTx) RatedVariants() ([]string, error) {
+	var out []string
+	var v string
+	err := t.rows(`SELECT DISTINCT r->>'variant' FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings' ORDER BY 1`,
+		nil, []any{&v}, func() error { out = append(out, v); return nil })
+	if err != nil {
+		return nil, fmt.Errorf("store: rated variants: %w", err)
+	}
+	return out, nil
+}
+
 func (t *pgTx) eachSeen(fn func(uint64, int, string, time.Time) error) error {
 	var id int64
 	var side int

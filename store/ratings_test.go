@@ -2,6 +2,7 @@ package store
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -75,8 +76,10 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := raw.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bRated); err != nil {
-			return err
+		for _, b := range [][]byte{bRated, bRatingOrder} {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
 		}
 		return tx.Bucket(bMeta).Put(keySchema, u64(6))
 	}); err != nil {
@@ -86,12 +89,72 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 	db = open(t, path)
 	defer db.Close()
 	var got []string
-	if err := db.View(func(tx *Tx) error {
+	var page []string
+	if err := db.View(func(tx *Tx) (err error) {
+		page, _, err = tx.RatedPage("orthodox", 0, 10)
+		if err != nil {
+			return err
+		}
 		return tx.EachRatedPlayer(func(rec *PlayerRecord) error { got = append(got, rec.Address); return nil })
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0] != "ann@x" {
-		t.Errorf("rated players after the migration: %v", got)
+	if len(got) != 1 || got[0] != "ann@x" || !slices.Equal(page, []string{"ann@x"}) {
+		t.Errorf("rated players after the migration: %v, the list %v", got, page)
+	}
+}
+
+// A rating list is read a page at a time, best first, and a rating that changes moves in it.
+func TestRatedPages(t *testing.T) { each(t, testRatedPages) }
+
+func testRatedPages(t *testing.T, db *DB, _ string) {
+	put := func(addr string, ratings ...PlayerRating) {
+		t.Helper()
+		if err := db.Update(func(tx *Tx) error { return tx.PutPlayerRecord(&PlayerRecord{Address: addr, Ratings: ratings}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orth := func(r float64) PlayerRating { return PlayerRating{Variant: "orthodox", Rating: r, RD: 100} }
+	put("a@x", orth(1500), PlayerRating{Variant: "progressive", Rating: 1700})
+	put("b@x", orth(1650.5))
+	put("c@x", orth(1500))
+	put("d@x", orth(-20))
+	put("e@x", orth(2400))
+	put("f@x") // not rated
+	page := func(variant string, skip, limit int) ([]string, int) {
+		t.Helper()
+		var out []string
+		var n int
+		if err := db.View(func(tx *Tx) (err error) { out, n, err = tx.RatedPage(variant, skip, limit); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return out, n
+	}
+	if got, n := page("orthodox", 0, 10); n != 5 || !slices.Equal(got, []string{"e@x", "b@x", "a@x", "c@x", "d@x"}) {
+		t.Errorf("orthodox: %v of %d", got, n)
+	}
+	if got, n := page("orthodox", 1, 2); n != 5 || !slices.Equal(got, []string{"b@x", "a@x"}) {
+		t.Errorf("orthodox, second and third: %v of %d", got, n)
+	}
+	if got, n := page("progressive", 0, 10); n != 1 || !slices.Equal(got, []string{"a@x"}) {
+		t.Errorf("progressive: %v of %d", got, n)
+	}
+	if got, n := page("kriegspiel", 0, 10); n != 0 || len(got) != 0 {
+		t.Errorf("kriegspiel: %v of %d", got, n)
+	}
+	put("e@x", orth(1400)) // e loses ground; a loses his progressive rating (a record rewritten)
+	put("a@x", orth(1500))
+	if got, _ := page("orthodox", 0, 10); !slices.Equal(got, []string{"b@x", "a@x", "c@x", "e@x", "d@x"}) {
+		t.Errorf("orthodox after the changes: %v", got)
+	}
+	if got, n := page("progressive", 0, 10); n != 0 || len(got) != 0 {
+		t.Errorf("progressive after a's record lost it: %v of %d", got, n)
+	}
+	var variants []string
+	if err := db.View(func(tx *Tx) (err error) { variants, err = tx.RatedVariants(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(variants, []string{"orthodox"}) {
+		t.Errorf("rated variants: %v", variants)
 	}
 }

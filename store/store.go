@@ -86,6 +86,8 @@ type ops interface {
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
 	eachRated(fn func(*PlayerRecord) error) error
+	RatedPage(variant string, skip, limit int) ([]string, int, error)
+	RatedVariants() ([]string, error)
 	Next(key string) (uint64, error)
 	Allow(address string, limit int, window time.Duration) (bool, error)
 	// Inbound mail.

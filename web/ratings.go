@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/archive"
@@ -23,10 +25,19 @@ type ratingsPage struct {
 	Lists       []ratingList
 }
 
+// ratingList is one game's list, or a page of it.
 type ratingList struct {
-	Name string // the game's name
-	Rows []ratingRow
+	Name        string // the game's name
+	Rows        []ratingRow
+	Total       int    // players in the whole list
+	More        string // the link to the whole list, when only its head is shown
+	Page, Pages int
+	Prev, Next  string
 }
+
+// RatingsPageSize is the most players one page of a game's rating list shows; the list of
+// every game shows the first RatingsHead of each.
+const RatingsPageSize, RatingsHead = 100, 20
 
 type ratingRow struct {
 	Rank        int
@@ -36,10 +47,12 @@ type ratingRow struct {
 	Games       int
 }
 
-// ratings is /ratings?variant=: the list of each game (of one), best first; a rating whose RD
-// is above 110 is marked provisional.
+// ratings is /ratings?variant=&page=N: a game's list, best first, a page at a time; without
+// a game, the head of each game's list with the way to the rest. A rating whose RD is above
+// 110 is marked provisional. A page reads its players only (the store's rating order).
 func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
-	key := r.URL.Query().Get("variant")
+	q := r.URL.Query()
+	key := q.Get("variant")
 	pg := ratingsPage{Title: "Ratings", Variant: key, Variants: variant.Keys()}
 	if key != "" {
 		v, err := variant.Lookup(key)
@@ -48,20 +61,54 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 		}
 		key, pg.Variant, pg.VariantName = v.Key, v.Key, v.Name
 	}
-	var list []archive.RatedPlayer
-	if err := h.db.View(func(tx *store.Tx) (err error) {
-		list, err = archive.RatingList(tx, key, rating.Config{})
-		return err
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	if err := h.db.View(func(tx *store.Tx) error {
+		keys := []string{key}
+		if key == "" {
+			var err error
+			if keys, err = tx.RatedVariants(); err != nil {
+				return err
+			}
+		}
+		for _, k := range keys {
+			skip, limit := (page-1)*RatingsPageSize, RatingsPageSize
+			if key == "" {
+				skip, limit = 0, RatingsHead
+			}
+			list, n, err := archive.RatingPage(tx, k, rating.Config{}, skip, limit)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				continue
+			}
+			l := ratingList{Name: variantName(k), Total: n}
+			link := func(p int) string { return "/ratings?variant=" + url.QueryEscape(k) + "&page=" + strconv.Itoa(p) }
+			if key == "" {
+				if n > len(list) {
+					l.More = "/ratings?variant=" + url.QueryEscape(k)
+				}
+			} else {
+				l.Page, l.Pages = page, (n+RatingsPageSize-1)/RatingsPageSize
+				if page > 1 {
+					l.Prev = link(min(page-1, l.Pages))
+				}
+				if page < l.Pages {
+					l.Next = link(page + 1)
+				}
+			}
+			for i, p := range list {
+				l.Rows = append(l.Rows, ratingRow{Rank: skip + i + 1, Player: Name(p.Address), Rating: int(math.Round(p.Rating.Rating)),
+					RD: int(math.Round(p.RD)), Provisional: p.Provisional(), Games: p.Games})
+			}
+			pg.Lists = append(pg.Lists, l)
+		}
+		return nil
 	}); err != nil {
 		return err
-	}
-	for _, p := range list {
-		if len(pg.Lists) == 0 || pg.Lists[len(pg.Lists)-1].Name != variantName(p.Variant) {
-			pg.Lists = append(pg.Lists, ratingList{Name: variantName(p.Variant)})
-		}
-		l := &pg.Lists[len(pg.Lists)-1]
-		l.Rows = append(l.Rows, ratingRow{Rank: len(l.Rows) + 1, Player: Name(p.Address), Rating: int(math.Round(p.Rating.Rating)),
-			RD: int(math.Round(p.RD)), Provisional: p.Provisional(), Games: p.Games})
 	}
 	return render(w, r, "ratings", pg)
 }

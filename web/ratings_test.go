@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -67,5 +68,39 @@ func TestRatingsPages(t *testing.T) {
 	}
 	if strings.Contains(body, "@") || strings.Contains(body, "<script") {
 		t.Errorf("an address or a script on the player's page:\n%s", body)
+	}
+}
+
+// A game's rating list is paged, best first, ranks running on; the list of every game shows
+// the head of each and the way to the rest.
+func TestRatingsPaging(t *testing.T) {
+	w := newWorld(t)
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := range 130 {
+			rec := &store.PlayerRecord{Address: fmt.Sprintf("p%03d@example.com", i), Ratings: []store.PlayerRating{{Variant: "orthodox", Rating: 2000 - float64(i), RD: 60, Games: 9}}}
+			if err := tx.PutPlayerRecord(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := New(w.db)
+	rows := func(body string) int { return strings.Count(body, `<td><a href="/player/`) }
+	_, _, body := get(t, h, "/ratings")
+	if rows(body) != RatingsHead || !strings.Contains(body, `<a href="/ratings?variant=orthodox">All 130 players →</a>`) || !strings.Contains(body, "<td>1</td><td><a href=\"/player/p000\">") {
+		t.Errorf("/ratings: %d rows\n%s", rows(body), body)
+	}
+	_, _, body = get(t, h, "/ratings?variant=orthodox")
+	if rows(body) != 100 || !strings.Contains(body, "130 players; page 1 of 2.") || !strings.Contains(body, `href="/ratings?variant=orthodox&amp;page=2">next`) || strings.Contains(body, "better</a>") {
+		t.Errorf("page 1: %d rows\n%s", rows(body), body)
+	}
+	_, _, body = get(t, h, "/ratings?variant=orthodox&page=2")
+	if rows(body) != 30 || !strings.Contains(body, "<td>101</td><td><a href=\"/player/p100\">") || !strings.Contains(body, "better</a>") || strings.Contains(body, "next →</a>") {
+		t.Errorf("page 2: %d rows\n%s", rows(body), body)
+	}
+	if code, _, body := get(t, h, "/ratings?variant=orthodox&page=7"); code != 200 || rows(body) != 0 || !strings.Contains(body, "the list has 130") {
+		t.Errorf("a page past the end: %d\n%s", code, body)
 	}
 }
