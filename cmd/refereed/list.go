@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -9,7 +10,7 @@ import (
 )
 
 func (m *Main) runList(ctx context.Context, args []string) int {
-	fs := m.flagSet("list", "Usage: refereed list [--data DIR] [--page N]\n\nLists the games of the store: variant, players, status, last change; as a stream\n(one game in memory at a time), or page N of 100.")
+	fs := m.flagSet("list", "Usage: refereed list [--data DIR] [--page N]\n\nLists the games of the store: variant, players, status, last change; as a stream\n(one game in memory at a time), or page N of 100 (only its games read).")
 	d := addDataFlags(fs)
 	page := fs.Int("page", 0, "show page N of 100 games (0: all)")
 	if err := fs.Parse(args); err != nil {
@@ -32,19 +33,30 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	}
 	n, outbox := 0, 0
 	fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", "GAME", "VARIANT", "WHITE", "BLACK", "STATUS", "UPDATED")
+	row := func(g *store.Game) {
+		status := string(g.Status)
+		if g.Result != "" {
+			status += " " + g.Result
+		}
+		fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", fmt.Sprintf("#%d", g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
+	}
 	err = db.View(func(tx *store.Tx) error {
 		outbox = tx.OutboxCount()
-		return tx.EachGame(func(g *store.Game) error {
-			if n >= lo && n < hi {
-				status := string(g.Status)
-				if g.Result != "" {
-					status += " " + g.Result
-				}
-				fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", fmt.Sprintf("#%d", g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
+		if *page == 0 {
+			return tx.EachGame(func(g *store.Game) error { row(g); n++; return nil })
+		}
+		// A page: its games by id (ids run from 1 and are never reused), the rest unread.
+		n = tx.GameCount()
+		for id := lo + 1; id <= min(hi, n); id++ {
+			g, err := tx.Game(uint64(id))
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			} else if err != nil {
+				return err
 			}
-			n++
-			return nil
-		})
+			row(g)
+		}
+		return nil
 	})
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed list: %v\n", err)
