@@ -93,6 +93,11 @@ func measureLeague(t *testing.T, n int, idle time.Duration) string {
 	start = time.Now()
 	e.start()
 	afterCrash := lg.play(t, e, start, 1, "d5", "Black played 1... d5")
+	if dir := os.Getenv("REFEREED_TEST_LEAGUE_LOGS"); dir != "" { // the daemon's log, kept
+		if err := copyFile(e.logFile, filepath.Join(dir, fmt.Sprintf("daemon-%d.log", n))); err != nil {
+			t.Error(err)
+		}
+	}
 	return fmt.Sprintf("games=%-7d start to listening %4d ms, start to first answer %4d ms (after a crash %4d ms), idle CPU %3d ms a minute (over %s)",
 		n, listening.Milliseconds(), answered.Milliseconds(), afterCrash.Milliseconds(), perMinute.Milliseconds(), idle)
 }
