@@ -65,6 +65,7 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || page < 1 {
 		page = 1
 	}
+	page = min(page, math.MaxInt32) // (page-1)*RatingsPageSize stays an int; past the end is the last page, below
 	if err := h.db.View(func(tx *store.Tx) error {
 		keys := []string{key}
 		if key == "" {
@@ -85,6 +86,13 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 			if n == 0 {
 				continue
 			}
+			if last := (n + RatingsPageSize - 1) / RatingsPageSize; key != "" && page > last {
+				page = last // as /tournaments: a page past the end is the last
+				skip = (page - 1) * RatingsPageSize
+				if list, n, err = archive.RatingPage(tx, k, rating.Config{}, skip, limit); err != nil {
+					return err
+				}
+			}
 			l := ratingList{Name: variantName(k), Total: n}
 			link := func(p int) string { return "/ratings?variant=" + url.QueryEscape(k) + "&page=" + strconv.Itoa(p) }
 			if key == "" {
@@ -94,7 +102,7 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 			} else {
 				l.Page, l.Pages = page, (n+RatingsPageSize-1)/RatingsPageSize
 				if page > 1 {
-					l.Prev = link(min(page-1, l.Pages))
+					l.Prev = link(page - 1)
 				}
 				if page < l.Pages {
 					l.Next = link(page + 1)

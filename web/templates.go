@@ -88,7 +88,7 @@ var pages = template.Must(template.New("").Parse(`
 {{if gt .Pages 1}}<p>{{.Total}} players; page {{.Page}} of {{.Pages}}.</p>{{end}}
 <div class="scroll"><table><tr><th>Rank</th><th>Player</th><th>Rating</th><th>RD</th><th>Games</th></tr>
 {{range .Rows}}<tr{{if .Provisional}} class="provisional"{{end}}><td>{{.Rank}}</td><td><a href="/player/{{.Player}}">{{.Player}}</a></td><td>{{.Rating}}{{if .Provisional}}?{{end}}</td><td>{{.RD}}</td><td>{{.Games}}</td></tr>
-{{else}}<tr><td colspan="5">No player on this page: the list has {{.Total}}.</td></tr>{{end}}</table></div>
+{{end}}</table></div>
 {{if .More}}<p><a href="{{.More}}">All {{.Total}} players →</a></p>{{end}}
 {{if or .Prev .Next}}<p>{{if .Prev}}<a href="{{.Prev}}">← better</a>{{end}} {{if .Next}}<a href="{{.Next}}">next →</a>{{end}}</p>{{end}}
 {{else}}<p>No rated game{{if .VariantName}} of {{.VariantName}}{{end}} has ended yet.</p>{{end}}

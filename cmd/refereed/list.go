@@ -16,7 +16,7 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
-	if fs.NArg() > 0 || *page < 0 {
+	if fs.NArg() > 0 || *page < 0 || *page > math.MaxInt32 {
 		fs.Usage()
 		return exitUsage
 	}
