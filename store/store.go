@@ -147,7 +147,7 @@ func (db *DB) Close() error {
 		db.pg.close()
 		return nil
 	}
-	if !db.bolt.IsReadOnly() {
+	if !db.bolt.IsReadOnly() && db.bolt.Path() != "" { // (Path is "" once closed: a second Close does nothing)
 		db.bolt.NoFreelistSync = false
 		err := db.bolt.Update(func(tx *bolt.Tx) error {
 			return tx.Bucket(bMeta).Put(keyClosed, []byte(time.Now().UTC().Format(time.RFC3339)))

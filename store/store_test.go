@@ -154,3 +154,35 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatalf("newer schema: %v", err)
 	}
 }
+
+// A clean close ends with a transaction of its own (the one that writes bbolt's free list, so
+// that the next open need not walk the file: test/t-11-league measures it); closing twice
+// does nothing the second time.
+func TestCloseWritesFreeList(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	if err := db.Update(func(tx *Tx) error {
+		return tx.CreateGame(&Game{Variant: "orthodox", Players: [2]Player{{Address: "a@x", Token: "ta"}, {Address: "b@x", Token: "tb"}}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Errorf("a second close: %v", err)
+	}
+	raw, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if err := raw.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bMeta).Get(keyClosed) == nil {
+			t.Error("no record of the clean close")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
