@@ -21,7 +21,8 @@ import (
 // check must look at them next (bDue); 4: the games by status and variant (bByState); 5: the
 // raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
 // waiting in the inbox kept apart from its record likewise (bInboxRaw); 7: the players who
-// have a rating (bRated), and the ratings of each game best first (bRatingOrder).
+// have a rating (bRated), and the ratings of each game best first (bRatingOrder); the games
+// of each status and variant counted (keyStateCount).
 const SchemaVersion = 7
 
 var (
@@ -108,7 +109,12 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 	3: indexState,
 	4: moveSentRaw,
 	5: moveInboxRaw,
-	6: indexRated,
+	6: func(tx *bolt.Tx) error {
+		if err := indexRated(tx); err != nil {
+			return err
+		}
+		return countStates(tx)
+	},
 }
 
 func (db *DB) migrate() error {

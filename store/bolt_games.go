@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -40,6 +39,9 @@ func (t *boltTx) CreateGame(g *Game) error {
 	if err := t.tx.Bucket(bByState).Put(stateKey(g.Status, g.Variant, id), nil); err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
+	if err := countState(t.tx, g.Status, g.Variant, 1); err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
 	return t.indexPlayers(id, [2]string{}, addresses(g))
 }
 
@@ -71,7 +73,8 @@ func (t *boltTx) putGameAs(g *Game) error {
 		Status  Status
 		Variant string
 	}
-	if raw := b.Get(u64(g.ID)); raw != nil {
+	raw := b.Get(u64(g.ID))
+	if raw != nil {
 		if err := json.Unmarshal(raw, &was); err != nil {
 			return fmt.Errorf("store: put game %d: %w", g.ID, err)
 		}
@@ -85,6 +88,14 @@ func (t *boltTx) putGameAs(g *Game) error {
 			return fmt.Errorf("store: put game %d: %w", g.ID, err)
 		}
 		if err := st.Put(stateKey(g.Status, g.Variant, g.ID), nil); err != nil {
+			return fmt.Errorf("store: put game %d: %w", g.ID, err)
+		}
+		if raw != nil {
+			if err := countState(t.tx, was.Status, was.Variant, -1); err != nil {
+				return fmt.Errorf("store: put game %d: %w", g.ID, err)
+			}
+		}
+		if err := countState(t.tx, g.Status, g.Variant, 1); err != nil {
 			return fmt.Errorf("store: put game %d: %w", g.ID, err)
 		}
 	}
@@ -408,9 +419,11 @@ func stateKey(status Status, variant string, id uint64) []byte {
 	return append(k, u64(id)...)
 }
 
-// GameIDs lists the ids of the games with status and of variant ("" for any of either),
-// newest first, from the index: the keys are read, not the games.
-func (t *boltTx) GameIDs(status Status, variant string) ([]uint64, error) {
+// GameIDPage lists the ids of the games with status and of variant ("" for any of either),
+// newest first: skip of them skipped, at most limit, read by keys (a merge of the index's
+// ranges, newest first, each read backwards); and how many there are, from counts kept with
+// the index (bStateCount keys in bMeta), not by reading it.
+func (t *boltTx) GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error) {
 	b := t.tx.Bucket(bByState)
 	if b == nil { // a store opened read-only before its migration
 		all, err := t.allGames()
@@ -420,24 +433,100 @@ func (t *boltTx) GameIDs(status Status, variant string) ([]uint64, error) {
 				ids = append(ids, all[i].ID)
 			}
 		}
-		return ids, err
+		n := len(ids)
+		return ids[min(skip, n):min(skip+limit, n)], n, err
+	}
+	// The ranges to merge: one a status and variant, with how many it holds.
+	var ranges [][]byte
+	total := 0
+	c := t.tx.Bucket(bMeta).Cursor()
+	for k, v := c.Seek(keyStateCount); k != nil && bytes.HasPrefix(k, keyStateCount); k, v = c.Next() {
+		st, vr, _ := strings.Cut(string(k[len(keyStateCount):]), "/")
+		if n := int(binary.BigEndian.Uint64(v)); n > 0 && (status == "" || Status(st) == status) && (variant == "" || vr == variant) {
+			total += n
+			ranges = append(ranges, append(append(append([]byte(st), 0), vr...), 0))
+		}
+	}
+	type head struct {
+		c      *bolt.Cursor
+		prefix []byte
+		id     uint64
+		ok     bool
+	}
+	heads := make([]head, len(ranges))
+	for i, p := range ranges {
+		h := head{c: b.Cursor(), prefix: p}
+		k, _ := h.c.Seek(append(slices.Clone(p), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))
+		if k == nil {
+			k, _ = h.c.Last()
+		} else {
+			k, _ = h.c.Prev()
+		}
+		if k != nil && bytes.HasPrefix(k, p) {
+			h.id, h.ok = binary.BigEndian.Uint64(k[len(k)-8:]), true
+		}
+		heads[i] = h
 	}
 	var ids []uint64
-	for _, st := range []Status{Active, Over} {
-		if status != "" && st != status {
-			continue
+	for n := 0; len(ids) < limit; n++ {
+		best := -1
+		for i := range heads {
+			if heads[i].ok && (best < 0 || heads[i].id > heads[best].id) {
+				best = i
+			}
 		}
-		prefix := append([]byte(st), 0)
-		if variant != "" {
-			prefix = append(append(prefix, variant...), 0)
+		if best < 0 {
+			break
 		}
-		c := b.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			ids = append(ids, binary.BigEndian.Uint64(k[len(k)-8:]))
+		if n >= skip {
+			ids = append(ids, heads[best].id)
+		}
+		h := &heads[best]
+		k, _ := h.c.Prev()
+		h.ok = k != nil && bytes.HasPrefix(k, h.prefix)
+		if h.ok {
+			h.id = binary.BigEndian.Uint64(k[len(k)-8:])
 		}
 	}
-	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Compare(b, a) })
-	return ids, nil
+	return ids, total, nil
+}
+
+// keyStateCount begins the keys in bMeta that count the games of a status and variant:
+// "statecount/" status "/" variant -> count (u64). Schema 7; kept with bByState.
+var keyStateCount = []byte("statecount/")
+
+// countState adds delta to the count of the games with status and of variant.
+func countState(tx *bolt.Tx, status Status, variant string, delta int) error {
+	meta := tx.Bucket(bMeta)
+	k := append(slices.Clone(keyStateCount), string(status)+"/"+variant...)
+	n := 0
+	if v := meta.Get(k); len(v) == 8 {
+		n = int(binary.BigEndian.Uint64(v))
+	}
+	return meta.Put(k, u64(uint64(max(n+delta, 0))))
+}
+
+// countStates (schema 6 to 7) counts the games of each status and variant from bByState.
+func countStates(tx *bolt.Tx) error {
+	counts := map[string]int{}
+	err := tx.Bucket(bByState).ForEach(func(k, _ []byte) error {
+		parts := bytes.SplitN(k, []byte{0}, 3)
+		if len(parts) != 3 {
+			return fmt.Errorf("games by state: bad key %q", k)
+		}
+		counts[string(parts[0])+"/"+string(parts[1])]++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	meta := tx.Bucket(bMeta)
+	for k, n := range counts {
+		if err := meta.Put(append(slices.Clone(keyStateCount), k...), u64(uint64(n))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // indexState (schema 3 to 4) indexes every game by its status and variant.

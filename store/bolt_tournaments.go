@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -114,15 +115,17 @@ func (t *boltTx) PutPlayerRecord(rec *PlayerRecord) error {
 	if err := putJSON(t.tx.Bucket(bPlayers), []byte(rec.Address), rec); err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
 	}
-	if err := markRated(t.tx.Bucket(bRated), t.tx.Bucket(bRatingOrder), rec); err != nil {
+	if err := markRated(t.tx, rec); err != nil {
 		return fmt.Errorf("store: put player %s: %w", rec.Address, err)
 	}
 	return nil
 }
 
 // markRated keeps rec's entries in bRated and bRatingOrder: there while he has a rating, his
-// order keys those of his ratings now.
-func markRated(rated, order *bolt.Bucket, rec *PlayerRecord) error {
+// order keys those of his ratings now; and the count of each game's rated players
+// (keyRatedCount keys in bMeta).
+func markRated(tx *bolt.Tx, rec *PlayerRecord) error {
+	rated, order := tx.Bucket(bRated), tx.Bucket(bRatingOrder)
 	addr := []byte(rec.Address)
 	if old := rated.Get(addr); len(old) > 0 {
 		var keys [][]byte
@@ -132,6 +135,11 @@ func markRated(rated, order *bolt.Bucket, rec *PlayerRecord) error {
 		for _, k := range keys {
 			if err := order.Delete(k); err != nil {
 				return err
+			}
+			if i := bytes.IndexByte(k, 0); i >= 0 {
+				if err := countRated(tx, string(k[:i]), -1); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -144,6 +152,9 @@ func markRated(rated, order *bolt.Bucket, rec *PlayerRecord) error {
 		if err := order.Put(k, nil); err != nil {
 			return err
 		}
+		if err := countRated(tx, r.Variant, 1); err != nil {
+			return err
+		}
 		keys = append(keys, k)
 	}
 	v, err := json.Marshal(keys)
@@ -151,6 +162,21 @@ func markRated(rated, order *bolt.Bucket, rec *PlayerRecord) error {
 		return err
 	}
 	return rated.Put(addr, v)
+}
+
+// keyRatedCount begins the keys in bMeta that count each game's rated players: "ratedcount/"
+// variant -> count (u64). Schema 7; kept by markRated.
+var keyRatedCount = []byte("ratedcount/")
+
+// countRated adds delta to the count of variant's rated players.
+func countRated(tx *bolt.Tx, variant string, delta int) error {
+	meta := tx.Bucket(bMeta)
+	k := append(slices.Clone(keyRatedCount), variant...)
+	n := 0
+	if v := meta.Get(k); len(v) == 8 {
+		n = int(binary.BigEndian.Uint64(v))
+	}
+	return meta.Put(k, u64(uint64(max(n+delta, 0))))
 }
 
 // ratingKey is a rating's key in bRatingOrder: the game's key, 0, the rating turned so that
@@ -167,21 +193,26 @@ func ratingKey(variant string, rating float64, address string) []byte {
 }
 
 // RatedPage lists the addresses rated in variant, best rating first (then by address):
-// skip of them skipped, at most limit, read by keys; and how many there are.
+// skip of them skipped, at most limit, read by keys; and how many there are (counted as they
+// come and go).
 func (t *boltTx) RatedPage(variant string, skip, limit int) ([]string, int, error) {
 	b := t.tx.Bucket(bRatingOrder)
 	if b == nil {
 		return nil, 0, nil
 	}
+	n := 0
+	if v := t.tx.Bucket(bMeta).Get(append(slices.Clone(keyRatedCount), variant...)); len(v) == 8 {
+		n = int(binary.BigEndian.Uint64(v))
+	}
 	prefix := append([]byte(variant), 0)
 	var out []string
-	n := 0
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		if n >= skip && len(out) < limit {
-			out = append(out, string(k[len(prefix)+8:]))
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, _ = c.Next() {
+		if skip > 0 {
+			skip--
+			continue
 		}
-		n++
+		out = append(out, string(k[len(prefix)+8:]))
 	}
 	return out, n, nil
 }
@@ -206,15 +237,26 @@ func (t *boltTx) RatedVariants() ([]string, error) {
 	return out, nil
 }
 
-// indexRated fills bRated and bRatingOrder from the players' records (schema 6 to 7).
+// indexRated fills bRated and bRatingOrder from the players' records, and counts them
+// (schema 6 to 7).
 func indexRated(tx *bolt.Tx) error {
-	b, order := tx.Bucket(bRated), tx.Bucket(bRatingOrder)
+	meta := tx.Bucket(bMeta)
+	var counts [][]byte
+	c := meta.Cursor()
+	for k, _ := c.Seek(keyRatedCount); k != nil && bytes.HasPrefix(k, keyRatedCount); k, _ = c.Next() {
+		counts = append(counts, slices.Clone(k))
+	}
+	for _, k := range counts {
+		if err := meta.Delete(k); err != nil {
+			return err
+		}
+	}
 	return tx.Bucket(bPlayers).ForEach(func(k, v []byte) error {
 		var rec PlayerRecord
 		if err := json.Unmarshal(v, &rec); err != nil {
 			return fmt.Errorf("player %s: %w", k, err)
 		}
-		return markRated(b, order, &rec)
+		return markRated(tx, &rec)
 	})
 }
 

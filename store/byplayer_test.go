@@ -132,33 +132,54 @@ func testDueGames(t *testing.T, db *DB, path string) {
 	}
 }
 
-// Issue 23: the games by status and variant, newest first, from the index; a game that ends
-// moves in it.
-func TestGameIDs(t *testing.T) { each(t, testGameIDs) }
+// Issue 23: the games by status and variant, newest first, a page at a time, from the index
+// (the ranges of each status and variant merged), with their count; a game that ends moves in
+// it.
+func TestGameIDPage(t *testing.T) { each(t, testGameIDPage) }
 
-func testGameIDs(t *testing.T, db *DB, _ string) {
+func testGameIDPage(t *testing.T, db *DB, _ string) {
+	variants := []string{"orthodox", "kriegspiel", "orthodox", "kriegspiel", "progressive", "orthodox", "kriegspiel"}
 	db.Update(func(tx *Tx) error {
-		for i, v := range []string{"orthodox", "kriegspiel", "orthodox", "kriegspiel"} {
+		for i, v := range variants {
 			g := &Game{Variant: v, Players: [2]Player{{Address: "w@x", Token: fmt.Sprint("tw", i)}, {Address: "b@x", Token: fmt.Sprint("tb", i)}}}
 			if err := tx.CreateGame(g); err != nil {
 				t.Fatal(err)
 			}
 		}
-		g, _ := tx.Game(3)
-		g.Status = Over
-		return tx.PutGame(g)
+		for _, id := range []uint64{3, 7} {
+			g, _ := tx.Game(id)
+			g.Status = Over
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
-	ids := func(st Status, v string) string {
+	page := func(st Status, v string, skip, limit int) string {
 		var got []uint64
-		db.View(func(tx *Tx) (err error) { got, err = tx.GameIDs(st, v); return err })
-		return fmt.Sprint(got)
+		var n int
+		db.View(func(tx *Tx) (err error) { got, n, err = tx.GameIDPage(st, v, skip, limit); return err })
+		return fmt.Sprint(got, " of ", n)
 	}
 	for _, c := range []struct {
-		st      Status
-		v, want string
-	}{{"", "", "[4 3 2 1]"}, {Active, "", "[4 2 1]"}, {Over, "", "[3]"}, {"", "orthodox", "[3 1]"}, {Active, "kriegspiel", "[4 2]"}, {Over, "kriegspiel", "[]"}} {
-		if got := ids(c.st, c.v); got != c.want {
-			t.Errorf("GameIDs(%q, %q) = %s, want %s", c.st, c.v, got, c.want)
+		st          Status
+		v           string
+		skip, limit int
+		want        string
+	}{
+		{"", "", 0, 10, "[7 6 5 4 3 2 1] of 7"},
+		{"", "", 2, 3, "[5 4 3] of 7"},
+		{Active, "", 0, 10, "[6 5 4 2 1] of 5"},
+		{Active, "", 1, 2, "[5 4] of 5"},
+		{Over, "", 0, 10, "[7 3] of 2"},
+		{"", "orthodox", 0, 10, "[6 3 1] of 3"},
+		{"", "kriegspiel", 1, 1, "[4] of 3"},
+		{Active, "kriegspiel", 0, 10, "[4 2] of 2"},
+		{Over, "progressive", 0, 10, "[] of 0"},
+		{"", "orthodox", 5, 10, "[] of 3"},
+	} {
+		if got := page(c.st, c.v, c.skip, c.limit); got != c.want {
+			t.Errorf("GameIDPage(%q, %q, %d, %d) = %s, want %s", c.st, c.v, c.skip, c.limit, got, c.want)
 		}
 	}
 }

@@ -166,15 +166,20 @@ func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
 	return out, rows.Err()
 }
 
-func (t *pgTx) GameIDs(status Status, variant string) ([]uint64, error) {
+func (t *pgTx) GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error) {
 	if err := t.flush(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	ids, err := t.ids(`SELECT id FROM games WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2) ORDER BY id DESC`, string(status), variant)
+	const where = `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2)`
+	var n int
+	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) FROM games `+where, string(status), variant).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("store: list games: %w", err)
+	}
+	ids, err := t.ids(`SELECT id FROM games `+where+` ORDER BY id DESC OFFSET $3 LIMIT $4`, string(status), variant, skip, limit)
 	if err != nil {
-		return nil, fmt.Errorf("store: list games: %w", err)
+		return nil, 0, fmt.Errorf("store: list games: %w", err)
 	}
-	return ids, nil
+	return ids, n, nil
 }
 
 func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {

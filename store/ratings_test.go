@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -54,8 +55,8 @@ func testRatedPlayers(t *testing.T, db *DB, _ string) {
 	}
 }
 
-// A file of schema 6 has no index of the rated players: opening it builds one from the
-// players' records.
+// A file of schema 6 has no index of the rated players and no count of the games by status
+// and variant: opening it builds them from the players' records and the games' index.
 func TestRatedIndexBuiltOnOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	db := open(t, path)
@@ -81,6 +82,16 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 				return err
 			}
 		}
+		var counts [][]byte
+		c := tx.Bucket(bMeta).Cursor()
+		for k, _ := c.Seek(keyStateCount); k != nil && bytes.HasPrefix(k, keyStateCount); k, _ = c.Next() {
+			counts = append(counts, slices.Clone(k))
+		}
+		for _, k := range counts {
+			if err := tx.Bucket(bMeta).Delete(k); err != nil {
+				return err
+			}
+		}
 		return tx.Bucket(bMeta).Put(keySchema, u64(6))
 	}); err != nil {
 		t.Fatal(err)
@@ -94,6 +105,9 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 		page, _, err = tx.RatedPage("orthodox", 0, 10)
 		if err != nil {
 			return err
+		}
+		if ids, n, err := tx.GameIDPage(Active, "orthodox", 0, 10); err != nil || n != 1 || len(ids) != 1 {
+			t.Errorf("the games counted again: %v of %d, %v", ids, n, err)
 		}
 		return tx.EachRatedPlayer(func(rec *PlayerRecord) error { got = append(got, rec.Address); return nil })
 	}); err != nil {

@@ -62,7 +62,7 @@ type ops interface {
 	PutGame(g *Game) error
 	EachGame(fn func(*Game) error) error
 	GameCount() int
-	GameIDs(status Status, variant string) ([]uint64, error)
+	GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error)
 	LatestGameIDs(skip, limit int) []uint64
 	GamesOf(address string) ([]Game, error)
 	GamesOfLocal(local string) ([]Game, error)

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -244,6 +245,18 @@ type gamesPage struct {
 	Prev, Next                          string
 }
 
+// rows reads the games of ids into pg's rows.
+func (h *Handler) rows(tx *store.Tx, pg *gamesPage, ids []uint64) error {
+	for _, id := range ids {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		pg.Rows = append(pg.Rows, rowOf(sg))
+	}
+	return nil
+}
+
 // games is the list: / ?variant= &player= &tournament= &status=active|over &page=N.
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
@@ -311,19 +324,23 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 			pg.Pages = max((pg.Total+PageSize-1)/PageSize, 1)
 			page = min(page, pg.Pages)
 			pg.Page = page
-			for _, id := range tx.LatestGameIDs((page-1)*PageSize, PageSize) {
-				sg, err := tx.Game(id)
-				if err != nil {
-					return err
-				}
-				pg.Rows = append(pg.Rows, rowOf(sg))
-			}
-			return nil
+			return h.rows(tx, &pg, tx.LatestGameIDs((page-1)*PageSize, PageSize))
 		default:
-			var err error
-			if ids, err = tx.GameIDs(status, pg.Variant); err != nil {
+			// By status and variant: the page's ids from the index, the total from its counts.
+			page = min(page, math.MaxInt32) // (page-1)*PageSize stays an int
+			ids, n, err := tx.GameIDPage(status, pg.Variant, (page-1)*PageSize, PageSize)
+			if err != nil {
 				return err
 			}
+			pg.Total, pg.Pages = n, max((n+PageSize-1)/PageSize, 1)
+			if page > pg.Pages { // past the end: the last page
+				page = pg.Pages
+				if ids, _, err = tx.GameIDPage(status, pg.Variant, (page-1)*PageSize, PageSize); err != nil {
+					return err
+				}
+			}
+			pg.Page = page
+			return h.rows(tx, &pg, ids)
 		}
 		for i := range few {
 			if fits(&few[i]) {
@@ -336,15 +353,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 		pg.Page = page
 		lo := (page - 1) * PageSize
 		hi := min(lo+PageSize, len(ids))
-		pg.Rows = make([]gameRow, 0, max(hi-lo, 0))
-		for _, id := range ids[lo:hi] {
-			sg, err := tx.Game(id)
-			if err != nil {
-				return err
-			}
-			pg.Rows = append(pg.Rows, rowOf(sg))
-		}
-		return nil
+		return h.rows(tx, &pg, ids[lo:hi])
 	}); err != nil {
 		return err
 	}

@@ -299,6 +299,22 @@ func TestPaging(t *testing.T) {
 			t.Errorf("page %s: %d rows, want %d", page, n, rows)
 		}
 	}
+	// Filtered by status or variant: a page from the index, the total from its counts.
+	for query, want := range map[string]string{
+		"status=active&page=1": "100 /250 games; page 1 of 3", "variant=orthodox&page=3": "50 /250 games; page 3 of 3",
+		"status=active&variant=orthodox&page=9": "50 /250 games; page 3 of 3", "status=over": "0 /0 games; page 1 of 1",
+		"variant=orthodox&page=9223372036854775807": "50 /250 games; page 3 of 3",
+	} {
+		_, _, body := get(t, h, "/?"+query)
+		n := strings.Count(body, `<tr><td><a href="/game/`)
+		got := fmt.Sprintf("%d /", n)
+		if i := strings.Index(body, " games; page "); i >= 0 {
+			got += body[strings.LastIndex(body[:i], "<p>")+3 : strings.Index(body[i:], ".")+i]
+		}
+		if got != want {
+			t.Errorf("/?%s: %q, want %q", query, got, want)
+		}
+	}
 }
 
 // /tournaments lists the newest first, a page of TournamentPageSize at a time.
