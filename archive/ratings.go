@@ -55,24 +55,16 @@ func RatingList(tx *store.Tx, variant string, c rating.Config) ([]RatedPlayer, e
 }
 
 // RatingPage is a page of variant's rating list as it stands at tx.Now, best first: skip of
-// it skipped, at most limit players (their records read, no others), and the list's length.
+// it skipped, at most limit players (from the store's rating order, no record read), and the
+// list's length.
 func RatingPage(tx *store.Tx, variant string, c rating.Config, skip, limit int) ([]RatedPlayer, int, error) {
-	addrs, n, err := tx.RatedPage(variant, skip, limit)
+	lines, n, err := tx.RatedPage(variant, skip, limit)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]RatedPlayer, 0, len(addrs))
-	for _, a := range addrs {
-		rec, err := tx.PlayerRecord(a)
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, r := range RatingsOf(rec, c, tx.Now) {
-			if r.Variant == variant {
-				r.History = nil
-				out = append(out, r)
-			}
-		}
+	out := make([]RatedPlayer, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, RatedPlayer{Address: l.Address, Variant: l.Variant, Rating: RatingNow(c, l.PlayerRating, tx.Now), Games: l.Games, Last: l.Last})
 	}
 	return out, n, nil
 }

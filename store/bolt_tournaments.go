@@ -149,7 +149,12 @@ func markRated(tx *bolt.Tx, rec *PlayerRecord) error {
 	keys := make([][]byte, 0, len(rec.Ratings))
 	for _, r := range rec.Ratings {
 		k := ratingKey(r.Variant, r.Rating, rec.Address)
-		if err := order.Put(k, nil); err != nil {
+		r.History = nil // the list's line: the rating as it stands
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if err := order.Put(k, line); err != nil {
 			return err
 		}
 		if err := countRated(tx, r.Variant, 1); err != nil {
@@ -192,10 +197,10 @@ func ratingKey(variant string, rating float64, address string) []byte {
 	return append(append(k, u64(^b)...), address...)
 }
 
-// RatedPage lists the addresses rated in variant, best rating first (then by address):
-// skip of them skipped, at most limit, read by keys; and how many there are (counted as they
-// come and go).
-func (t *boltTx) RatedPage(variant string, skip, limit int) ([]string, int, error) {
+// RatedPage lists the ratings in variant, best first (then by address): skip of them
+// skipped, at most limit, read from the index (each key holds its line: no player's record is
+// read); and how many there are (counted as they come and go).
+func (t *boltTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error) {
 	b := t.tx.Bucket(bRatingOrder)
 	if b == nil {
 		return nil, 0, nil
@@ -205,14 +210,18 @@ func (t *boltTx) RatedPage(variant string, skip, limit int) ([]string, int, erro
 		n = int(binary.BigEndian.Uint64(v))
 	}
 	prefix := append([]byte(variant), 0)
-	var out []string
+	var out []RatedEntry
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, _ = c.Next() {
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, v = c.Next() {
 		if skip > 0 {
 			skip--
 			continue
 		}
-		out = append(out, string(k[len(prefix)+8:]))
+		e := RatedEntry{Address: string(k[len(prefix)+8:])}
+		if err := json.Unmarshal(v, &e.PlayerRating); err != nil {
+			return nil, 0, fmt.Errorf("store: rating of %s: %w", e.Address, err)
+		}
+		out = append(out, e)
 	}
 	return out, n, nil
 }

@@ -93,16 +93,24 @@ func (t *pgTx) eachRated(fn func(*PlayerRecord) error) error {
 
 // RatedPage orders the rated players of variant in the query (players_rated narrows them
 // to the rated).
-func (t *pgTx) RatedPage(variant string, skip, limit int) ([]string, int, error) {
+func (t *pgTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error) {
 	const from = `FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings' AND r->>'variant' = $1`
 	var n int
 	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) `+from, variant).Scan(&n); err != nil {
 		return nil, 0, fmt.Errorf("store: rated players of %s: %w", variant, err)
 	}
-	var out []string
+	var out []RatedEntry
 	var addr string
-	err := t.rows(`SELECT p.address `+from+` ORDER BY (r->>'rating')::float8 DESC, p.address OFFSET $2 LIMIT $3`,
-		[]any{variant, skip, limit}, []any{&addr}, func() error { out = append(out, addr); return nil })
+	var line []byte
+	err := t.rows(`SELECT p.address, r - 'history' `+from+` ORDER BY (r->>'rating')::float8 DESC, p.address OFFSET $2 LIMIT $3`,
+		[]any{variant, skip, limit}, []any{&addr, &line}, func() error {
+			e := RatedEntry{Address: addr}
+			if err := json.Unmarshal(line, &e.PlayerRating); err != nil {
+				return err
+			}
+			out = append(out, e)
+			return nil
+		})
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: rated players of %s: %w", variant, err)
 	}

@@ -29,6 +29,13 @@ type RatingPoint struct {
 	RD     float64   `json:"rd"`
 }
 
+// RatedEntry is one line of a rating list: a player's rating in one game, without its
+// history.
+type RatedEntry struct {
+	Address string
+	PlayerRating
+}
+
 // Rating returns the player's rating in variant, nil when he has none.
 func (p *PlayerRecord) Rating(variant string) *PlayerRating {
 	for i := range p.Ratings {

@@ -100,7 +100,7 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 	db = open(t, path)
 	defer db.Close()
 	var got []string
-	var page []string
+	var page []RatedEntry
 	if err := db.View(func(tx *Tx) (err error) {
 		page, _, err = tx.RatedPage("orthodox", 0, 10)
 		if err != nil {
@@ -113,7 +113,7 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0] != "ann@x" || !slices.Equal(page, []string{"ann@x"}) {
+	if len(got) != 1 || got[0] != "ann@x" || len(page) != 1 || page[0].Address != "ann@x" || page[0].Rating != 1500 {
 		t.Errorf("rated players after the migration: %v, the list %v", got, page)
 	}
 }
@@ -137,10 +137,17 @@ func testRatedPages(t *testing.T, db *DB, _ string) {
 	put("f@x") // not rated
 	page := func(variant string, skip, limit int) ([]string, int) {
 		t.Helper()
-		var out []string
+		var lines []RatedEntry
 		var n int
-		if err := db.View(func(tx *Tx) (err error) { out, n, err = tx.RatedPage(variant, skip, limit); return err }); err != nil {
+		if err := db.View(func(tx *Tx) (err error) { lines, n, err = tx.RatedPage(variant, skip, limit); return err }); err != nil {
 			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range lines {
+			if l.Variant != variant || l.History != nil {
+				t.Errorf("a line of %s: %+v", variant, l)
+			}
+			out = append(out, l.Address)
 		}
 		return out, n
 	}
@@ -149,6 +156,15 @@ func testRatedPages(t *testing.T, db *DB, _ string) {
 	}
 	if got, n := page("orthodox", 1, 2); n != 5 || !slices.Equal(got, []string{"b@x", "a@x"}) {
 		t.Errorf("orthodox, second and third: %v of %d", got, n)
+	}
+	if err := db.View(func(tx *Tx) error {
+		lines, _, err := tx.RatedPage("orthodox", 1, 1)
+		if err == nil && (len(lines) != 1 || lines[0].Rating != 1650.5 || lines[0].RD != 100) {
+			t.Errorf("b's line: %+v", lines)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 	if got, n := page("progressive", 0, 10); n != 1 || !slices.Equal(got, []string{"a@x"}) {
 		t.Errorf("progressive: %v of %d", got, n)

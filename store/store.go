@@ -86,7 +86,7 @@ type ops interface {
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
 	eachRated(fn func(*PlayerRecord) error) error
-	RatedPage(variant string, skip, limit int) ([]string, int, error)
+	RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error)
 	RatedVariants() ([]string, error)
 	Next(key string) (uint64, error)
 	Allow(address string, limit int, window time.Duration) (bool, error)

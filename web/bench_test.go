@@ -76,7 +76,7 @@ func BenchmarkGamesList(b *testing.B) {
 		}
 		drain()
 		h := New(w.db)
-		for _, path := range []string{"/", "/?variant=kriegspiel&status=over&page=3", "/player/p17", "/tournaments", "/ratings", "/ratings?variant=orthodox"} {
+		for _, path := range []string{"/", "/?variant=kriegspiel&status=over", "/player/p17", "/tournaments", "/ratings", "/ratings?variant=orthodox"} {
 			b.Run(fmt.Sprintf("games=%d%s", n, path), func(b *testing.B) {
 				for b.Loop() {
 					rec := httptest.NewRecorder()
