@@ -112,7 +112,10 @@ func (t *boltTx) eachSent(after uint64, max int, fn func(OutMail) error) error {
 			return fmt.Errorf("sent %d: %w", binary.BigEndian.Uint64(k), err)
 		}
 		if raw := raws.Get(k); raw != nil {
-			m.Raw = append([]byte(nil), raw...)
+			var err error
+			if m.Raw, err = unpackRaw(raw); err != nil {
+				return fmt.Errorf("sent %d: %w", binary.BigEndian.Uint64(k), err)
+			}
 		}
 		if err := fn(m); err != nil {
 			return err

@@ -330,7 +330,11 @@ func (t *boltTx) Done(m OutMail) error {
 		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
 	}
 	if len(raw) > 0 {
-		if err := t.tx.Bucket(bSentRaw).Put(u64(m.ID), raw); err != nil {
+		packed, err := packRaw(raw)
+		if err != nil {
+			return fmt.Errorf("store: put sent %d: %w", m.ID, err)
+		}
+		if err := t.tx.Bucket(bSentRaw).Put(u64(m.ID), packed); err != nil {
 			return fmt.Errorf("store: put sent %d: %w", m.ID, err)
 		}
 	}
@@ -350,7 +354,9 @@ func (t *boltTx) SentMails() ([]OutMail, error) {
 	if raws := t.tx.Bucket(bSentRaw); raws != nil {
 		for i := range out {
 			if raw := raws.Get(u64(out[i].ID)); raw != nil {
-				out[i].Raw = append([]byte(nil), raw...)
+				if out[i].Raw, err = unpackRaw(raw); err != nil {
+					return nil, fmt.Errorf("store: sent %d: %w", out[i].ID, err)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"strings"
 	"testing"
@@ -67,10 +68,15 @@ func TestPruneAndCompact(t *testing.T) { each(t, testPruneAndCompact) }
 func testPruneAndCompact(t *testing.T, db *DB, path string) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }
+	// Mails that do not compress (the store compresses raw copies): 20 KB of random bytes.
+	rnd := rand.New(rand.NewSource(1))
 	db.Update(func(tx *Tx) error {
 		for i := 0; i < 200; i++ {
-			id, _ := tx.Enqueue(OutMail{MessageID: fmt.Sprint(i), Raw: []byte(strings.Repeat("y", 20000))})
-			tx.Done(OutMail{ID: id, MessageID: fmt.Sprint(i), Raw: []byte(strings.Repeat("y", 20000)), Sent: now})
+			raw := make([]byte, 20000)
+			rnd.Read(raw)
+			raw[0] = 'F'
+			id, _ := tx.Enqueue(OutMail{MessageID: fmt.Sprint(i), Raw: raw})
+			tx.Done(OutMail{ID: id, MessageID: fmt.Sprint(i), Raw: raw, Sent: now})
 		}
 		return nil
 	})

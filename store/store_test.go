@@ -186,3 +186,38 @@ func TestCloseWritesFreeList(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A sent mail's raw copy is kept compressed in the bbolt file and read back as it was sent; a
+// copy kept before copies were compressed reads as it is.
+func TestSentRawCompressed(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "r.db"))
+	defer db.Close()
+	raw := []byte("From: referee@x\r\nTo: a@x\r\nSubject: your move\r\n\r\n" + strings.Repeat("8 | r  n  b  q  k  b  n  r | 8\r\n", 40))
+	if err := db.Update(func(tx *Tx) error {
+		for _, r := range [][]byte{raw, []byte("From: old@x\r\n\r\nkept before\r\n")} {
+			id, err := tx.Enqueue(OutMail{MessageID: "m", To: []string{"a@x"}, Raw: r})
+			if err != nil {
+				return err
+			}
+			if err := tx.Done(OutMail{ID: id, MessageID: "m", To: []string{"a@x"}, Raw: r}); err != nil {
+				return err
+			}
+		}
+		// The second as an older store kept it: the mail itself.
+		return tx.ops.(*boltTx).tx.Bucket(bSentRaw).Put(u64(2), []byte("From: old@x\r\n\r\nkept before\r\n"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.View(func(tx *Tx) error {
+		if v := tx.ops.(*boltTx).tx.Bucket(bSentRaw).Get(u64(1)); len(v) == 0 || v[0] != 0 || len(v) > len(raw)/3 {
+			t.Errorf("the copy is kept in %d bytes (the mail: %d), not compressed", len(v), len(raw))
+		}
+		sent, err := tx.SentMails()
+		if err != nil || len(sent) != 2 || !bytes.Equal(sent[0].Raw, raw) || string(sent[1].Raw) != "From: old@x\r\n\r\nkept before\r\n" {
+			t.Errorf("read back: %d mails, %v", len(sent), err)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

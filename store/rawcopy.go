@@ -1,0 +1,55 @@
+package store
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// A sent mail's raw copy, while it is kept (SentRawRetention), is compressed in the bbolt
+// file: a mail's text and HTML parts, its diagrams and the game so far shrink about three to
+// five times, and so do the pages a start after a crash walks (and a backup copies).
+// PostgreSQL compresses large values itself (TOAST): its raw column holds the mail as is.
+
+// packRaw is how a raw copy is kept in bSentRaw: a 0 byte (no mail begins with one), then the
+// mail compressed (DEFLATE, fastest). A value that begins otherwise is a copy kept before
+// copies were compressed, kept as it is.
+func packRaw(raw []byte) ([]byte, error) {
+	w := flaters.Get().(*flater)
+	defer flaters.Put(w)
+	w.buf.Reset()
+	w.buf.WriteByte(0)
+	w.w.Reset(&w.buf)
+	if _, err := w.w.Write(raw); err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	if err := w.w.Close(); err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	return bytes.Clone(w.buf.Bytes()), nil
+}
+
+// unpackRaw is the mail packRaw kept as v, in memory of its own.
+func unpackRaw(v []byte) ([]byte, error) {
+	if len(v) == 0 || v[0] != 0 {
+		return bytes.Clone(v), nil
+	}
+	out, err := io.ReadAll(flate.NewReader(bytes.NewReader(v[1:])))
+	if err != nil {
+		return nil, fmt.Errorf("decompress: %w", err)
+	}
+	return out, nil
+}
+
+// flater is a reusable compressor (making one allocates its tables).
+type flater struct {
+	w   *flate.Writer
+	buf bytes.Buffer
+}
+
+var flaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
+	return &flater{w: w}
+}}
