@@ -2,6 +2,7 @@ package parser
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -28,6 +29,7 @@ var envelopeSeeds = []string{
 	"From : a@x\r\n: empty\r\nTo:\r\n\r\n",
 	"From: a@x\r\nBad\r\n line: x\r\n\r\n",
 	"From: <a@x>\rTo: r@x\r\n\r\n",
+	"From: a@x\r\nTo: Bob <b@x>, referee+g1-w-abcdefgh@x, <<broken@\r\nTo: second@x\r\n\r\n",
 }
 
 // TestEnvelope: the seeds read alike both ways (the fuzz target runs them too).
@@ -38,6 +40,12 @@ func TestEnvelope(t *testing.T) {
 	m, err := ParseEnvelope([]byte(envelopeSeeds[3]))
 	if err != nil || m.From != "j@x" || m.FromName != "Jörg" || len(m.To) != 3 || m.To[2] != "r+g2-b-aaaaaaaa@x" {
 		t.Errorf("envelope %+v %v", m, err)
+	}
+	// A To field with one broken address keeps the others (the reply address among them), and
+	// a second To field counts too.
+	m, err = ParseEnvelope([]byte(envelopeSeeds[len(envelopeSeeds)-1]))
+	if want := []string{"b@x", "referee+g1-w-abcdefgh@x", "second@x"}; err != nil || !slices.Equal(m.To, want) {
+		t.Errorf("recipients %q %v, want %q", m.To, err, want)
 	}
 }
 

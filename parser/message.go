@@ -204,13 +204,8 @@ func envelope(h mail.Header) *Message {
 		m.FromName = from[0].Name
 	}
 	for _, field := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
-		if !h.Has(field) {
-			continue
-		}
-		if list, err := h.AddressList(field); err == nil {
-			for _, a := range list {
-				m.To = append(m.To, strings.ToLower(a.Address))
-			}
+		for _, v := range h.Values(field) { // every such field: a relay may add its own
+			m.To = append(m.To, recipients(v)...)
 		}
 	}
 	if h.Has("Return-Path") {
@@ -227,6 +222,29 @@ func envelope(h mail.Header) *Message {
 		}
 	}
 	return m
+}
+
+// recipients reads the addresses of one recipient field, lower-cased. A field that does not
+// parse whole (one broken address among good ones, as some clients write them) gives those
+// of its comma-separated parts that parse: the reply address among them is still found.
+func recipients(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	list, err := mail.ParseAddressList(v)
+	if err != nil {
+		list = nil
+		for _, part := range strings.Split(v, ",") {
+			if a, err := mail.ParseAddress(strings.TrimSpace(part)); err == nil {
+				list = append(list, a)
+			}
+		}
+	}
+	out := make([]string, 0, len(list))
+	for _, a := range list {
+		out = append(out, strings.ToLower(a.Address))
+	}
+	return out
 }
 
 // ParseHeader reads only the header of a raw message: every field of Message but the body's

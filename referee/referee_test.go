@@ -155,6 +155,16 @@ func TestTransactionalGameByMail(t *testing.T) {
 	mustContain(t, "Ann (HTML mail)", bodyTo(t, m, ann), "Accepted T1: f3, committed.")
 	mustContain(t, "Bob after White's commit", bodyTo(t, m, bob), "White has committed: Pf2-Pf3", "Your turn: transaction T2")
 
+	// Black, a reply-all whose To names the reply address among others, one of them broken
+	// (as some clients write): the reply address is still found, and Bob's move counts.
+	broken := mailText(bob, "Ann <"+ann+">, "+bAddr+", <<undisclosed@", "Re: move", "HELP", "")
+	h.deliver(broken)
+	m = h.outbox()
+	if len(m) != 1 || m[0].To[0] != bob {
+		t.Fatalf("a To with a broken address: mails %v", m)
+	}
+	mustContain(t, "Bob (a To with a broken address)", bodyTo(t, m, bob), "T2")
+
 	// Black, Latin-1 quoted-printable, a line of greeting noise refused? No: only commands.
 	latin1 := fmt.Sprintf("From: Bob <%s>\r\nTo: %s\r\nSubject: =?ISO-8859-1?Q?Z=FCge?=\r\nMessage-ID: <l1.1@example.net>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nT2: e5 (C)\r\n-- \r\nGr=FC=DFe, J=F6rg\r\n", bob, bAddr)
 	h.deliver([]byte(latin1))
