@@ -278,7 +278,10 @@ func TestIntakeServerReusesUIDs(t *testing.T) {
 	// run starts a fresh in-memory server with the given mails and fetches until idle.
 	run := func(bodies ...string) {
 		t.Helper()
-		lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+		// Its clock stands still: the referee's mailbox gets the same UIDVALIDITY each time,
+		// as on a server that lost its state.
+		lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
+			Now: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }}
 		if err := lm.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -42,6 +42,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// now is the server's clock.
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
 // Server is the local mail host.
 type Server struct {
 	Domain string // "localhost" when empty
@@ -64,6 +72,9 @@ type Server struct {
 	Referee string
 	// Log receives what a client is not told (a disk error's detail); none when nil.
 	Log *slog.Logger
+	// Now is the clock a new mailbox's UIDVALIDITY is taken from (time.Now when nil): tests
+	// pin it to play a server that lost its state and numbers its mail again.
+	Now func() time.Time
 	// CompactAbove is the size of the index (localmail.db) above which a start compacts it
 	// when it is mostly free pages (8 MiB when 0).
 	CompactAbove int64
@@ -313,7 +324,7 @@ func (s *Server) deliver(from string, to []string, r io.Reader, quota bool) erro
 		inbox := u.boxes["INBOX"]
 		if inbox == nil { // a journal of an earlier version may have deleted it
 			var err error
-			if err = s.disk.update(func(tx *bolt.Tx) (err error) { inbox, err = createBox(tx, u, "INBOX"); return err }); err != nil {
+			if err = s.disk.update(func(tx *bolt.Tx) (err error) { inbox, err = createBox(tx, u, "INBOX", s.now()); return err }); err != nil {
 				return fmt.Errorf("localmail: deliver: %w", err)
 			}
 			u.boxes["INBOX"] = inbox

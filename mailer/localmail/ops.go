@@ -45,7 +45,7 @@ func (s *Server) addUserLocked(addr string) (*user, error) {
 			return err
 		}
 		var err error
-		inbox, err = createBox(tx, u, "INBOX")
+		inbox, err = createBox(tx, u, "INBOX", s.now())
 		return err
 	})
 	if err != nil {
@@ -58,7 +58,7 @@ func (s *Server) addUserLocked(addr string) (*user, error) {
 
 // createBox writes a new mailbox of u with a UIDVALIDITY never given before, by this file or
 // (as far as a clock can tell) by one it replaced.
-func createBox(tx *bolt.Tx, u *user, name string) (*mailbox, error) {
+func createBox(tx *bolt.Tx, u *user, name string, now time.Time) (*mailbox, error) {
 	bk := tx.Bucket(bBoxes)
 	seq, err := bk.NextSequence()
 	if err != nil {
@@ -67,7 +67,7 @@ func createBox(tx *bolt.Tx, u *user, name string) (*mailbox, error) {
 	// The time of day added to the count: it never goes back, and a mailbox made again (a new
 	// localmail.db beside a referee's store that remembers the old one's UIDs, or a copied
 	// store) does not share a UIDVALIDITY with the one before.
-	b := &mailbox{id: uint32(seq), user: u, name: name, uidValidity: uint32(time.Now().Unix()) + uint32(seq), uidNext: 1, tracker: imapserver.NewMailboxTracker(0)}
+	b := &mailbox{id: uint32(seq), user: u, name: name, uidValidity: uint32(now.Unix()) + uint32(seq), uidNext: 1, tracker: imapserver.NewMailboxTracker(0)}
 	return b, putBox(tx, b)
 }
 
@@ -89,7 +89,7 @@ func (s *Server) createMailbox(u *user, name string) error {
 		return errExists
 	}
 	var b *mailbox
-	if err := s.disk.update(func(tx *bolt.Tx) (err error) { b, err = createBox(tx, u, name); return err }); err != nil {
+	if err := s.disk.update(func(tx *bolt.Tx) (err error) { b, err = createBox(tx, u, name, s.now()); return err }); err != nil {
 		return s.imapError(err)
 	}
 	u.boxes[name] = b
