@@ -497,13 +497,20 @@ var keyStateCount = []byte("statecount/")
 
 // countState adds delta to the count of the games with status and of variant.
 func countState(tx *bolt.Tx, status Status, variant string, delta int) error {
-	meta := tx.Bucket(bMeta)
-	k := append(slices.Clone(keyStateCount), string(status)+"/"+variant...)
-	n := 0
-	if v := meta.Get(k); len(v) == 8 {
-		n = int(binary.BigEndian.Uint64(v))
+	return addCount(tx, append(slices.Clone(keyStateCount), string(status)+"/"+variant...), delta)
+}
+
+// metaCount is the count kept under key in bMeta (0 when none is).
+func metaCount(tx *bolt.Tx, key []byte) int {
+	if v := tx.Bucket(bMeta).Get(key); len(v) == 8 {
+		return int(binary.BigEndian.Uint64(v))
 	}
-	return meta.Put(k, u64(uint64(max(n+delta, 0))))
+	return 0
+}
+
+// addCount adds delta to the count kept under key in bMeta.
+func addCount(tx *bolt.Tx, key []byte, delta int) error {
+	return tx.Bucket(bMeta).Put(key, u64(uint64(max(metaCount(tx, key)+delta, 0))))
 }
 
 // countStates (schema 6 to 7) counts the games of each status and variant from bByState.

@@ -175,13 +175,7 @@ var keyRatedCount = []byte("ratedcount/")
 
 // countRated adds delta to the count of variant's rated players.
 func countRated(tx *bolt.Tx, variant string, delta int) error {
-	meta := tx.Bucket(bMeta)
-	k := append(slices.Clone(keyRatedCount), variant...)
-	n := 0
-	if v := meta.Get(k); len(v) == 8 {
-		n = int(binary.BigEndian.Uint64(v))
-	}
-	return meta.Put(k, u64(uint64(max(n+delta, 0))))
+	return addCount(tx, append(slices.Clone(keyRatedCount), variant...), delta)
 }
 
 // ratingKey is a rating's key in bRatingOrder: the game's key, 0, the rating turned so that
@@ -205,10 +199,7 @@ func (t *boltTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, 
 	if b == nil {
 		return nil, 0, nil
 	}
-	n := 0
-	if v := t.tx.Bucket(bMeta).Get(append(slices.Clone(keyRatedCount), variant...)); len(v) == 8 {
-		n = int(binary.BigEndian.Uint64(v))
-	}
+	n := metaCount(t.tx, append(slices.Clone(keyRatedCount), variant...))
 	prefix := append([]byte(variant), 0)
 	var out []RatedEntry
 	c := b.Cursor()
@@ -249,16 +240,8 @@ func (t *boltTx) RatedVariants() ([]string, error) {
 // indexRated fills bRated and bRatingOrder from the players' records, and counts them
 // (schema 6 to 7).
 func indexRated(tx *bolt.Tx) error {
-	meta := tx.Bucket(bMeta)
-	var counts [][]byte
-	c := meta.Cursor()
-	for k, _ := c.Seek(keyRatedCount); k != nil && bytes.HasPrefix(k, keyRatedCount); k, _ = c.Next() {
-		counts = append(counts, slices.Clone(k))
-	}
-	for _, k := range counts {
-		if err := meta.Delete(k); err != nil {
-			return err
-		}
+	if err := deletePrefix(tx.Bucket(bMeta), keyRatedCount); err != nil {
+		return err
 	}
 	return tx.Bucket(bPlayers).ForEach(func(k, v []byte) error {
 		var rec PlayerRecord
@@ -267,6 +250,21 @@ func indexRated(tx *bolt.Tx) error {
 		}
 		return markRated(tx, &rec)
 	})
+}
+
+// deletePrefix deletes the keys of b that begin with prefix.
+func deletePrefix(b *bolt.Bucket, prefix []byte) error {
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, slices.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // eachRated calls fn with the record of every player who has a rating, by address.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -82,15 +81,8 @@ func TestRatedIndexBuiltOnOpen(t *testing.T) {
 				return err
 			}
 		}
-		var counts [][]byte
-		c := tx.Bucket(bMeta).Cursor()
-		for k, _ := c.Seek(keyStateCount); k != nil && bytes.HasPrefix(k, keyStateCount); k, _ = c.Next() {
-			counts = append(counts, slices.Clone(k))
-		}
-		for _, k := range counts {
-			if err := tx.Bucket(bMeta).Delete(k); err != nil {
-				return err
-			}
+		if err := deletePrefix(tx.Bucket(bMeta), keyStateCount); err != nil {
+			return err
 		}
 		return tx.Bucket(bMeta).Put(keySchema, u64(6))
 	}); err != nil {
