@@ -140,6 +140,27 @@ func EventBy(e store.Event) string {
 	return chess.Color(e.Side & 1).String()
 }
 
+// startTags are the SetUp and FEN tags of a game that did not start from the usual
+// position, as viewer may know them: the whole start position once the game is over (nothing
+// is secret then, rules.md 0.4b) or where the game shows him a whole position at its start;
+// none where it shows him only part of it (Kriegspiel and PSC under fog show a player his own
+// men only), since any FEN would either give away the opponent's men or be false.
+func startTags(l *Game, viewer variant.Viewer) []record.Tag {
+	sg := l.Stored
+	if sg.FEN == "" {
+		return nil
+	}
+	known := viewer == variant.AsReferee || l.Live.Outcome().Over()
+	if !known {
+		start, err := l.Variant.New(variant.Options{FEN: sg.FEN, Flags: sg.Flags})
+		known = err == nil && start.View(viewer).FEN != ""
+	}
+	if !known {
+		return nil
+	}
+	return []record.Tag{{Name: "SetUp", Value: "1"}, {Name: "FEN", Value: sg.FEN}}
+}
+
 // PlayerPGN is game l as player s may know it, in PGN (issue 25: PGN by mail): the tags of
 // Export that both players know, and the game so far as variant.ScoreOf gives it to him (in
 // numeric notation when numeric): the record in the games that hide nothing, once the game
@@ -155,9 +176,7 @@ func PlayerPGN(l *Game, s chess.Color, numeric bool) ([]byte, error) {
 		{Name: "Black", Value: sg.Players[1].Address},
 		{Name: "Variant", Value: v.Name},
 	}
-	if sg.FEN != "" {
-		tags = append(tags, record.Tag{Name: "SetUp", Value: "1"}, record.Tag{Name: "FEN", Value: sg.FEN})
-	}
+	tags = append(tags, startTags(l, variant.ViewerOf(s))...)
 	result := "*"
 	if out := g.Outcome(); out.Over() {
 		result = out.Result

@@ -222,3 +222,89 @@ func rawTo(mails []store.OutMail, addr string) [][]byte {
 	}
 	return out
 }
+
+// TestStartNoninterference: twin games of every game whose start position shows White less
+// than the whole board, started with --fen from positions that differ only in Black's men
+// out of White's sight. Every mail White receives, the opening mail, the answers to his
+// queries and the PGN attached to one of them included, is byte-identical in the twins
+// (issue 33: the PGN attachment carried the whole start position in its FEN tag).
+func TestStartNoninterference(t *testing.T) {
+	// Black's men on his back rank, behind his pawns: out of sight of White's men under fog,
+	// unseen in Kriegspiel. The worlds differ by a knight on b8 and a rook on h8.
+	const fenA = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"
+	const fenB = "1n2k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"
+	type game struct {
+		key   string
+		flags map[string]string
+	}
+	var games []game
+	for _, k := range variant.Keys() {
+		games = append(games, game{key: k})
+	}
+	games = append(games, game{key: "synchronous", flags: map[string]string{"fog": "true"}})
+	moves := map[string][2]string{ // a first move each, where the game takes "e4" and "e5"
+		"kriegspiel": {"e2e4", "e7e5"}, "progressive-kriegspiel": {"e2e4", "e7e5"}, "synchronous": {"e4", "e5"},
+	}
+	hidden := 0
+	for _, gm := range games {
+		v := variant.MustLookup(gm.key)
+		ga, errA := v.New(variant.Options{FEN: fenA, Flags: gm.flags})
+		gb, errB := v.New(variant.Options{FEN: fenB, Flags: gm.flags})
+		if errA != nil || errB != nil {
+			continue // a game that takes no such start position
+		}
+		if fmt.Sprint(ga.View(variant.AsWhite)) != fmt.Sprint(gb.View(variant.AsWhite)) {
+			continue // White sees Black's men at the start: the twins may differ for him
+		}
+		hidden++
+		t.Run(gm.key+map[bool]string{true: "+fog"}[gm.flags["fog"] == "true"], func(t *testing.T) {
+			a, b := newHarness(t), newHarness(t)
+			ida, err := a.ref.NewGame(gm.key, ann, bob, variant.Options{FEN: fenA, Flags: gm.flags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			idb, err := b.ref.NewGame(gm.key, ann, bob, variant.Options{FEN: fenB, Flags: gm.flags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			type step struct {
+				side chess.Color
+				body string
+			}
+			steps := []step{{W, "PGN\nHISTORY\nBOARD"}}
+			if m, ok := moves[gm.key]; ok {
+				steps = append(steps, step{W, m[0]}, step{B, m[1]}, step{W, "PGN\nBOARD"})
+			}
+			attached, blackDiffered := false, false
+			compare := func(i int) {
+				ma, mb := a.outbox(), b.outbox()
+				blackDiffered = blackDiffered || fmt.Sprint(rawTo(ma, bob)) != fmt.Sprint(rawTo(mb, bob))
+				wa, wb := rawTo(ma, ann), rawTo(mb, ann)
+				if len(wa) != len(wb) {
+					t.Fatalf("step %d: White got %d mails in world a, %d in world b", i, len(wa), len(wb))
+				}
+				for j := range wa {
+					if !bytes.Equal(wa[j], wb[j]) {
+						t.Fatalf("step %d: White's mail differs\n--- a\n%s\n--- b\n%s", i, wa[j], wb[j])
+					}
+					attached = attached || strings.Contains(string(wa[j]), "application/x-chess-pgn")
+				}
+			}
+			compare(-1) // the opening mails
+			for i, s := range steps {
+				a.deliver(a.reply(ida, s.side, s.body))
+				b.deliver(b.reply(idb, s.side, s.body))
+				compare(i)
+			}
+			if !attached {
+				t.Fatal("White's PGN was never attached: the attachment was not put to the test")
+			}
+			if !blackDiffered {
+				t.Fatal("Black's own mails were the same in both worlds: the test varied nothing")
+			}
+		})
+	}
+	if hidden < 3 {
+		t.Fatalf("only %d games hide the start position from White: Kriegspiel, Progressive Kriegspiel and PSC under fog do", hidden)
+	}
+}
