@@ -42,12 +42,28 @@ func StopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
 		for _, p := range t.Pauses {
 			to := p.To
 			if to.IsZero() {
-				to = p.From.AddDate(1000, 0, 0)
+				to = p.From.AddDate(openPauseYears, 0, 0)
 			}
 			stops = append(stops, tournament.Stop{From: p.From, To: to})
 		}
 	}
 	return stops, nil
+}
+
+// openPauseYears is how far ahead StopsOf ends a pause still going: for all time to come.
+// Beyond what a time.Duration holds (292 years), so a span that runs into it is never
+// measured (PauseGoing says to leave it alone).
+const openPauseYears = 1000
+
+// PauseGoing reports whether stops hold a pause still going (StopsOf): while it lasts no
+// clock runs, and nothing falls due, neither a reminder nor a flag.
+func PauseGoing(stops []tournament.Stop) bool {
+	for _, s := range stops {
+		if s.To.Sub(s.From) > 200*365*tournament.Day { // saturates at 292 years: still more
+			return true
+		}
+	}
+	return false
 }
 
 // DateLayout is how leave days are written: "2026-11-25".

@@ -127,7 +127,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error)
 		}
 		r.logger().Info("forfeit", "game", id, "side", waiting, "reason", res.Reason)
 		return queued, nil
-	case !clocks.Reminded(sg, start) && !tx.Now.Before(dl.Remind):
+	case !dl.Remind.IsZero() && !clocks.Reminded(sg, start) && !tx.Now.Before(dl.Remind):
 		sg.Reminded = tx.Now
 		if err := tx.PutGame(sg); err != nil {
 			return 0, err

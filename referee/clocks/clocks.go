@@ -204,7 +204,13 @@ type Due struct {
 // had when the move began if that is less). Else rules.md 0.4a: reminded when he has waited
 // one deadline (plus what the organizer added to this wait), and he forfeits one deadline
 // after the reminder. Leave and pauses do not count as waiting.
+//
+// While the organizer's pause lasts nothing falls due (zero moments): the reminder and the
+// flag are worked out again when he resumes, from the time that ran before the pause.
 func DueOf(l *archive.Game, s chess.Color) Due {
+	if archive.PauseGoing(l.Stops) {
+		return Due{OnTime: l.Clock != nil}
+	}
 	start := l.Since[s]
 	if l.Clock != nil {
 		flag := l.Clock.Flag()
