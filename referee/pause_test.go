@@ -3,8 +3,8 @@ package referee
 import (
 	"strconv"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
