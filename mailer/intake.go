@@ -44,7 +44,7 @@ type Intake struct {
 	PrefixBytes int64 // 16 KiB when 0
 	// BatchBytes bounds the mail fetched and stored at once (8 MiB when 0; one mail at least):
 	// memory stays flat whatever waits in the mailbox. Each batch is stored in one
-	// transaction, then taken out of the mailbox, then announced (OnNew).
+	// transaction, then announced (OnNew), then taken out of the mailbox.
 	BatchBytes int64
 	// PollInterval is how often the mailbox is searched when the server has no IDLE, and
 	// also while idling, as a safety net (30 s when 0). FastPoll, when set, replaces IDLE by a
@@ -384,7 +384,7 @@ func (in *Intake) takeOut(c *imapclient.Client, uids []imap.UID) error {
 }
 
 // fetchNew fetches the unknown mail in batches bounded by bytes: each batch is fetched,
-// stored in one transaction, and only then taken out of the mailbox and announced.
+// stored in one transaction, and only then announced and taken out of the mailbox.
 func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[imap.UID]store.InboxKey, key func(imap.UID) store.InboxKey) error {
 	if len(unknown) == 0 {
 		return nil
@@ -431,15 +431,18 @@ func (in *Intake) fetchNew(c *imapclient.Client, unknown []imap.UID, keys map[im
 		}); err != nil {
 			return fmt.Errorf("mailer: store fetched mail: %w", err)
 		}
-		if err := in.takeOut(c, batch); err != nil {
-			return err
-		}
+		// Announced as soon as the store holds it: the referee reads it from the store, so a
+		// connection lost while it is taken out of the mailbox costs the player no time (it
+		// used to wait for the minute's retry).
 		if len(ignored) > 0 {
 			in.log().Info("mail ignored", "count", len(ignored), "why", ignored[mails[0].Key]+" ...")
 		}
 		in.log().Info("mail fetched", "count", stored, "bytes", total)
 		if stored > 0 && in.OnNew != nil {
 			in.OnNew()
+		}
+		if err := in.takeOut(c, batch); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -491,3 +491,59 @@ func drain(in *mailer.Intake, lm *localmail.Server) *localmail.Account {
 	<-done
 	return u
 }
+
+// cutOn is a connection that breaks as the client sends a command holding word: the server
+// never sees it, and the client never reads its reply.
+type cutOn struct {
+	net.Conn
+	word string
+	cut  chan struct{}
+}
+
+func (c *cutOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.word) {
+		select {
+		case c.cut <- struct{}{}:
+		default:
+		}
+		c.Conn.Close()
+		return 0, errors.New("injected: connection lost")
+	}
+	return c.Conn.Write(p)
+}
+
+// A mail stored whose expunge never gets its reply is announced at once, not at the next
+// retry (issue 33): the referee reads it from the store, whatever became of the connection.
+func TestIntakeAnnouncesBeforeTakingOut(t *testing.T) {
+	lm := &localmail.Server{Password: "pw", IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}
+	if err := lm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer lm.Close()
+	lm.Mailbox("referee@localhost")
+	db := openDB(t)
+	got, cut := make(chan struct{}, 10), make(chan struct{}, 1)
+	in := &mailer.Intake{IMAP: mailer.IMAP{Addr: lm.IMAPListen(), Username: "referee@localhost", Password: "pw"}, DB: db,
+		Processed: mailer.Delete, PollInterval: time.Hour, OnNew: func() { got <- struct{}{} },
+		Dial: func(ctx context.Context, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+			if err != nil {
+				return nil, err
+			}
+			return &cutOn{Conn: c, word: "STORE", cut: cut}, nil
+		}}
+	lm.Deliver("ann@localhost", []string{"referee@localhost"}, []byte("From: ann@localhost\r\n\r\ne4\r\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go in.Run(ctx)
+	select {
+	case <-cut:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the mail was never taken out")
+	}
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second): // the intake waits an hour before it tries again
+		t.Fatal("a stored mail whose expunge failed was not announced")
+	}
+}
