@@ -11,13 +11,25 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
+// Live says what Export writes of a game still going.
+type Live bool
+
+const (
+	// LiveTags: a game in progress by its tags only, with result "*", as in a tournament's
+	// record: what anyone may read.
+	LiveTags Live = false
+	// LiveHidden: a game in progress with its movetext, moves still hidden from its players
+	// included (pending transactions, Kriegspiel's true moves): the organizer's full dump,
+	// marked so by an Annotator tag; never for the players.
+	LiveHidden Live = true
+)
+
 // Export writes game id as PGN: variant tags, the movetext in the variant's notation, and,
 // once the game is over, its whole log with times in a comment (nothing is secret then,
-// rules.md 0.4b). An unfinished game's record shows hidden moves: it is for the organizer.
-// A game of a tournament has the tournament as its Event and its Round, as in
-// ExportTournament.
-func Export(tx *store.Tx, id uint64, w io.Writer) error {
-	return export(tx, id, w, nil)
+// rules.md 0.4b). A game still going is written as live says. A game of a tournament has the
+// tournament as its Event and its Round, as in ExportTournament.
+func Export(tx *store.Tx, id uint64, w io.Writer, live Live) error {
+	return export(tx, id, w, nil, live)
 }
 
 // ExportTournament writes every game of tournament id as one PGN, round by round, each with
@@ -31,7 +43,7 @@ func ExportTournament(tx *store.Tx, id uint64, w io.Writer) (games int, err erro
 	}
 	for _, rd := range t.Rounds {
 		for _, tg := range rd.Games {
-			if err := export(tx, tg.Game, w, &exportIn{t: t, round: rd.Number, whole: true}); err != nil {
+			if err := export(tx, tg.Game, w, &exportIn{t: t, round: rd.Number}, LiveTags); err != nil {
 				return games, err
 			}
 			games++
@@ -40,15 +52,13 @@ func ExportTournament(tx *store.Tx, id uint64, w io.Writer) (games int, err erro
 	return games, nil
 }
 
-// exportIn is the tournament and round a game is exported with; whole when it is exported as
-// part of the tournament's record (its games still going by their tags only).
+// exportIn is the tournament and round a game is exported with.
 type exportIn struct {
 	t     *store.Tournament
 	round int
-	whole bool
 }
 
-func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
+func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn, live Live) error {
 	l, err := Load(tx, id)
 	if err != nil {
 		return err
@@ -75,17 +85,21 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn) error {
 		{Name: "Variant", Value: v.Name},
 		{Name: "Rated", Value: map[bool]string{true: "yes", false: "no"}[sg.Rated]}, // for refereed rate
 	}
-	if sg.FEN != "" {
-		tags = append(tags, record.Tag{Name: "SetUp", Value: "1"}, record.Tag{Name: "FEN", Value: sg.FEN})
+	out := g.Outcome()
+	// The start position of a game in progress written by its tags only is shown where both
+	// players may know it: such a record is for anyone.
+	start := startTags(l, variant.AsReferee)
+	if live == LiveTags && !out.Over() && !sg.Over() && (startTags(l, variant.AsWhite) == nil || startTags(l, variant.AsBlack) == nil) {
+		start = nil
 	}
+	tags = append(tags, start...)
 	if in != nil {
 		tags = append(tags, record.Tag{Name: "Round", Value: fmt.Sprint(in.round)})
 	}
-	out := g.Outcome()
 	if out.Over() && (sg.Reason == WithdrawnReason || out.Termination == "adjudication") {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
-	if in != nil && in.whole && !out.Over() {
+	if live == LiveTags && !out.Over() {
 		if !sg.Over() {
 			return record.Write(w, tags, "", "*")
 		}

@@ -94,7 +94,7 @@ func TestConditionalFiresInFull(t *testing.T) {
 		}
 	}
 	var pgn bytes.Buffer
-	if err := h.db.View(func(tx *store.Tx) error { return archive.Export(tx, id, &pgn) }); err != nil {
+	if err := h.db.View(func(tx *store.Tx) error { return archive.Export(tx, id, &pgn, archive.LiveHidden) }); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(pgn.String(), "if move") || !strings.Contains(pgn.String(), "White: move f1b5") {

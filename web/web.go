@@ -625,7 +625,7 @@ func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) err
 			return errNotFound
 		}
 		var raw bytes.Buffer
-		if err := archive.Export(tx, id, &raw); err != nil {
+		if err := archive.Export(tx, id, &raw, archive.LiveTags); err != nil {
 			return err
 		}
 		text := raw.String()

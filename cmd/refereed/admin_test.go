@@ -67,8 +67,21 @@ func TestAdminCommands(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `[Variant "Orthodox chess"]`) || !strings.Contains(out, "{refereed log:") || !strings.Contains(out, "2. g4 Qh4# 0-1") {
 		t.Errorf("export:\n%s", out)
 	}
+	// Game 1 is going: --all gives it by its tags only, and says so; its pending move is
+	// written only with --include-hidden, with a warning.
+	playByMail(t, dir, 1, "e4")
 	pgn := filepath.Join(dir, "all.pgn")
-	_, out, _ = run(t, append([]string{"export", "--all"}, data...)...)
+	_, out, errs = run(t, append([]string{"export", "--all"}, data...)...)
+	if !strings.Contains(errs, "1 game(s) in progress written by their tags only") || strings.Contains(out, "e4") || strings.Contains(out, "hidden") {
+		t.Errorf("export --all shows a game in progress:\n%s%s", out, errs)
+	}
+	if _, one, _ := run(t, append([]string{"export", "1"}, data...)...); strings.Contains(one, "e4") || !strings.Contains(one, `[Result "*"]`) {
+		t.Errorf("export of a game in progress:\n%s", one)
+	}
+	_, whole, errs := run(t, append([]string{"export", "--all", "--include-hidden"}, data...)...)
+	if !strings.Contains(whole, "T1: e4") || !strings.Contains(errs, "warning: 1 game(s) in progress written with every move") {
+		t.Errorf("export --all --include-hidden:\n%s%s", whole, errs)
+	}
 	os.WriteFile(pgn, []byte(out), 0o644)
 	if code, out, _ := run(t, "verify", pgn); code != exitOK || !strings.Contains(out, "2 games, 2 valid") {
 		t.Errorf("exported games do not verify: %d\n%s", code, out)

@@ -10,9 +10,12 @@ import (
 )
 
 func (m *Main) runExport(ctx context.Context, args []string) int {
-	fs := m.flagSet("export", "Usage: refereed export ID | --all\n\nWrites PGN with variant tags; a finished game carries its whole revealed log with times.")
+	fs := m.flagSet("export", "Usage: refereed export ID | --all [--include-hidden]\n\n"+
+		"Writes PGN with variant tags. A finished game carries its whole revealed log with times;\n"+
+		"a game still going is written by its tags only (result *), unless --include-hidden.")
 	d := addDataFlags(fs)
 	all := fs.Bool("all", false, "export every game")
+	hidden := fs.Bool("include-hidden", false, "write the games still going with every move, those their players may not know yet included (the organizer's full dump: keep it from the players)")
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}
@@ -26,24 +29,45 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
+	live := archive.Live(*hidden)
+	going := 0 // games in progress written
+	one := func(tx *store.Tx, g *store.Game) error {
+		if !g.Over() {
+			going++
+		}
+		return archive.Export(tx, g.ID, m.Stdout, live)
+	}
 	err = db.View(func(tx *store.Tx) error {
+		n := 0
 		if *all { // a stream: one game in memory at a time
-			n := 0
 			err := tx.EachGame(func(g *store.Game) error {
 				n++
-				return archive.Export(tx, g.ID, m.Stdout)
+				return one(tx, g)
 			})
-			fmt.Fprintf(m.Stderr, "refereed export: %d game(s) from %s\n", n, d.where(m))
-			return err
+			if err != nil {
+				return err
+			}
+		} else {
+			id, err := referee.ParseGameID(fs.Arg(0))
+			if err != nil {
+				return err
+			}
+			g, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			if err := one(tx, g); err != nil {
+				return err
+			}
+			n = 1
 		}
-		id, err := referee.ParseGameID(fs.Arg(0))
-		if err != nil {
-			return err
+		fmt.Fprintf(m.Stderr, "refereed export: %d game(s) from %s\n", n, d.where(m))
+		switch {
+		case going > 0 && *hidden:
+			fmt.Fprintf(m.Stderr, "refereed export: warning: %d game(s) in progress written with every move, those their players may not know yet included: keep this file from the players\n", going)
+		case going > 0:
+			fmt.Fprintf(m.Stderr, "refereed export: %d game(s) in progress written by their tags only (--include-hidden writes their moves, hidden ones included)\n", going)
 		}
-		if err := archive.Export(tx, id, m.Stdout); err != nil {
-			return err
-		}
-		fmt.Fprintf(m.Stderr, "refereed export: 1 game(s) from %s\n", d.where(m))
 		return nil
 	})
 	if err != nil {

@@ -102,10 +102,10 @@ func sameExports(a, b *store.DB) (int, error) {
 			}
 			return ta.EachGame(func(g *store.Game) error {
 				var ea, eb bytes.Buffer
-				if err := archive.Export(ta, g.ID, &ea); err != nil {
+				if err := archive.Export(ta, g.ID, &ea, archive.LiveHidden); err != nil {
 					return fmt.Errorf("game %d: %w", g.ID, err)
 				}
-				if err := archive.Export(tb, g.ID, &eb); err != nil {
+				if err := archive.Export(tb, g.ID, &eb, archive.LiveHidden); err != nil {
 					return fmt.Errorf("game %d in the copy: %w", g.ID, err)
 				}
 				if !bytes.Equal(ea.Bytes(), eb.Bytes()) {

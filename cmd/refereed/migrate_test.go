@@ -24,7 +24,7 @@ func TestMigrateBothWays(t *testing.T) {
 	if code, out, errs := run(t, append([]string{"tournament", "new", "--name", "Spring", "--variant", "progressive", "--players", "a@x.org,b@x.org,c@x.org"}, data...)...); code != exitOK {
 		t.Fatalf("tournament new: %d %s %s", code, out, errs)
 	}
-	_, before, _ := run(t, append([]string{"export", "--all"}, data...)...)
+	_, before, _ := run(t, append([]string{"export", "--all", "--include-hidden"}, data...)...)
 	_, list, _ := run(t, append([]string{"list"}, data...)...)
 
 	code, out, errs := run(t, "migrate", "--from", dir, "--to", url)
@@ -33,7 +33,7 @@ func TestMigrateBothWays(t *testing.T) {
 		t.Fatalf("migrate to PostgreSQL: %d\n%s%s", code, out, errs)
 	}
 	onPG := []string{"--store", url}
-	if _, got, _ := run(t, append([]string{"export", "--all"}, onPG...)...); got != before {
+	if _, got, _ := run(t, append([]string{"export", "--all", "--include-hidden"}, onPG...)...); got != before {
 		t.Errorf("export --all from PostgreSQL differs:\n%s\nwant\n%s", got, before)
 	}
 	if _, got, _ := run(t, append([]string{"list"}, onPG...)...); got[:strings.LastIndex(got, "data in")] != list[:strings.LastIndex(list, "data in")] {
@@ -49,12 +49,12 @@ func TestMigrateBothWays(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "game #6 created") {
 		t.Fatalf("new on PostgreSQL after the copy: %d %s", code, out)
 	}
-	_, before, _ = run(t, append([]string{"export", "--all"}, onPG...)...)
+	_, before, _ = run(t, append([]string{"export", "--all", "--include-hidden"}, onPG...)...)
 	back := filepath.Join(t.TempDir(), "back")
 	if code, out, errs := run(t, "migrate", "--from", url, "--to", back); code != exitOK || !strings.Contains(out, "checked: the 6 games export the same") {
 		t.Fatalf("migrate back: %d\n%s%s", code, out, errs)
 	}
-	if _, got, _ := run(t, "export", "--all", "--data", back); got != before {
+	if _, got, _ := run(t, "export", "--all", "--include-hidden", "--data", back); got != before {
 		t.Errorf("export --all after the round trip differs:\n%s\nwant\n%s", got, before)
 	}
 	if code, out, _ := run(t, "new", "--data", back, "--white", "gil@example.com", "--black", "hal@example.com"); code != exitOK || !strings.Contains(out, "game #7 created") {
