@@ -239,10 +239,25 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	}
 	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
 	wasOver := g.Outcome().Over()
+	joined := false // the line before was the first half of a command of two lines
 	for i, line := range lines {
+		if joined {
+			joined = false
+			continue
+		}
 		if i == MaxCommands {
 			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
+		}
+		// A command a game reads over two lines is one command: checked and applied whole.
+		if j, ok := g.(variant.Joiner); ok && i+1 < len(lines) {
+			if text, ok := j.Join(side, line.Text, lines[i+1].Text); ok {
+				line.Text, joined = text, true
+			}
+		}
+		after := i + 1 // the first line after this command
+		if joined {
+			after++
 		}
 		if isQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
@@ -329,23 +344,23 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		}
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
-			if rest := lines[i+1:]; len(rest) > 0 {
+			if rest := lines[after:]; len(rest) > 0 {
 				out.Paras[side] = append(out.Paras[side], say("over-rest-unread", nil))
 			}
 			break
 		}
-		if fired && i+1 < len(lines) {
+		if fired && after < len(lines) {
 			// The rest was written before the reply was known: it comes back unread.
 			out.Paras[side] = append(out.Paras[side], say("if-rest-unread", templates.Args{"N": line.N}))
-			for _, rest := range lines[i+1:] {
+			for _, rest := range lines[after:] {
 				out.Quoted = append(out.Quoted, rest.Text)
 			}
 			break
 		}
-		if stopped && i+1 < len(lines) {
+		if stopped && after < len(lines) {
 			// The game stops reading here (its notice said why): the rest comes back unread.
 			out.Paras[side] = append(out.Paras[side], say("stopped-rest-unread", templates.Args{"N": line.N}))
-			for _, rest := range lines[i+1:] {
+			for _, rest := range lines[after:] {
 				out.Quoted = append(out.Quoted, rest.Text)
 			}
 			break

@@ -398,6 +398,41 @@ func TestConditionalByMail(t *testing.T) {
 	}
 }
 
+// rules.md §6.4: the A-move and its C-move come in the same message and are checked together.
+// A mail whose C-move line is refused is refused whole: its A-move on the line before is not
+// made, Bob hears nothing, and both lines come back to Ann (issue 33). The same two lines
+// with a good C-move are played as one command.
+func TestConditionalRefusedCLine(t *testing.T) {
+	for _, c := range []struct{ body, refused string }{
+		{"A: e4\nC: zz?d4", "Line 1 (A: e4 C: zz?d4) was refused: \"zz?d4\": the then-move and the\nelse-move are separated by /. Nothing in your mail was done."},
+		{"e4\nC: a9?d4/d3", `condition "a9"`},
+		{"A: e4\nC: Xe5?d4/d3\nRESIGN", `"X" is not E or a piece letter`},
+	} {
+		h := newHarness(t)
+		id := h.newGame("conditional")
+		h.outbox()
+		h.deliver(h.reply(id, W, c.body))
+		m := h.outbox()
+		if len(m) != 1 {
+			t.Fatalf("%q: %d mails, want Ann's refusal alone", c.body, len(m))
+		}
+		reply := bodyTo(t, m, ann)
+		mustContain(t, "the refusal", reply, "was refused", c.refused, "> "+strings.Split(c.body, "\n")[0], "> "+strings.Split(c.body, "\n")[1])
+		if n := len(h.log(id)); n != 0 {
+			t.Fatalf("%q: %d commands logged, want none: the A-move was made", c.body, n)
+		}
+	}
+	h := newHarness(t)
+	id := h.newGame("conditional")
+	h.outbox()
+	h.deliver(h.reply(id, W, "e4\nC: !d4\nHISTORY"))
+	m := h.outbox()
+	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move !d4 is stated", "Stated C-move (secret)")
+	if n := len(h.log(id)); n != 1 {
+		t.Fatalf("%d commands logged, want the A-move with its C-move as one", n)
+	}
+}
+
 // design.md: replies are rate-limited per sender. Refusal-only answers stop after
 // RefusalLimit in RefusalWindow; an accepted move is still answered.
 func TestRefusalsRateLimited(t *testing.T) {

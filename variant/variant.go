@@ -295,6 +295,15 @@ func ScoreOf(v *Variant, g Game, viewer Viewer, numeric bool) (words, moves stri
 	return words, moves
 }
 
+// Joiner is implemented by games one of whose commands may be written over two lines of a
+// mail, and must then be checked and applied whole (Conditional Chess: an A-move on one line
+// and its C-move on the next are one command, rules.md §6.4). Join reports whether next
+// continues the command that line begins, for player by in the game as it stands, and gives
+// the two as the one line Resolve reads. Optional: without it every line is a command.
+type Joiner interface {
+	Join(by Side, line, next string) (joined string, ok bool)
+}
+
 // Helper is implemented by games whose commands depend on their options (PSC under fog offers
 // no CONTROL). Optional: HelpOf falls back to the Variant's Help.
 type Helper interface {

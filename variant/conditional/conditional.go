@@ -37,7 +37,8 @@
 //     checked in C-moves: a C-move is stated before the B-move, so its author cannot know
 //     whether it will check; the mark there is as cosmetic as the x (0.3b).
 //   - A command is checked whole before anything changes: an A-move whose C-part is refused
-//     is not made.
+//     is not made, whether the two stand on one line or on two lines of the mail (Join: the
+//     referee reads them as one command, issue 33).
 //   - In records, "..." is a placeholder (a column left empty) and "-" is a C step with no
 //     C-move; a starred branch that the rules do not play is a warning, not a failure, and
 //     names the ply of the C-move. "!move" says nothing of whether it was played (the
@@ -297,6 +298,24 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		c, w, err := g.resolveC(by, cPart)
 		return variant.Command{By: by, Text: c}, w, err
 	}
+}
+
+// Join makes an A-move and the C-move on the next line of the same mail one command
+// ("A: e4" and "C: !d4" are read as "A: e4 C: !d4"): both are required in the same message
+// and checked together (rules.md §6.4), so a refused C-move leaves the A-move unmade.
+func (g *Game) Join(by variant.Side, line, next string) (string, bool) {
+	a, c, b := splitLine(line)
+	a2, c2, b2 := splitLine(next)
+	if c != "" || b != "" || c2 == "" || a2 != "" || b2 != "" {
+		return "", false
+	}
+	if a == "" { // a bare move: an A-move when the game waits for his
+		if _, common, _ := g.ResolvePreamble(by, line); common || g.state != 'A' || by != g.x {
+			return "", false
+		}
+		a = strings.TrimSpace(line)
+	}
+	return "A: " + a + " C: " + c2, true
 }
 
 // splitLine finds the "A:", "B:" and "C:" parts of a line.
