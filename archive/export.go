@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/record"
@@ -108,17 +109,18 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn, live Live) error
 		out.Result, out.Termination = sg.Result, "abandoned"
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
+	var events []store.Event
 	if out.Over() {
+		if events, err = tx.Events(id); err != nil {
+			return err
+		}
 		tags = append(tags, record.Tag{Name: "Termination", Value: out.Termination})
+		tags = append(tags, EndTags(events)...)
 	} else {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: game in progress; this record shows moves still hidden from the players"})
 	}
 	movetext := v.WriteMovetext(g)
 	if out.Over() {
-		events, err := tx.Events(id)
-		if err != nil {
-			return err
-		}
 		events = Revealed(events)
 		var sb strings.Builder
 		sb.WriteString("{refereed log:")
@@ -130,6 +132,41 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn, live Live) error
 		movetext = sb.String() + movetext
 	}
 	return record.Write(w, tags, movetext, out.Result)
+}
+
+// EndDate and EndTime are the tags that say when a finished game ended, in UTC: the moment of
+// the last command of its log ("2026.11.27" and "23:20:57.125"). The service rates a game at
+// that moment, and refereed rate orders the games by it, so that rating the exports gives the
+// service's ratings. A game ended outside its log (by a withdrawal, before withdrawals were
+// logged) has none.
+const (
+	EndDateLayout = "2006.01.02"
+	EndTimeLayout = "15:04:05.000"
+)
+
+// EndTags are the EndDate and EndTime tags of a finished game whose log is events.
+func EndTags(events []store.Event) []record.Tag {
+	var end time.Time
+	for _, e := range events {
+		if e.At.After(end) {
+			end = e.At
+		}
+	}
+	if end.IsZero() {
+		return nil
+	}
+	end = end.UTC()
+	return []record.Tag{{Name: "EndDate", Value: end.Format(EndDateLayout)}, {Name: "EndTime", Value: end.Format(EndTimeLayout)}}
+}
+
+// EndOf reads the EndDate and EndTime tags (EndTags) back: zero when they are missing or
+// unreadable.
+func EndOf(date, clock string) time.Time {
+	t, err := time.Parse(EndDateLayout+" "+EndTimeLayout, strings.TrimSpace(date)+" "+strings.TrimSpace(clock))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // Revealed is a finished game's log as it is revealed and exported: all but the players'

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
@@ -82,12 +83,15 @@ func VerifyFile(ctx context.Context, name string, workers int, report func(Verdi
 // Played is what rating needs of a valid game: who played it, when, which game and how it
 // ended.
 type Played struct {
-	File    string
-	Game    int // its number in the file
-	Line    int
-	White   string
-	Black   string
-	Date    string // the Date tag, as written ("2027.03.??")
+	File  string
+	Game  int // its number in the file
+	Line  int
+	White string
+	Black string
+	Date  string // the Date tag, as written ("2027.03.??")
+	// End is when the game ended, from refereed's EndDate and EndTime tags (EndOf); zero
+	// when the record does not say.
+	End     time.Time
 	Variant string // the variant's registry key
 	Result  string // how the replayed game ended: "1-0", "0-1", "1/2-1/2", or "*"
 	Plies   int    // plies played (0: decided without a move)
@@ -214,7 +218,7 @@ func verifyPlayed(rp *variant.Replayer, file string, rec *record.Record) (*Verdi
 	}
 	return v, &Played{File: file, Game: rec.Number, Line: rec.Line, White: rec.Tag("White"), Black: rec.Tag("Black"),
 		Date: rec.Tag("Date"), Variant: r.Variant.Key, Result: r.Game.Outcome().Result, Plies: r.Plies,
-		Termination: rec.Tag("Termination"), Rated: rec.Tag("Rated")}
+		Termination: rec.Tag("Termination"), Rated: rec.Tag("Rated"), End: EndOf(rec.Tag("EndDate"), rec.Tag("EndTime"))}
 }
 
 func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *variant.Replayed) {

@@ -23,15 +23,17 @@ const rateUsage = `Usage: refereed rate [--initial FILE.csv] [--period game|week
 
 Verifies every game of the archives (as verify does) and rates the valid ones with Glicko-2,
 per player (the White and Black tags) and game (the variant): the games are put in rating
-periods by their Date tag. It prints, for each game, the list: rank, player, rating, RD,
+periods by the moment they ended (refereed's EndDate and EndTime tags, UTC) or else by their
+Date tag. It prints, for each game, the list: rank, player, rating, RD,
 volatility and games; a rating whose RD is above 110 is provisional, marked "?". With --csv
 the columns are player,variant,rating,rd,volatility,games, and --initial reads such a file
 (player,variant,rating,rd,volatility) as the ratings before the archives' first period.
 
 Periods: week (Monday to Sunday) and month rate the games of a calendar period together, and
 the RD of a player who sat periods out grows by them; all puts every game in one period; game
-rates the games one at a time in date order, the RD growing by the days since each player's
-last game (as the referee rates its own games).
+rates the games one at a time in the order they ended, the RD growing by the days since each
+player's last game (as the referee rates its own games: rating refereed's exports this way
+gives its ratings).
 
 Games not rated: the invalid (reported as verify reports them), those unfinished, decided
 without a move, ended by a withdrawal ([Termination "abandoned"], as refereed exports them),
@@ -157,7 +159,7 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 			fmt.Fprintf(reports, "%s: game %d (line %d)%s: %s%s\n", v.File, v.Game, v.Line, describeTags(v.Tags), where(v), v.Reason)
 		}, func(p archive.Played) {
 			why := ""
-			when, day, ok := periodOf(o.period, p.Date)
+			when, day, ok := periodOf(o.period, p.Date, p.End)
 			switch {
 			case p.Result == "*" || p.Result == "":
 				why = "unfinished"
@@ -190,7 +192,8 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 			}
 		}
 	}
-	// Date order; games of one day in the order of the files.
+	// Date order (the moment each ended, where the record says); games of one day in the
+	// order of the files.
 	slices.SortStableFunc(games, func(a, b game) int {
 		return cmp.Or(cmp.Compare(a.when, b.when), cmp.Compare(a.day, b.day), cmp.Compare(a.file, b.file), cmp.Compare(a.Game, b.Game))
 	})
@@ -238,12 +241,21 @@ func rateArchives(ctx context.Context, o rateOptions, files []string, reports, e
 
 func unnamed(s string) bool { s = strings.TrimSpace(s); return s == "" || s == "?" || s == "-" }
 
-// periodOf is the index of the period a PGN Date ("2027.03.14", parts may be "??") falls in:
-// days since 1970 for game, weeks (from Monday) for week, months for month, 0 for all; day is
-// the days since 1970 (game). ok is false when the date lacks what the period needs.
-func periodOf(period, date string) (when int, day float64, ok bool) {
+// periodOf is the index of the period a game falls in, by the moment it ended (end, from
+// refereed's EndDate and EndTime tags) or else by its PGN Date ("2027.03.14", parts may be
+// "??"): days since 1970 for game, weeks (from Monday) for week, months for month, 0 for all;
+// day is the days since 1970 (game), to the millisecond when the end is known, as the
+// service counts them. ok is false when the date lacks what the period needs.
+func periodOf(period, date string, end time.Time) (when int, day float64, ok bool) {
 	if period == "all" {
 		return 0, 0, true
+	}
+	if !end.IsZero() {
+		date = end.Format("2006.01.02")
+		if period == "game" {
+			days := float64(end.UnixMilli()) / (86400 * 1000)
+			return int(days), days, true
+		}
 	}
 	parts := strings.Split(strings.TrimSpace(date), ".")
 	if len(parts) != 3 {

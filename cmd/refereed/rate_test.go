@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/refereed/refereed/rating"
+	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/store"
 )
 
 // The paper's example (Glickman 2013) through refereed rate: "me" (1500, RD 200) beats a
@@ -212,5 +215,89 @@ func TestRateHonoursRatedTag(t *testing.T) {
 	code, out, errs := run(t, "rate", "--period", "all", pgn)
 	if code != exitOK || !strings.Contains(out+errs, "game 1 (line 1): not rated: not a rated game (its Rated tag)") || !strings.Contains(out+errs, "1 rated") {
 		t.Fatalf("rate: %d\n%s%s", code, out, errs)
+	}
+}
+
+// Rating a tournament's export with --period game gives the service's ratings (issue 33): the
+// games all carry the day the tournament began as their Date, and they end in another order
+// than the export's (round by round); the export's EndDate and EndTime say when each ended,
+// and rate goes by them, the RD growing by the days between, as the service does.
+func TestRateExportGivesTheServiceRatings(t *testing.T) {
+	dir := t.TempDir()
+	data := []string{"--data", dir}
+	players := []string{"a@x.org", "b@x.org", "c@x.org", "d@x.org", "e@x.org"}
+	if code, out, errs := run(t, append([]string{"tournament", "new", "--name", "Season", "--variant", "orthodox", "--players", strings.Join(players, ",")}, data...)...); code != exitOK {
+		t.Fatalf("tournament new: %d %s %s", code, out, errs)
+	}
+	db, err := store.Open(filepath.Join(dir, "refereed.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	db.Now = func() time.Time { return now }
+	r := &referee.Referee{DB: db, Address: "referee@localhost"}
+	games := []struct {
+		moves []string
+	}{
+		{[]string{"f3", "e5", "g4", "Qh4#"}},
+		{[]string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"}},
+		{[]string{"e4", "e5", "RESIGN"}},
+		{[]string{"d4", "d5", "c4", "RESIGN"}},
+	}
+	uid := uint32(0)
+	// Ten games, played from the last to the first, days and hours apart.
+	for id := uint64(10); id >= 1; id-- {
+		var g *store.Game
+		if err := db.View(func(tx *store.Tx) (err error) { g, err = tx.Game(id); return err }); err != nil {
+			t.Fatal(err)
+		}
+		for i, mv := range games[id%4].moves {
+			now = now.Add(time.Duration(id*7+uint64(i)) * time.Hour)
+			p := g.Players[i%2]
+			to := fmt.Sprintf("referee+g%d-%s-%s@localhost", id, []string{"w", "b"}[i%2], p.Token)
+			uid++
+			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nMessage-ID: <%d@test>\r\nSubject: move\r\n\r\n%s\r\n", p.Address, to, uid, mv)
+			if err := r.Handle(store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: uid}, []byte(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now = now.Add(time.Duration(id%3) * 24 * time.Hour)
+	}
+	want := map[string]string{}
+	if err := db.View(func(tx *store.Tx) error {
+		for _, a := range players {
+			rec, err := tx.PlayerRecord(a)
+			if err != nil {
+				return err
+			}
+			if r := rec.Rating("orthodox"); r != nil {
+				want[a] = fmt.Sprintf("%.2f %.2f %.6f %d", r.Rating, r.RD, r.Vol, r.Games)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if len(want) != len(players) {
+		t.Fatalf("rated players: %v", want)
+	}
+	code, pgn, errs := run(t, append([]string{"tournament", "export", "1"}, data...)...)
+	if code != exitOK || !strings.Contains(pgn, `[EndDate "`) || !strings.Contains(pgn, `[EndTime "`) {
+		t.Fatalf("tournament export: %d %s\n%s", code, errs, pgn)
+	}
+	file := filepath.Join(dir, "season.pgn")
+	os.WriteFile(file, []byte(pgn), 0o644)
+	code, out, errs := run(t, "rate", "--period", "game", "--csv", file)
+	if code != exitOK {
+		t.Fatalf("rate: %d %s", code, errs)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Split(line, ",")
+		got[f[0]] = strings.Join([]string{f[2], f[3], f[4], f[5]}, " ")
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rate --period game over the export:\n got %v\nwant %v (the service's)", got, want)
 	}
 }
