@@ -26,6 +26,14 @@ func (t *boltTx) putTournamentAs(tr *Tournament) error { return t.putAs(bTournam
 
 func (t *boltTx) putOutboxAs(m OutMail) error { return t.putAs(bOutbox, m.ID, m) }
 
+func (t *boltTx) dueOf(id uint64) (time.Time, error) {
+	key := t.tx.Bucket(bDueOf).Get(u64(id))
+	if len(key) < 8 {
+		return time.Time{}, nil
+	}
+	return time.Unix(int64(binary.BigEndian.Uint64(key)), 0).UTC(), nil
+}
+
 func (t *boltTx) eachToken(fn func(string, GameRef) error) error {
 	return t.tx.Bucket(bTokens).ForEach(func(k, v []byte) error {
 		var r GameRef

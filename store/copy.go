@@ -6,7 +6,7 @@ import (
 )
 
 // Copy moves a whole store from one backend to the other (refereed migrate): every game with
-// its log, tokens and due time, tournaments, players, the inbox and the processed set, the
+// its log, tokens and due moment (as it was, not made due anew), tournaments, players, the inbox and the processed set, the
 // outbox and sent mail, the seen Message-IDs, counters and settings, under the same ids. The
 // rate limits (minutes of memory) and the lease are not copied. dst must hold no game and no
 // tournament; src is only read. Work is done in transactions of a page of games at a time.
@@ -18,6 +18,9 @@ type copier interface {
 	putTournamentAs(tr *Tournament) error
 	putOutboxAs(m OutMail) error
 	eachToken(fn func(token string, ref GameRef) error) error
+	// dueOf is when game id falls due for the deadline check; zero: never, until a command
+	// marks it.
+	dueOf(id uint64) (time.Time, error)
 	eachPlayer(fn func(rec *PlayerRecord) error) error
 	eachSeen(fn func(id uint64, side int, messageID string, at time.Time) error) error
 	putSeen(id uint64, side int, messageID string, at time.Time) error
@@ -54,6 +57,7 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 	type gameLog struct {
 		g      Game
 		events []Event
+		due    time.Time
 	}
 	var page []gameLog
 	flush := func() error {
@@ -73,12 +77,8 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 						return fmt.Errorf("game %d: event %d copied as %d", g.ID, e.Seq, seq)
 					}
 				}
-				// The deadline check works out anew when each game still going falls due.
-				due := tx.Now
-				if g.Over() {
-					due = time.Time{}
-				}
-				if err := tx.SetDue(g.ID, due); err != nil {
+				// Due as it was: the first start on the copy does no more than any start.
+				if err := tx.SetDue(g.ID, gl.due); err != nil {
 					return err
 				}
 			}
@@ -97,7 +97,11 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 			if err != nil {
 				return err
 			}
-			page = append(page, gameLog{*g, events})
+			due, err := stx.ops.(copier).dueOf(g.ID)
+			if err != nil {
+				return err
+			}
+			page = append(page, gameLog{*g, events, due})
 			if len(page) < copyPage {
 				return nil
 			}

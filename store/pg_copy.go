@@ -56,6 +56,20 @@ func (t *pgTx) rows(q string, args []any, dst []any, fn func() error) error {
 	return rows.Err()
 }
 
+func (t *pgTx) dueOf(id uint64) (time.Time, error) {
+	if err := t.flush(); err != nil {
+		return time.Time{}, err
+	}
+	var due *time.Time
+	if err := t.tx.QueryRow(t.ctx, `SELECT due FROM games WHERE id = $1`, int64(id)).Scan(&due); err != nil {
+		return time.Time{}, fmt.Errorf("store: due of game %d: %w", id, err)
+	}
+	if due == nil {
+		return time.Time{}, nil
+	}
+	return due.UTC(), nil
+}
+
 func (t *pgTx) eachToken(fn func(string, GameRef) error) error {
 	var token string
 	var doc []byte

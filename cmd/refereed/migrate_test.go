@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/store/storetest"
 )
@@ -24,6 +26,16 @@ func TestMigrateBothWays(t *testing.T) {
 	if code, out, errs := run(t, append([]string{"tournament", "new", "--name", "Spring", "--variant", "progressive", "--players", "a@x.org,b@x.org,c@x.org"}, data...)...); code != exitOK {
 		t.Fatalf("tournament new: %d %s %s", code, out, errs)
 	}
+	// The deadline check has looked at every game, as a running daemon does: each is filed
+	// at the moment of its reminder, none due now.
+	if db, err := store.Open(filepath.Join(dir, "refereed.db"), store.Options{NoSync: true}); err != nil {
+		t.Fatal(err)
+	} else {
+		if _, err := (&referee.Referee{DB: db, Address: "referee@localhost"}).CheckDeadlines(); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
 	_, before, _ := run(t, append([]string{"export", "--all", "--include-hidden"}, data...)...)
 	_, list, _ := run(t, append([]string{"list"}, data...)...)
 
@@ -33,6 +45,28 @@ func TestMigrateBothWays(t *testing.T) {
 		t.Fatalf("migrate to PostgreSQL: %d\n%s%s", code, out, errs)
 	}
 	onPG := []string{"--store", url}
+	// Each game is due when it was (issue 38): none of the games still going is due now on the
+	// copy, as none was on the original; the order of their moments is the same.
+	dues := func(path string) string {
+		db, err := store.OpenURL(path, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var now, all []uint64
+		if err := db.View(func(tx *store.Tx) (err error) {
+			if now, err = tx.DueGames(tx.Now, 100); err == nil {
+				all, err = tx.DueGames(tx.Now.AddDate(1, 0, 0), 100)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("now %v, within a year %v", now, all)
+	}
+	if got, want := dues(url), dues(filepath.Join(dir, "refereed.db")); got != want || !strings.Contains(want, "now [],") {
+		t.Errorf("due games on PostgreSQL after migrate: %s; want %s", got, want)
+	}
 	if _, got, _ := run(t, append([]string{"export", "--all", "--include-hidden"}, onPG...)...); got != before {
 		t.Errorf("export --all from PostgreSQL differs:\n%s\nwant\n%s", got, before)
 	}
