@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -118,7 +119,7 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 }
 
 func (db *DB) migrate() error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.bupdate(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("store: create bucket %s: %w", b, err)
@@ -157,7 +158,7 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 		return 0, ErrNotFile
 	}
 	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.bview(func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err
@@ -238,13 +239,96 @@ func CompactInPlace(path string) (before, after int64, err error) {
 	return before, after, nil
 }
 
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// bview and bupdate run fn in a bbolt transaction, holding the handle (see DB.mu).
+func (db *DB) bview(fn func(*bolt.Tx) error) error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.bolt.View(fn)
+}
+
+func (db *DB) bupdate(fn func(*bolt.Tx) error) error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.bolt.Update(fn)
+}
+
+// CompactOnline compacts the open store in place while the daemon runs: it waits for the
+// transactions under way, holds off new ones, copies the live data into path.compact (as
+// Compact does), puts the copy in the file's place, and opens it; the transactions held off
+// then go on, on the copy. Nothing is lost: a failure before the copy takes the file's place
+// leaves the file as it was, open again. It costs the time of the copy (about a second for
+// 100 MB of live data), so the daemon calls it when the file is mostly free and nothing is
+// waiting, never before its first answer.
+func (db *DB) CompactOnline() (before, after int64, err error) {
+	if db.pg != nil {
+		return 0, 0, ErrNotFile
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	path := db.bolt.Path()
+	tmp := path + ".compact"
+	os.Remove(tmp) // a copy left by a crash in the middle of one
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	before = fi.Size()
+	ddb, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: false, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return before, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	ddb.NoSync = db.bolt.NoSync
+	if err := bolt.Compact(ddb, db.bolt, 64<<20); err != nil {
+		ddb.Close()
+		os.Remove(tmp)
+		return before, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	if err := ddb.Close(); err != nil { // synced by its last commit
+		os.Remove(tmp)
+		return before, 0, fmt.Errorf("store: compact: %w", err)
+	}
+	noSync := db.bolt.NoSync
+	if err := db.bolt.Close(); err != nil {
+		os.Remove(tmp)
+		return before, 0, fmt.Errorf("store: compact: close %s: %w", path, err)
+	}
+	renamed := os.Rename(tmp, path)
+	if renamed == nil {
+		syncDir(filepath.Dir(path))
+	} else {
+		os.Remove(tmp)
+	}
+	// The file (the copy, or the original if the copy could not take its place) opens again.
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 10 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return before, 0, fmt.Errorf("store: compact: open %s again: %w", path, err)
+	}
+	bdb.NoSync = noSync
+	db.bolt = bdb
+	if renamed != nil {
+		return before, before, fmt.Errorf("store: compact: %w", renamed)
+	}
+	if fi, err := os.Stat(path); err == nil {
+		after = fi.Size()
+	}
+	return before, after, nil
+}
+
 // FreeRatio is the share of the file's pages that are free (what Compact would give back).
 func (db *DB) FreeRatio() float64 {
 	if db.pg != nil {
 		return 0 // the database reclaims its own space (VACUUM)
 	}
 	var ratio float64
-	db.bolt.View(func(tx *bolt.Tx) error {
+	db.bview(func(tx *bolt.Tx) error {
 		st := db.bolt.Stats()
 		pages := tx.Size() / int64(db.bolt.Info().PageSize)
 		if pages > 0 {
@@ -261,7 +345,7 @@ func (db *DB) SetMeta(key, value string) error {
 	if db.pg != nil {
 		return db.pg.setSetting("setting/"+key, value)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("setting/"+key), []byte(value)) })
+	return db.bupdate(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("setting/"+key), []byte(value)) })
 }
 
 // Meta returns a setting, "" if unset.
@@ -271,7 +355,7 @@ func (db *DB) Meta(key string) string {
 		return v
 	}
 	var v string
-	db.bolt.View(func(tx *bolt.Tx) error {
+	db.bview(func(tx *bolt.Tx) error {
 		v = string(tx.Bucket(bMeta).Get([]byte("setting/" + key)))
 		return nil
 	})
@@ -284,7 +368,7 @@ func (db *DB) Dump() (map[string]string, error) {
 		return db.pg.dump()
 	}
 	out := map[string]string{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.bview(func(tx *bolt.Tx) error {
 		var walk func(prefix string, b *bolt.Bucket) error
 		walk = func(prefix string, b *bolt.Bucket) error {
 			return b.ForEach(func(k, v []byte) error {

@@ -389,7 +389,7 @@ func (db *DB) Prune() (int, error) {
 		if db.pg != nil {
 			n, more, err = db.pg.pruneSome(db.Now(), PruneBatch)
 		} else {
-			err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
+			err = db.bupdate(func(btx *bolt.Tx) (err error) {
 				n, more, err = (&boltTx{tx: btx, Now: db.Now()}).pruneSome(PruneBatch)
 				return err
 			})
@@ -417,7 +417,7 @@ func (db *DB) ForgetProcessed() (int, error) {
 		if db.pg != nil {
 			n, more, err = db.pg.forgetSome(cutoff, PruneBatch)
 		} else {
-			err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
+			err = db.bupdate(func(btx *bolt.Tx) (err error) {
 				n, more, err = (&boltTx{tx: btx, Now: db.Now()}).forgetSome(cutoff, PruneBatch)
 				return err
 			})

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -202,6 +204,88 @@ func testMarkIgnored(t *testing.T, db *DB, _ string) {
 		}
 		if !tx.Stored(waiting) || tx.Processed(waiting) {
 			t.Error("the waiting mail changed")
+		}
+		return nil
+	})
+}
+
+// The daemon compacts its open store while mail keeps coming (issue 38: a start no longer
+// waits for it): transactions begun during the copy wait for it and then go on, on the
+// compacted file; nothing is lost, and the space is given back.
+func TestCompactOnline(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	defer func() { db.Close() }()
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	db.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	rnd := rand.New(rand.NewSource(1))
+	db.Update(func(tx *Tx) error {
+		for i := 0; i < 300; i++ {
+			raw := make([]byte, 20000)
+			rnd.Read(raw)
+			id, _ := tx.Enqueue(OutMail{MessageID: fmt.Sprint(i), Raw: raw})
+			tx.Done(OutMail{ID: id, MessageID: fmt.Sprint(i), Raw: raw, Sent: now})
+		}
+		return nil
+	})
+	mu.Lock()
+	now = now.Add(SentRawRetention + time.Hour)
+	mu.Unlock()
+	if n, err := db.Prune(); err != nil || n != 300 || db.FreeRatio() < 0.5 {
+		t.Fatalf("pruned %d (%v), free ratio %.2f", n, err, db.FreeRatio())
+	}
+	// Writers and readers run through the compaction.
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	written := make([]int, 2)
+	for w := range written {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := db.Update(func(tx *Tx) error {
+					_, err := tx.Enqueue(OutMail{MessageID: fmt.Sprintf("w%d-%d", w, i), Raw: []byte("a move")})
+					return err
+				}); err != nil {
+					t.Error(err)
+					return
+				}
+				db.View(func(tx *Tx) error { _, err := tx.Outbox(); return err })
+				written[w]++
+			}
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	before, after, err := db.CompactOnline()
+	time.Sleep(20 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	if err != nil || after >= before/2 {
+		t.Fatalf("compact online: %d -> %d bytes, %v", before, after, err)
+	}
+	if _, err := os.Stat(path + ".compact"); err == nil {
+		t.Error("the compaction's temporary file is left")
+	}
+	db.View(func(tx *Tx) error {
+		out, _ := tx.Outbox()
+		sent, _ := tx.SentMails()
+		if len(out) != written[0]+written[1] || len(sent) != 300 {
+			t.Errorf("after compaction: %d in the outbox (%d written), %d sent", len(out), written[0]+written[1], len(sent))
+		}
+		return nil
+	})
+	// Closed and opened again, the compacted file is the store.
+	db.Close()
+	db = open(t, path)
+	db.View(func(tx *Tx) error {
+		if out, _ := tx.Outbox(); len(out) != written[0]+written[1] {
+			t.Errorf("%d in the outbox after reopening", len(out))
 		}
 		return nil
 	})

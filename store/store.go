@@ -18,6 +18,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -40,6 +41,9 @@ var ErrNotFile = errors.New("store: the store is a PostgreSQL database: back it 
 // DB is an open store: a bbolt file (Open) or a PostgreSQL database (OpenURL). Exactly one
 // of bolt and pg is set.
 type DB struct {
+	// mu guards the bbolt handle: every use holds it for reading, and CompactOnline, which
+	// puts a compacted file in the place of the open one, and Close hold it whole.
+	mu   sync.RWMutex
 	bolt *bolt.DB
 	pg   *pgStore
 	path string // the file, or the URL without its password
@@ -122,7 +126,7 @@ func (db *DB) Update(fn func(*Tx) error) error {
 	if db.pg != nil {
 		return db.pg.update(db.Now, fn)
 	}
-	return db.bolt.Update(func(btx *bolt.Tx) error {
+	return db.bupdate(func(btx *bolt.Tx) error {
 		now := db.Now()
 		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
 	})
@@ -133,7 +137,7 @@ func (db *DB) View(fn func(*Tx) error) error {
 	if db.pg != nil {
 		return db.pg.view(db.Now, fn)
 	}
-	return db.bolt.View(func(btx *bolt.Tx) error {
+	return db.bview(func(btx *bolt.Tx) error {
 		now := db.Now()
 		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
 	})
@@ -147,6 +151,8 @@ func (db *DB) Close() error {
 		db.pg.close()
 		return nil
 	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	if !db.bolt.IsReadOnly() && db.bolt.Path() != "" { // (Path is "" once closed: a second Close does nothing)
 		db.bolt.NoFreelistSync = false
 		err := db.bolt.Update(func(tx *bolt.Tx) error {

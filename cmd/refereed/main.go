@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,6 +30,8 @@ type Main struct {
 	Stdout, Stderr io.Writer
 
 	db *store.DB // set inside the daemon: admin commands use its open store
+	// openStore, when set, replaces how serve opens its store (tests: an open that hangs).
+	openStore func(*serveOptions, *slog.Logger) (*store.DB, string, error)
 }
 
 // Exit codes shared by the subcommands.

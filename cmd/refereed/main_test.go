@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/refereed/refereed/store"
 )
 
 func run(t *testing.T, args ...string) (int, string, string) {
@@ -161,5 +165,49 @@ func TestServeRefusesConfigOrganizer(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "organizer") {
 			t.Errorf("organizer %q: exit %d, %s", bad, code, stderr)
 		}
+	}
+}
+
+// SIGTERM while the store opens (issue 38: after a crash bbolt reads a large file whole, and
+// the daemon was deaf meanwhile): the daemon says so and stops at once, with a clean exit;
+// the store it was opening is closed when its open ends.
+func TestServeStopsWhileTheStoreOpens(t *testing.T) {
+	release, opening := make(chan struct{}), make(chan struct{})
+	closed := make(chan struct{})
+	var errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb,
+		openStore: func(o *serveOptions, _ *slog.Logger) (*store.DB, string, error) {
+			close(opening)
+			<-release
+			db, err := store.Open(filepath.Join(o.data, "refereed.db"), store.Options{NoSync: true})
+			go func() { // the daemon closes it: its lock is given back
+				for {
+					if d, err := store.Open(filepath.Join(o.data, "refereed.db"), store.Options{Timeout: 50 * time.Millisecond}); err == nil {
+						d.Close()
+						close(closed)
+						return
+					}
+				}
+			}()
+			return db, o.data, err
+		}}
+	ctx, cancel := context.WithCancel(context.Background())
+	codes := make(chan int)
+	go func() { codes <- m.Run(ctx, []string{"serve", "--data", t.TempDir(), "--imap", "127.0.0.1:0", "--smtp", "127.0.0.1:0"}) }()
+	<-opening
+	cancel() // what SIGTERM does
+	select {
+	case code := <-codes:
+		if code != exitOK || !strings.Contains(errb.String(), "stopping while the store opens") {
+			t.Fatalf("exit %d:\n%s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the daemon did not stop while its store opened")
+	}
+	close(release)
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the store opened after the stop was never closed")
 	}
 }

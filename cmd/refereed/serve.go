@@ -156,7 +156,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		}
 		o.organizer = org
 	}
-	if err := m.serve(ctx, &o, log); err != nil {
+	if err := m.serve(ctx, &o, log); err != nil && !errors.Is(err, errStopped) {
 		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 		return exitInvalid
 	}
@@ -171,7 +171,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	db, dbPath, err := openServeStore(o, log)
+	db, dbPath, err := m.openServeStoreCtx(ctx, o, log)
 	if err != nil {
 		return err
 	}
@@ -298,6 +298,10 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	var leading sync.WaitGroup
 	leading.Add(1)
 	go func() { defer leading.Done(); m.leadership(ctx, db, o, log, lead) }()
+	if !db.Postgres() {
+		leading.Add(1)
+		go func() { defer leading.Done(); compactWhenIdle(ctx, db, dbPath, log) }()
+	}
 
 	if o.web != "" {
 		stopWeb, addr, err := startWeb(ctx, o.web, db, log)
@@ -382,6 +386,55 @@ func localSecret(dir string) (secret []byte, made bool, err error) {
 	return []byte(s), true, nil
 }
 
+// errStopped is serve's return when it was told to stop before it could start: a clean stop.
+var errStopped = errors.New("stopped before the store was open")
+
+// openSlowAfter is how long opening the store may take before the log says why it is slow.
+const openSlowAfter = 2 * time.Second
+
+// openServeStoreCtx is openServeStore, given up when ctx ends (SIGTERM, Ctrl-C): after an
+// unclean stop bbolt rebuilds its free list by reading the whole file, which takes seconds on
+// a large store and minutes on a busy disk. Until the store is open nothing has been written,
+// so the daemon can stop at once; the log says what it is doing meanwhile.
+func (m *Main) openServeStoreCtx(ctx context.Context, o *serveOptions, log *slog.Logger) (*store.DB, string, error) {
+	open := openServeStore
+	if m.openStore != nil {
+		open = m.openStore
+	}
+	type opened struct {
+		db    *store.DB
+		where string
+		err   error
+	}
+	done := make(chan opened, 1)
+	start := time.Now()
+	go func() {
+		db, where, err := open(o, log)
+		done <- opened{db, where, err}
+	}()
+	slow := time.NewTicker(openSlowAfter)
+	defer slow.Stop()
+	for {
+		select {
+		case r := <-done:
+			if d := time.Since(start); d >= openSlowAfter {
+				log.Info("store open", "took", d.Round(time.Millisecond))
+			}
+			return r.db, r.where, r.err
+		case <-ctx.Done():
+			log.Info("stopping while the store opens: nothing was written yet, nothing is lost", "after", time.Since(start).Round(time.Millisecond))
+			go func() { // it may still open: closed then, to give its lock back
+				if r := <-done; r.db != nil {
+					r.db.Close()
+				}
+			}()
+			return nil, "", errStopped
+		case <-slow.C:
+			log.Info("still opening the store: after an unclean stop it is read whole to find its free pages; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
+		}
+	}
+}
+
 // openServeStore opens the daemon's store: the PostgreSQL database o names, or the data
 // directory's file, compacted first when it is mostly free pages. where is what it names.
 func openServeStore(o *serveOptions, log *slog.Logger) (db *store.DB, where string, err error) {
@@ -396,21 +449,45 @@ func openServeStore(o *serveOptions, log *slog.Logger) (db *store.DB, where stri
 	if db, err = store.Open(dbPath, store.Options{}); err != nil {
 		return nil, "", err
 	}
-	// bbolt never gives space back by itself: a file that is mostly free pages (mail that
-	// has been processed and pruned) is compacted before the daemon starts on it.
-	if fi, serr := os.Stat(dbPath); serr == nil && fi.Size() > compactAbove && db.FreeRatio() > 0.5 {
-		db.Close()
-		before, after, cerr := store.CompactInPlace(dbPath)
-		if cerr != nil {
-			log.Error("compacting the store", "err", cerr)
-		} else {
-			log.Info("store compacted", "before", before, "after", after)
-		}
-		if db, err = store.Open(dbPath, store.Options{}); err != nil {
-			return nil, "", err
-		}
-	}
 	return db, dbPath, nil
+}
+
+// compactFirstAfter and compactEvery say when the daemon looks whether its store wants
+// compacting: a while after it started (what waited at the start is answered first), then
+// every so often.
+var compactFirstAfter, compactEvery = 5 * time.Minute, time.Hour
+
+// compactWhenIdle compacts the daemon's bbolt file in place while it runs (store.CompactOnline)
+// when the file is mostly free pages (mail processed and pruned) and no mail waits to be
+// processed: bbolt never gives space back by itself. The copy holds the store for about a
+// second per 100 MB of live data; mail that comes meanwhile waits on the mail server.
+func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.Logger) {
+	wait := compactFirstAfter
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = compactEvery
+		fi, err := os.Stat(path)
+		if err != nil || fi.Size() <= compactAbove || db.FreeRatio() <= 0.5 {
+			continue
+		}
+		var waiting []store.InboundMail
+		db.View(func(tx *store.Tx) (err error) { waiting, err = tx.InboundPage(nil, 1, 1); return err })
+		if len(waiting) > 0 {
+			wait = compactFirstAfter // busy: look again soon
+			continue
+		}
+		start := time.Now()
+		before, after, err := db.CompactOnline()
+		if err != nil {
+			log.Error("compacting the store", "err", err)
+			continue
+		}
+		log.Info("store compacted", "before", before, "after", after, "took", time.Since(start).Round(time.Millisecond))
+	}
 }
 
 // The lease of a shared store: how long it lasts, how often the leader renews it, how often a
