@@ -193,7 +193,9 @@ func TestServeStopsWhileTheStoreOpens(t *testing.T) {
 		}}
 	ctx, cancel := context.WithCancel(context.Background())
 	codes := make(chan int)
-	go func() { codes <- m.Run(ctx, []string{"serve", "--data", t.TempDir(), "--imap", "127.0.0.1:0", "--smtp", "127.0.0.1:0"}) }()
+	go func() {
+		codes <- m.Run(ctx, []string{"serve", "--data", t.TempDir(), "--imap", "127.0.0.1:0", "--smtp", "127.0.0.1:0"})
+	}()
 	<-opening
 	cancel() // what SIGTERM does
 	select {

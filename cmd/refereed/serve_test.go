@@ -65,7 +65,9 @@ func TestCompactWhenIdle(t *testing.T) {
 	if size() != big {
 		t.Fatalf("compacted while mail waited: %d -> %d", big, size())
 	}
-	db.Update(func(tx *store.Tx) error { return tx.MarkProcessed(store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1}) })
+	db.Update(func(tx *store.Tx) error {
+		return tx.MarkProcessed(store.InboxKey{Mailbox: "INBOX", UIDValidity: 1, UID: 1})
+	})
 	deadline := time.Now().Add(10 * time.Second)
 	for size() == big && time.Now().Before(deadline) {
 		run(200 * time.Millisecond)
