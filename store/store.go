@@ -143,9 +143,7 @@ func (db *DB) View(fn func(*Tx) error) error {
 	})
 }
 
-// Close closes the store. A bbolt file's last transaction writes its free list (the others
-// do not: see Open), so that the next open reads the list instead of walking the whole file
-// to rebuild it; after a crash it is rebuilt so.
+// Close closes the store. A bbolt file's last transaction notes when it was closed cleanly.
 func (db *DB) Close() error {
 	if db.pg != nil {
 		db.pg.close()
@@ -154,7 +152,6 @@ func (db *DB) Close() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if !db.bolt.IsReadOnly() && db.bolt.Path() != "" { // (Path is "" once closed: a second Close does nothing)
-		db.bolt.NoFreelistSync = false
 		err := db.bolt.Update(func(tx *bolt.Tx) error {
 			return tx.Bucket(bMeta).Put(keyClosed, []byte(time.Now().UTC().Format(time.RFC3339)))
 		})
