@@ -39,6 +39,7 @@ var pages = template.Must(template.New("").Parse(`
 <tr><th>Status</th><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
 {{if .Finished}}<tr><th>Result</th><td>{{.Result}}{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
 {{if .Turn}}<tr><th>Turn</th><td>{{.Turn}}</td></tr>{{end}}
+{{range .Replaced}}<tr><th>Replaced</th><td>{{.}}</td></tr>{{end}}
 </table>
 {{if .Finished}}<p><a href="/game/{{.ID}}.pgn">Download PGN</a></p>
 <h2>Position after step {{.Ply}} of {{.Plies}}</h2>

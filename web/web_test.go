@@ -456,3 +456,65 @@ func TestPublicPartOfHiddenGames(t *testing.T) {
 		t.Errorf("Kriegspiel in progress: want the announcements and no move:\n%s", page)
 	}
 }
+
+// Issue 33 (6): a REPLACE does not rewrite history: the game's page says who played a side up
+// to which move, its Moves and PGN carry a comment at the move, the replaced player keeps the
+// game on his page, and his successor's row says whom he took it over from. (7): the
+// organizer's adjudication is his in the log, with the reason, not White's.
+func TestReplacedAndAdjudicated(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Organizer: "td@example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		id = tr.Rounds[0].Games[0].Game
+		return err
+	})
+	white := w.game(id).Players[0].Address
+	w.mail(id, chess.White, "e4")
+	w.mail(id, chess.Black, "e5")
+	w.mail(id, chess.White, "Nf3")
+	if _, err := w.ref.Organize(tid, "REPLACE "+white+" eve@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	w.mail(id, chess.Black, "Nc6")
+	w.mail(id, chess.White, "Bb5")
+	old := Name(white)
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	want := old + " played White up to move 2; eve from move 3 on (replaced by the organizer on 2026-11-22)."
+	if !strings.Contains(page, want) {
+		t.Errorf("the page of a game in progress lacks %q:\n%s", want, page)
+	}
+	if _, err := w.ref.Organize(tid, fmt.Sprintf("ADJUDICATE %d 1-0 Black lost on time", id)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
+	for _, want := range []string{want, "1. e4 e5 2. Nf3 {" + old + " played White up to here; eve plays White from move 3 on (replaced by the organizer on 2026-11-22)} Nc6 3. Bb5",
+		"6. the organizer: adjudicate 1-0 (Black lost on time)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the finished game's page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "White: adjudicate") {
+		t.Errorf("the adjudication is shown as White's:\n%s", page)
+	}
+	_, _, pgn := get(t, h, fmt.Sprintf("/game/%d.pgn", id))
+	if !strings.Contains(strings.Join(strings.Fields(pgn), " "), "2. Nf3 {"+old+" played White up to here; eve plays White from move 3 on") || strings.Contains(pgn, "@") {
+		t.Errorf("the PGN:\n%s", pgn)
+	}
+	_, _, page = get(t, h, "/player/"+old)
+	if !strings.Contains(page, fmt.Sprintf("/game/%d", id)) || !strings.Contains(page, "he played it up to move 2, then was replaced") {
+		t.Errorf("the replaced player's page:\n%s", page)
+	}
+	if strings.Contains(page, "1 won") {
+		t.Errorf("the replaced player is scored for the game his successor finished:\n%s", page)
+	}
+	_, _, page = get(t, h, "/player/eve")
+	if !strings.Contains(page, "he took it over at move 3 (for "+old+")") || !strings.Contains(page, "1 won") {
+		t.Errorf("the successor's page:\n%s", page)
+	}
+}
