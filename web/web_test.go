@@ -518,3 +518,21 @@ func TestReplacedAndAdjudicated(t *testing.T) {
 		t.Errorf("the successor's page:\n%s", page)
 	}
 }
+
+// Issue 33 (9): a finished Conditional game's Moves show the C-move its end left unplayed
+// (a comment, revealed with the rest); the same game in progress hides it.
+func TestFinishedConditionalShowsCMove(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	id := w.newGame("conditional")
+	w.mail(id, chess.White, "A: e4\nC: !d4")
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	if strings.Contains(page, "d4") {
+		t.Errorf("the stated C-move shows while the game goes on:\n%s", page)
+	}
+	w.mail(id, chess.Black, "RESIGN")
+	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
+	if !strings.Contains(page, "{White&#39;s C-move, stated but not played: !d4}") {
+		t.Errorf("the finished game's Moves lack the revealed C-move:\n%s", page)
+	}
+}
