@@ -486,6 +486,10 @@ func TestPKD6Lists(t *testing.T) {
 				}
 			}},
 		{name: "NOSTOP comes first", prog: true, lines: []string{"e4 NOSTOP"}, refused: "NOSTOP comes before"},
+		// Issue 33: NOSTOP alone is told what it needs, and Progressive Kriegspiel offers no Any?.
+		{name: "NOSTOP alone", prog: true, lines: []string{"NOSTOP"}, refused: "NOSTOP plays nothing by itself: write it first on the line of the attempts it applies to, like NOSTOP e4, d4, Nf3"},
+		{name: "no attempt, no Any? offered", prog: true, lines: []string{"e4", "then"}, refused: "no attempt: send a move like e2e4 or Nf3, or a list of them, like e4, d4, Nf3"},
+		{name: "not an attempt, no Any? offered", prog: true, lines: []string{"e4", "Zz9"}, refused: "or a list of them, like e4, d4, Nf3"},
 	})
 }
 

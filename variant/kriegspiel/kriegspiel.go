@@ -84,7 +84,9 @@
 package kriegspiel
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -299,6 +301,13 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return cmd, nil, err
 	}
 	l, err := parseList(text)
+	var rej *variant.Rejection
+	if errors.As(err, &rej) && g.prog && (rej.Words == "kriegspiel/no-attempt" || rej.Words == "kriegspiel/not-an-attempt") {
+		// Progressive Kriegspiel has no Any? to offer (PK-D1): the sentence says so.
+		args := maps.Clone(rej.Args)
+		args["Progressive"] = true
+		err = variant.Refuse(rej.Words, args)
+	}
 	if err != nil {
 		return variant.Command{}, nil, err
 	}
