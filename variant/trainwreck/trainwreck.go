@@ -473,13 +473,15 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	g.played = append(g.played, turn{by: by, no: no, own: t.own, moves: t.moves})
 	g.men += len(t.moves)
 	g.Accept(cmd)
+	// The turn passes even when it ended the game: the position's FEN says who would move
+	// next (issue 33: after a king capture it said the capturer).
+	g.pos.Turn = by.Other()
+	if by == chess.Black {
+		g.pos.Fullmove++
+	}
 	if t.end != nil {
 		g.End(t.end.Result, t.end.Termination, t.end.Reason)
 	} else {
-		g.pos.Turn = by.Other()
-		if by == chess.Black {
-			g.pos.Fullmove++
-		}
 		g.judgeStart()
 	}
 	if g.Quiet() {
