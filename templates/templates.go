@@ -66,12 +66,24 @@ type Attachment struct {
 	Data        []byte
 }
 
-// Subject builds "[refereed #42] Transactional Chess: what".
+// Subject builds "[refereed #42] Transactional: what", the game's name short (without
+// "Chess"): a mail list shows a subject's start, so what the player must do comes first in
+// what, and the whole stays short (issue 33: subjects ran to 97 characters).
 func Subject(game uint64, variant, what string) string {
 	if game == 0 {
 		return "[refereed] " + what
 	}
-	return fmt.Sprintf("[refereed #%d] %s: %s", game, variant, what)
+	return fmt.Sprintf("[refereed #%d] %s: %s", game, ShortName(variant), what)
+}
+
+// ShortName is a game's name as a subject gives it: "Transactional Chess" is
+// "Transactional", "Synchronous Chess (PSC)" "Synchronous (PSC)", "Orthodox chess"
+// "Orthodox".
+func ShortName(variant string) string {
+	for _, c := range []string{" Chess", " chess"} {
+		variant = strings.Replace(variant, c, "", 1)
+	}
+	return variant
 }
 
 // ruleRef is a rule's ID in parentheses, as the rules' authors cite them: " (TX-D15)",

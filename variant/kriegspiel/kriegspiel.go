@@ -213,6 +213,9 @@ var _ variant.TurnNamer = (*Game)(nil)
 // TurnName is "move 12" (Kriegspiel) or "series 5, move 2 of 5" for the player to move:
 // what he knows himself.
 func (g *Game) TurnName(s variant.Side) string {
+	if g.prog && g.done == 0 {
+		return g.NameTurn(s, g.pos.Turn, "series %d", g.series) // short: subjects give it
+	}
 	if g.prog {
 		return g.NameTurn(s, g.pos.Turn, "series %d, move %d of %d", g.series, g.done+1, g.series)
 	}
