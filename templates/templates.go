@@ -29,8 +29,15 @@ import (
 //go:embed mail/* words/*
 var files embed.FS
 
-// Width is the longest line of the text part.
+// Width is the longest line of the text part, but for a FEN's (FENLine).
 const Width = 72
+
+// fenLine is a line that gives a position's FEN after its label: "FEN: <six fields>".
+var fenLine = regexp.MustCompile(`^FEN: [1-8pnbrqkPNBRQK/]+ [wb] [-KQkqA-Ha-h]+ [-a-h1-8]+ \d+ \d+ ?$`)
+
+// FENLine reports whether line gives a FEN: it is never broken (a reader copies it whole,
+// issue 33), so it may be longer than Width, up to 100 columns.
+func FENLine(line string) bool { return len(line) <= 100 && fenLine.MatchString(line) }
 
 var (
 	textTmpl = texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
@@ -105,7 +112,7 @@ func Render(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {
-		if len([]rune(line)) > Width {
+		if len([]rune(line)) > Width && !FENLine(line) {
 			return nil, fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
 		}
 	}
