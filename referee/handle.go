@@ -306,6 +306,9 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			break
 		}
 		for _, w := range warns {
+			if w.Code == chess.WarnMateMark {
+				continue // the game is over: "write #" helps nobody
+			}
 			out.Paras[side] = append(out.Paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
 		}
 		stopped := false

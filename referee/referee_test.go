@@ -478,3 +478,23 @@ func TestDeadlines(t *testing.T) {
 		t.Error("a reminder to Black only 10 hours after White's move")
 	}
 }
+
+// Issue 33: a player who mates writing + is not told to write #: the game is over, and the
+// note would help nobody; a wrong check mark in a game that goes on is still noted.
+func TestMateWithPlusNotNoted(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, W, "f3"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "e5+"))
+	mustContain(t, "a wrong check mark", bodyTo(t, h.outbox(), bob), "the move gives no check")
+	h.deliver(h.reply(id, W, "g4"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "Qh4+"))
+	body := bodyTo(t, h.outbox(), bob)
+	mustContain(t, "the mate", body, "Black checkmated White")
+	if strings.Contains(body, "write #") {
+		t.Errorf("the mate written with + is noted:\n%s", body)
+	}
+}
