@@ -309,7 +309,11 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		// Progressive Kriegspiel has no Any? to offer (PK-D1): the sentence says so.
 		args := maps.Clone(rej.Args)
 		args["Progressive"] = true
-		err = variant.Refuse(rej.Words, args)
+		if rej.Words == "kriegspiel/no-attempt" {
+			err = variant.Refuse("kriegspiel/no-attempt", args)
+		} else {
+			err = variant.Refuse("kriegspiel/not-an-attempt", args)
+		}
 	}
 	if err != nil {
 		return variant.Command{}, nil, err
