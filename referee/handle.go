@@ -613,5 +613,5 @@ func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Mes
 		}
 	}
 	args := templates.Args{"Game": ref.Game, "New": rp.New, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
-	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, "", msg)
+	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, say("footer-no-game", nil), msg)
 }

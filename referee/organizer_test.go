@@ -156,7 +156,7 @@ func TestOrganizerByMail(t *testing.T) {
 		t.Fatalf("the old player's stale mail: %d mails", len(m))
 	} else {
 		mustSay(t, "the replaced player's answer", bodyTo(t, m, old), "the organizer of Winter Cup gave your place in it to erin@example.net",
-			"nothing in your mail was done", h.now.UTC().Format("2006-01-02"))
+			"nothing in your mail was done", h.now.UTC().Format("2006-01-02"), "--\nThis is the refereed play-by-email referee.") // issue 33: it was signed "--" and nothing
 	}
 	if got := h.tournament(id).Players[2]; got != "erin@example.net" {
 		t.Fatalf("the table's player 3 is %s", got)

@@ -105,3 +105,18 @@ func TestWrapKeepsNumbersAndFEN(t *testing.T) {
 		t.Errorf("a FEN line past Width: %v\n%s", err, raw)
 	}
 }
+
+// Issue 33: a mail without a footer has no empty signature block ("--" and nothing).
+func TestNoEmptySignature(t *testing.T) {
+	raw, err := Render(Mail{From: "r <r@x>", To: "a@x", MessageID: "m@x", Paragraphs: []string{"Refused."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(raw); strings.Contains(s, "\r\n--\r\n") || strings.Contains(s, "<hr>") {
+		t.Errorf("an empty signature block:\n%s", s)
+	}
+	raw, _ = Render(Mail{From: "r <r@x>", To: "a@x", MessageID: "m@x", Paragraphs: []string{"Refused."}, Footer: "The referee."})
+	if s := string(raw); !strings.Contains(s, "\r\n--\r\nThe referee.") {
+		t.Errorf("the signature block is missing:\n%s", s)
+	}
+}
