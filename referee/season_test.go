@@ -627,8 +627,8 @@ func TestSeasonByMail(t *testing.T) {
 	// The organizer withdraws dora: her game still going (game 5) ends, lost by her by
 	// forfeit (the tournament's rule); both players are told; the standings are final.
 	got = w.organize(at(12, 8, 16, 0), "WITHDRAW dora@localhost")
-	mustSay(t, "bruno's game 5", got.of(t, bruno, g5, "withdrew").text, "dora@localhost has withdrawn from "+seasonName+": this game ends, lost by him by forfeit.", "The whole game: 1 e4")
-	mustSay(t, "dora's game 5", got.of(t, dora, g5, "withdrew").text, "You have withdrawn from "+seasonName+": this game ends, lost by you by forfeit.", "The whole game: 1 e4")
+	mustSay(t, "bruno's game 5", got.of(t, bruno, g5, "withdrawn").text, "The organizer has withdrawn dora@localhost from "+seasonName+": this game ends, lost by him by forfeit.", "The whole game: 1 e4")
+	mustSay(t, "dora's game 5", got.of(t, dora, g5, "withdrawn").text, "The organizer has withdrawn you from "+seasonName+": this game ends, lost by you by forfeit.", "The whole game: 1 e4")
 	mustSay(t, "the organizer's answer", got.of(t, seasonTD, 0, "organizer's commands").text, "dora@localhost is withdrawn; his games still going are ended")
 	if tr = w.h.tournament(id); tr.WithdrawRule != "forfeit" {
 		t.Errorf("withdraw rule %q, want the default forfeit", tr.WithdrawRule)
