@@ -22,8 +22,8 @@ var pages = template.Must(template.New("").Parse(`
 <label>Tournament <input name="tournament" value="{{.Tournament}}" size="4"></label>
 <label>Status <select name="status"><option value="">any</option><option value="active"{{if eq .Status "active"}} selected{{end}}>in progress</option><option value="over"{{if eq .Status "over"}} selected{{end}}>finished</option></select></label>
 <button>Show</button></form>
-<p>{{.Total}} games; page {{.Page}} of {{.Pages}}.</p>
-{{template "rows" .Rows}}
+{{if .Problem}}<p class="problem">{{.Problem}}</p>{{else}}<p>{{.Total}} {{if eq .Total 1}}game{{else}}games{{end}}; page {{.Page}} of {{.Pages}}.</p>
+{{template "rows" .Rows}}{{end}}
 <p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>
 {{template "foot"}}{{end}}
 {{define "board"}}<figure>{{if .Title}}<figcaption>{{.Title}}</figcaption>{{end}}<table class="board">

@@ -238,6 +238,7 @@ func rowOf(sg *store.Game) gameRow {
 
 type gamesPage struct {
 	Title                               string
+	Problem                             string // a filter that matches nothing, explained
 	Variant, Player, Tournament, Status string
 	Variants                            []string
 	Rows                                []gameRow
@@ -278,6 +279,12 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	// page shown are read whole (issue 23: a page costs the same at 100 games and 100,000).
 	status := store.Status(pg.Status)
 	if status != store.Active && status != store.Over {
+		if status != "" {
+			// Not a silent list of every game (issue 33): say which statuses there are.
+			pg.Problem = fmt.Sprintf("There is no status %q: choose in progress (active) or finished (over).", pg.Status)
+			pg.Status, pg.Page, pg.Pages = "", 1, 1
+			return render(w, r, "games", pg)
+		}
 		status = ""
 	}
 	fits := func(sg *store.Game) bool {

@@ -155,7 +155,7 @@ func TestPagesEveryVariant(t *testing.T) {
 		t.Errorf("orthodox in progress lacks its moves or turn:\n%s", page)
 	}
 	code, _, page := get(t, h, "/?variant=orthodox&status=over")
-	if code != 200 || !strings.Contains(page, "1 games") {
+	if code != 200 || !strings.Contains(page, "1 game;") {
 		t.Errorf("filtered list: %d\n%s", code, page)
 	}
 	code, _, page = get(t, h, "/player/ann")
@@ -534,5 +534,20 @@ func TestFinishedConditionalShowsCMove(t *testing.T) {
 	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
 	if !strings.Contains(page, "{White&#39;s C-move, stated but not played: !d4}") {
 		t.Errorf("the finished game's Moves lack the revealed C-move:\n%s", page)
+	}
+}
+
+// Issue 33: "1 game", not "1 games"; an unknown ?status is said, not a silent list of every
+// game.
+func TestGamesListWords(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	w.newGame("orthodox")
+	if _, _, page := get(t, h, "/"); !strings.Contains(page, "1 game; page 1 of 1") {
+		t.Errorf("one game:\n%s", page)
+	}
+	code, _, page := get(t, h, "/?status=bogus")
+	if code != 200 || !strings.Contains(page, "There is no status &#34;bogus&#34;: choose in progress (active) or finished (over).") || strings.Contains(page, "/game/1") {
+		t.Errorf("?status=bogus: %d\n%s", code, page)
 	}
 }
