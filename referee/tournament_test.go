@@ -252,7 +252,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	// time. chen 2 + 2 (bruno's forfeits) = 4, SB 2 x 2 (alice) = 4; alice 2, SB 0 (bruno
 	// has nothing); bruno last, as he withdrew.
 	mustContain(t, "the final standings", final, "6 of 6 games", "these are the final",
-		"    1 chen                 * 1 +      4       4   4\n                           * 1 +",
+		"    1 chen                 * 1 +      4       4   4\n      cycle 2              * 1 +",
 		"    2 alice                0 * +      2       0   2",
 		"    3 bruno (w)            - - *      0       0   0")
 	var pgn strings.Builder

@@ -69,6 +69,7 @@ var pages = template.Must(template.New("").Parse(`
 {{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .For}} (for {{.For}}){{end}}{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
 {{end}}</table></div>
 <h2>Crosstable</h2><div class="scroll"><pre>{{.Crosstable}}</pre></div>
+<p class="note">Each row reads from its player's side: 1 won, 0 lost, = drawn, + won without play, - lost without play (after a withdrawal), x not played, . still going, * himself. Pts points, SB Sonneborn-Berger, W wins; (w) withdrew.{{if .Double}} In a double round robin each player has two lines, the first cycle's and the second's (cycle 2).{{end}}</p>
 <h2>Games</h2>
 {{range .Rounds}}<h3>Round {{.Number}}{{if .Bye}} (bye: {{.Bye}}){{end}}</h3>{{template "rows" .Games}}{{end}}
 {{template "foot"}}{{end}}

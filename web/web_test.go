@@ -189,7 +189,8 @@ func TestTournamentPages(t *testing.T) {
 		t.Errorf("tournaments: %d\n%s", code, page)
 	}
 	code, _, page = get(t, h, fmt.Sprintf("/tournament/%d", tid))
-	for _, want := range []string{"Autumn Cup", "Standings", "Crosstable", "Round 1", "cy", "di", fmt.Sprintf("/game/%d", first)} {
+	for _, want := range []string{"Autumn Cup", "Standings", "Crosstable", "Round 1", "cy", "di", fmt.Sprintf("/game/%d", first),
+		"1 won, 0 lost, = drawn"} { // issue 33: the crosstable's legend
 		if !strings.Contains(page, want) {
 			t.Errorf("tournament page lacks %q (%d)\n%s", want, code, page)
 		}
