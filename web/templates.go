@@ -37,8 +37,9 @@ var pages = template.Must(template.New("").Parse(`
 <tr><th>Variant</th><td>{{.Variant}}</td></tr>
 {{if .Tournament}}<tr><th>Tournament</th><td><a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a>, round {{.Round}}</td></tr>{{end}}
 <tr><th>Status</th><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
-{{if .Finished}}<tr><th>Result</th><td>{{.Result}}{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
+{{if .Finished}}<tr><th>Result</th><td><span class="nw">{{.Result}}</span>{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
 {{if .Turn}}<tr><th>Turn</th><td>{{.Turn}}</td></tr>{{end}}
+{{if .Clocks}}<tr><th>Clocks</th><td>{{range .Clocks}}<span class="nw">{{.}}</span><br>{{end}}<span class="note">time control {{.TimeControl}}</span></td></tr>{{end}}
 {{range .Replaced}}<tr><th>Replaced</th><td>{{.}}</td></tr>{{end}}
 </table>
 {{if .Finished}}<p><a href="/game/{{.ID}}.pgn">Download PGN</a></p>
@@ -56,9 +57,9 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{template "foot"}}{{end}}
 {{define "tournaments"}}{{template "head" .}}
-<table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
+<div class="scroll"><table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
 {{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/tournament/{{.ID}}">{{.Name}}</a></td><td>{{.Variant}}</td><td>{{.Players}}</td><td>{{.Rounds}}</td><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
-{{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table>
+{{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table></div>
 {{if gt .Pages 1}}<p>{{.Total}} tournaments; page {{.Page}} of {{.Pages}}.</p>
 <p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>{{end}}
 {{template "foot"}}{{end}}

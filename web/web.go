@@ -8,10 +8,11 @@
 //
 // What is shown (rules.md 0.4b): of a finished game everything (the whole log, the referee's
 // view at every step, the PGN). Of a game in progress only what both players already know,
-// as each game declares it (variant.Variant.InProgress): the position, the moves, whose turn,
-// the turn's number, the game's public view (variant.PublicViewer), each only where the game
-// says so; a game that declares nothing shows its players and status only. This package
-// names no game.
+// as each game declares it (variant.Variant.InProgress): the position, the moves, whose turn
+// (and, with a time control, the clocks: a running clock says whose turn it is), the turn's
+// number, the game's public view (variant.PublicViewer), each only where the game says so;
+// a game that declares nothing shows its players and status only. This package names no
+// game.
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
@@ -53,6 +54,15 @@ var styleCSS []byte
 type Handler struct {
 	db  *store.DB
 	Log *slog.Logger // errors; nil: slog.Default()
+	// Now is the time a running clock is read at (a game's page); nil: time.Now.
+	Now func() time.Time
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // New returns the archive of db. It only ever opens read-only transactions.
@@ -457,6 +467,10 @@ type gamePage struct {
 	Ply, Plies   int
 	Prev, Next   int
 	Hidden       bool // a game in progress of which the archive shows the public minimum
+	// Clocks are each side's time used and left, in a game with a time control whose turn
+	// is public; TimeControl is the control.
+	Clocks      []string
+	TimeControl string
 	// Replaced says, for each of the organizer's REPLACEs, who played a side up to which move
 	// and who from there on.
 	Replaced []string
@@ -517,6 +531,23 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			g := l.Live
 			if pol.Turn {
 				pg.Turn = turnOf(g)
+				// The clocks, where spectators may see whose turn it is (what a clock that
+				// runs tells): as ICCF's pages show them (issue 33).
+				if c := l.Clock; c != nil {
+					now := h.now()
+					for s := range 2 {
+						used := c.Used[s]
+						if c.Running == s {
+							used += c.Charged(now)
+						}
+						clock := fmt.Sprintf("%s: %s used, %s left", chess.Color(s), days(used), days(c.Left(s, now)))
+						if c.Running == s {
+							clock += " (running)"
+						}
+						pg.Clocks = append(pg.Clocks, clock)
+					}
+					pg.TimeControl = c.Control.String()
+				}
 			}
 			if pol.Number {
 				pg.Turn = fmt.Sprintf("turn %d", g.Position().Fullmove)
@@ -547,6 +578,14 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 		return err
 	}
 	return render(w, r, "game", pg)
+}
+
+// days is n days, in words.
+func days(n int) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d day", n)
+	}
+	return fmt.Sprintf("%d days", n)
 }
 
 // turnOf names whose turn it is, for a game whose turn is public.

@@ -552,3 +552,32 @@ func TestGamesListWords(t *testing.T) {
 		t.Errorf("?status=bogus: %d\n%s", code, page)
 	}
 }
+
+// Issue 33: a game in progress with a time control shows its clocks where spectators may see
+// whose turn it is (as ICCF's pages show time used), and not where they may not (a
+// simultaneous game's clock would say who has chosen).
+func TestClocksOnPage(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	h.Now = func() time.Time { return fixedNow.Add(3*24*time.Hour + time.Hour) }
+	newTimed := func(key string) uint64 {
+		id, err := w.ref.NewGame(key, ann, bob, variant.Options{Flags: map[string]string{"time": "30d"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	id := newTimed("orthodox")
+	w.mail(id, chess.White, "e4")
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	for _, want := range []string{"White: 0 days used, 30 days left", "Black: 3 days used, 27 days left (running)", "time control 30d"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the orthodox game's page lacks %q:\n%s", want, page)
+		}
+	}
+	sy := newTimed("synchronous")
+	w.mail(sy, chess.White, "e4")
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", sy)); strings.Contains(page, "Clocks") || strings.Contains(page, "running") {
+		t.Errorf("a synchronous game's page shows its clocks (who has chosen):\n%s", page)
+	}
+}
