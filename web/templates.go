@@ -11,8 +11,8 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "foot"}}</body></html>
 {{end}}
-{{define "rows"}}<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Tournament</th></tr>
-{{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td>{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> round {{.Round}}{{end}}</td></tr>
+{{define "rows"}}<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th class="opt">Status</th><th>Tournament</th></tr>
+{{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td class="opt">{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> r{{.Round}}{{end}}</td></tr>
 {{end}}</table></div>
 {{end}}
 {{define "games"}}{{template "head" .}}
