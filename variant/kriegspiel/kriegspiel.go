@@ -131,7 +131,9 @@ func init() {
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 	})
 	variant.Register(&variant.Variant{Key: KeyProgressive, Name: "Progressive Kriegspiel",
-		// The announcements; whose series would tell one still going.
+		// The announcements, and with them whose series it is and which of its moves (the
+		// public view's first line): both players know it, each move played is announced to
+		// both. No Turn: the page says it once, in the announcements' words.
 		InProgress: variant.Spectator{Public: true},
 		Aliases:    []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
 		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works\n" +
