@@ -581,3 +581,15 @@ func TestClocksOnPage(t *testing.T) {
 		t.Errorf("a synchronous game's page shows its clocks (who has chosen):\n%s", page)
 	}
 }
+
+// Issue 33: Progressive Kriegspiel's page shows whose series it is, as both players know it
+// (the README said it did not).
+func TestProgressiveKriegspielPageShowsSeries(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	id := w.newGame("progressive-kriegspiel")
+	w.mail(id, chess.White, "e4")
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", id)); !strings.Contains(page, "Black to play series 2: move 1 of 2.") || strings.Contains(page, "e4") {
+		t.Errorf("Progressive Kriegspiel in progress:\n%s", page)
+	}
+}
