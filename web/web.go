@@ -680,12 +680,16 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 	pg.Steps = append(pg.Steps, step{N: 0, Label: "start", Current: pg.Ply == 0})
 	for i, e := range events {
 		label := fmt.Sprintf("%d. %s: %s", i+1, chess.Color(e.Side), e.Text)
-		if by := archive.EventBy(e); by == "organizer" {
+		switch {
+		case archive.EventBy(e) == "organizer":
 			// The organizer's act (an adjudication), not a player's move, with his reason.
 			label = fmt.Sprintf("%d. the organizer: %s", i+1, e.Text)
 			if _, why, ok := strings.Cut(sg.Reason, ": "); ok && i == len(events)-1 {
 				label += " (" + why + ")"
 			}
+		case e.Text == variant.CmdAbandon:
+			// Logged when the organizer withdrew the player from the tournament.
+			label = fmt.Sprintf("%d. the organizer: %s withdrawn (%s)", i+1, chess.Color(e.Side), sg.Reason)
 		}
 		pg.Steps = append(pg.Steps, step{N: i + 1, Label: label, Current: pg.Ply == i+1})
 	}

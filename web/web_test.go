@@ -503,6 +503,28 @@ func TestReplacedAndAdjudicated(t *testing.T) {
 	if strings.Contains(page, "White: adjudicate") {
 		t.Errorf("the adjudication is shown as White's:\n%s", page)
 	}
+	// A withdrawal ends the other game of the section in the same way: the organizer's.
+	var other uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		for _, rd := range tr.Rounds {
+			for _, tg := range rd.Games {
+				if g, _ := tx.Game(tg.Game); tg.Game != id && !g.Over() && (g.Players[0].Address == "cy@example.org" || g.Players[1].Address == "cy@example.org") && other == 0 {
+					other = tg.Game
+				}
+			}
+		}
+		return err
+	})
+	if _, err := w.ref.Organize(tid, "WITHDRAW cy@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", other)); other == 0 || !strings.Contains(page, "1. the organizer: ") || !strings.Contains(page, "withdrawn (withdrawal from the tournament)") {
+		t.Errorf("the withdrawal in game %d's log:\n%s", other, page)
+	}
+	if strings.Contains(page, "White: adjudicate") {
+		t.Errorf("the adjudication is shown as White's:\n%s", page)
+	}
 	_, _, pgn := get(t, h, fmt.Sprintf("/game/%d.pgn", id))
 	if !strings.Contains(strings.Join(strings.Fields(pgn), " "), "2. Nf3 {"+old+" played White up to here; eve plays White from move 3 on") || strings.Contains(pgn, "@") {
 		t.Errorf("the PGN:\n%s", pgn)
