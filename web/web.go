@@ -17,6 +17,10 @@
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
 //
+// A REPLACE does not rewrite history (issue 33): a game's page says who played a side up to
+// which move, its moves and PGN carry a comment there, and the player replaced keeps the game
+// on his page, unscored (its result counts for the player who finished it).
+//
 // The archive rebuilds games, sections and PGN with package archive (Load, Section, Export),
 // so that it, the daemon and `refereed export` agree.
 package web

@@ -60,6 +60,8 @@
 //     warning, as in Progressive; the player's turn is played.
 //   - A record's ply count is the number of men moved. The FEN's halfmove field stays 0:
 //     the game counts no moves (TW-D9).
+//   - The turn that ends the game passes the move all the same: the final position's FEN
+//     names the other player to move (issue 33), as orthodox chess's does after a mate.
 //   - The courtesy note (TW-D3) goes to each player whose king is attacked after a turn,
 //     and under his board while it stays attacked.
 package trainwreck
