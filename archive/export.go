@@ -3,6 +3,7 @@ package archive
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,7 +120,14 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn, live Live) error
 	} else {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: game in progress; this record shows moves still hidden from the players"})
 	}
-	movetext := v.WriteMovetext(g)
+	events, err := tx.Events(id)
+	if err != nil {
+		return err
+	}
+	movetext, err := WithReplacements(sg, v, events, v.WriteMovetext(g), func(a string) string { return a })
+	if err != nil {
+		return err
+	}
 	if out.Over() {
 		events = Revealed(events)
 		var sb strings.Builder
@@ -185,7 +193,7 @@ func Revealed(events []store.Event) []store.Event {
 // EventBy names who an event of a game's log is from: a player, or the organizer (an
 // extension, an adjudication; a withdrawal is the withdrawn player's).
 func EventBy(e store.Event) string {
-	if e.Kind == store.EventExtend || strings.HasPrefix(e.Text, variant.CmdAdjudicate+" ") {
+	if e.Kind == store.EventExtend || e.Kind == store.EventReplace || strings.HasPrefix(e.Text, variant.CmdAdjudicate+" ") {
 		return "organizer"
 	}
 	return chess.Color(e.Side & 1).String()
@@ -241,4 +249,59 @@ func PlayerPGN(l *Game, s chess.Color, numeric bool) ([]byte, error) {
 		return nil, fmt.Errorf("archive: pgn of game %d: %w", sg.ID, err)
 	}
 	return []byte(buf.String()), nil
+}
+
+// WithReplacements puts into movetext, the record of game sg (a game of v, whose log is
+// events), a comment at each move where the organizer gave a side to another player
+// (store.Game.Former): who played the side up to there, and who from there on, each named by
+// name (an address in an export, a name on the web). A record that no longer starts with the
+// moves played before a replacement (a takeback went behind it) has the comment first.
+func WithReplacements(sg *store.Game, v *variant.Variant, events []store.Event, movetext string, name func(string) string) (string, error) {
+	if len(sg.Former) == 0 {
+		return movetext, nil
+	}
+	commands := store.Effective(events)
+	type insert struct {
+		at   int
+		text string
+	}
+	var ins []insert
+	for i, f := range sg.Former {
+		next := sg.Players[f.Side&1].Address
+		for _, later := range sg.Former[i+1:] {
+			if later.Side == f.Side {
+				next = later.Address
+				break
+			}
+		}
+		side := chess.Color(f.Side & 1)
+		text := fmt.Sprintf("{%s played %s up to here; %s plays %s from move %d on (replaced by the organizer on %s)}",
+			name(f.Address), side, name(next), side, f.Move, f.At.UTC().Format("2006-01-02"))
+		at := 0
+		if n := min(f.Commands, len(commands)); n > 0 {
+			log := make([]variant.Command, n)
+			for j, e := range commands[:n] {
+				log[j] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
+			}
+			g, fail, err := variant.Replay(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log)
+			if err != nil {
+				return "", fmt.Errorf("archive: game %d: %w", sg.ID, err)
+			}
+			if fail == nil && f.Commands <= len(commands) {
+				if before := strings.TrimSpace(v.WriteMovetext(g)); strings.HasPrefix(movetext, before) {
+					at = len(before)
+				}
+			}
+		}
+		ins = append(ins, insert{at, text})
+	}
+	// From the last place to the first, so that each place still stands; at one place, in
+	// order.
+	slices.SortStableFunc(ins, func(a, b insert) int { return a.at - b.at })
+	for i := len(ins) - 1; i >= 0; i-- {
+		in := ins[i]
+		head, tail := strings.TrimRight(movetext[:in.at], " "), strings.TrimLeft(movetext[in.at:], " ")
+		movetext = strings.TrimSpace(head + " " + in.text + " " + tail)
+	}
+	return movetext, nil
 }

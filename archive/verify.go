@@ -26,6 +26,10 @@ type Verdict struct {
 	Move     string            `json:"move,omitempty"`  // the text as written
 	Reason   string            `json:"reason,omitempty"`
 	Warnings []string          `json:"warnings,omitempty"`
+	// MoveLine is the line the failing step is written on, and WarningLines that of each
+	// warning's step (0: not known, or of the whole game).
+	MoveLine     int   `json:"move_line,omitempty"`
+	WarningLines []int `json:"warning_lines,omitempty"`
 }
 
 // Invalid reports whether v is an invalid game (strict: a game with warnings too).
@@ -229,6 +233,15 @@ func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *v
 		}
 		return &Verdict{File: file, Game: rec.Number, Line: rec.Line, Tags: tags, Where: where, Move: move, Reason: reason, Warnings: warnings}
 	}
+	lines := func(v *Verdict, r *variant.Replayed) *Verdict {
+		if len(r.Warnings) > 0 {
+			v.WarningLines = r.WarningLines
+		}
+		if r.Failure != nil {
+			v.MoveLine = r.Failure.Line
+		}
+		return v
+	}
 	r, err := rp.Replay(rec)
 	if err != nil {
 		return fail("", "", err.Error(), nil), nil
@@ -238,10 +251,10 @@ func verify(rp *variant.Replayer, file string, rec *record.Record) (*Verdict, *v
 		if f.Where == "result" {
 			move = ""
 		}
-		return fail(f.Where, move, f.Err.Error(), r.Warnings), r
+		return lines(fail(f.Where, move, f.Err.Error(), r.Warnings), r), r
 	}
 	if len(r.Warnings) > 0 {
-		return fail("", "", "", r.Warnings), r
+		return lines(fail("", "", "", r.Warnings), r), r
 	}
 	return nil, r
 }

@@ -110,6 +110,8 @@ func TestTokenize(t *testing.T) {
 		{"T9: d1 (Q)+ (C) e8 (q)", "S:T9: S:d1 P:(Q)+ P:(C) S:e8 P:(q)"},
 		{"g7?a8(Q)/Kc2, e8(t) Nb4(R)", "S:g7?a8(Q)/Kc2 ,:, S:e8(t) S:Nb4(R)"},
 		{"e4(e5 Nf3) d4(Nf3) d5 (C)", "S:e4 S:d4 S:d5 P:(C)"}, // variations stay variations
+		// Issue 33: "e.p." apart from its move, as the literature writes it, is the move's.
+		{"5. exd6 e.p. Qxd6 6. bxa3  ep {c} e.p.", "N:5. S:exd6 e.p. S:Qxd6 N:6. S:bxa3  ep C:c S:e.p."},
 	} {
 		toks, err := Tokenize(c.in, nil)
 		if err != nil {

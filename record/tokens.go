@@ -32,6 +32,9 @@ type Token struct {
 // writes Transactional commits and promotions that way. Check and mate marks and
 // annotations written right after it belong to it: "(Q)+" is one Paren token.
 //
+// "e.p." (or "ep") written apart from the move before it, "exd6 e.p.", is part of that move's
+// Symbol, spaces and all (the notation reader drops it).
+//
 // A promotion piece in parentheses written against its move, with no space (cxd1(Q)+,
 // c:d8(Q)#, the Conditional branch g7?a8(Q)/Kc2), stays inside the Symbol with whatever
 // follows it: the letters Q, R, B, N and T (rook, Portuguese torre), either case. Whether
@@ -114,6 +117,13 @@ func Tokenize(movetext string, buf []Token) ([]Token, error) {
 				return buf, At(i, "unexpected %q", s[i])
 			}
 			word := s[i:j]
+			if n := len(buf); (word == "e.p." || word == "ep") && n > 0 && buf[n-1].Kind == Symbol &&
+				strings.TrimSpace(s[buf[n-1].Offset+len(buf[n-1].Text):i]) == "" {
+				// "exd6 e.p.", as the literature writes it: the mark belongs to its move.
+				buf[n-1].Text = s[buf[n-1].Offset:j]
+				i = j
+				continue
+			}
 			buf = append(buf, Token{classify(word), word, i})
 			i = j
 		}

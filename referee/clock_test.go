@@ -79,7 +79,7 @@ func TestTimeControl(t *testing.T) {
 	}
 	end := h.outbox()
 	for _, who := range []string{ann, bob} {
-		mustSay(t, "the loss on time", bodyTo(t, end, who), "Black's time ran out: Black loses on time. White wins.", "game over, 1-0")
+		mustSay(t, "the loss on time", bodyTo(t, end, who), "Black's time ran out: Black loses on time. White wins.", "game over: 1-0")
 	}
 	if out := h.outcome(id); out.Result != "1-0" || out.Termination != "time forfeit" {
 		t.Fatalf("outcome %+v", out)

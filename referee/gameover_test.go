@@ -133,7 +133,7 @@ func TestGameOverRevealsEverything(t *testing.T) {
 				}
 				for _, who := range []string{ann, bob} {
 					body := bodyTo(t, m, who)
-					mustContain(t, who+"'s game-over mail", body, "game over, "+h.outcome(id).Result, "The whole game:", "Every command I accepted", "The final position:")
+					mustContain(t, who+"'s game-over mail", body, "game over: "+h.outcome(id).Result, "The whole game:", "Every command I accepted", "The final position:")
 					for _, e := range events {
 						mustContain(t, who+"'s game-over mail", body, fmt.Sprintf("%s: %s", chess.Color(e.Side), e.Text))
 					}
@@ -182,7 +182,7 @@ func TestGameOverAtCreation(t *testing.T) {
 		}
 		for _, who := range []string{ann, bob} {
 			body := bodyTo(t, m, who)
-			mustContain(t, tc.key+" opening of a decided game", body, "game over at the start, "+tc.result, "already decided", "There is nothing to play")
+			mustContain(t, tc.key+" opening of a decided game", body, "game over at the start: "+tc.result, "already decided", "There is nothing to play")
 			for _, wrong := range []string{"moves first", "your move", "It is your", "HELP lists"} {
 				if strings.Contains(body, wrong) {
 					t.Errorf("%s: the opening of a decided game says %q:\n%s", tc.key, wrong, body)

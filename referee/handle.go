@@ -321,6 +321,9 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			break
 		}
 		for _, w := range warns {
+			if w.Code == chess.WarnMateMark {
+				continue // the game is over: "write #" helps nobody
+			}
 			out.Paras[side] = append(out.Paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
 		}
 		stopped := false
@@ -625,5 +628,5 @@ func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Mes
 		}
 	}
 	args := templates.Args{"Game": ref.Game, "New": rp.New, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
-	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, "", msg)
+	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, say("footer-no-game", nil), msg)
 }

@@ -49,27 +49,27 @@ func TestSubjectsNameTheTurn(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame(numberedKey)
 	m := h.outbox()
-	mustContain(t, "White's opening", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: new game, you play White, your move (move 1)")
-	mustContain(t, "Black's opening", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: new game, you play Black\n")
+	mustContain(t, "White's opening", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered: your move (move 1), new game")
+	mustContain(t, "Black's opening", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered: new game: you play Black\n")
 	h.deliver(h.reply(id, W, "e4"))
 	m = h.outbox()
-	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: accepted\n")
-	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: your move (move 1)")
+	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered: accepted\n")
+	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered: your move (move 1)")
 	h.deliver(h.reply(id, B, "e5\nDRAW OFFER"))
 	m = h.outbox()
-	mustContain(t, "White's news", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: draw offered; your move (move 2)", "Black offers a draw. Reply DRAW ACCEPT")
-	mustContain(t, "Black's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: your draw offer was sent", "You offer a draw.")
+	mustContain(t, "White's news", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered: your move (move 2); draw offered", "Black offers a draw. Reply DRAW ACCEPT")
+	mustContain(t, "Black's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered: draw offer sent", "You offer a draw.")
 	if strings.Contains(bodyTo(t, m, bob), "DRAW ACCEPT") {
 		t.Errorf("the offerer is asked to accept his own offer:\n%s", bodyTo(t, m, bob))
 	}
 	h.deliver(h.reply(id, W, "DRAW DECLINE"))
 	m = h.outbox()
-	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered chess: draw declined", "White declined your draw offer.")
-	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered chess: your move (move 2)", "You declined the draw offer.")
+	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered: draw declined", "White declined your draw offer.")
+	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered: your move (move 2)", "You declined the draw offer.")
 	h.deliver(h.reply(id, W, "HELP\nBOARD"))
-	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered chess: what you asked for; your move (move 2)")
+	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered: your move (move 2); answers")
 	h.deliver(h.reply(id, B, "HELP"))
-	mustContain(t, "Black's answer", bodyTo(t, h.outbox(), bob), "Subject: [refereed #1] Numbered chess: what you asked for")
+	mustContain(t, "Black's answer", bodyTo(t, h.outbox(), bob), "Subject: [refereed #1] Numbered: what you asked for")
 }
 
 // design.md: replies thread under the game. Every mail to a player after his opening mail,
@@ -181,7 +181,7 @@ func TestReminderAlwaysBeforeForfeit(t *testing.T) {
 		}
 		due := h.now.Add(tc.deadline)
 		body := bodyTo(t, h.outbox(), ann)
-		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+clocks.When(due)+" "+tc.left+", you forfeit", "reminder: your move (move 1) is due by "+clocks.When(due))
+		mustContain(t, "reminder", strings.Join(strings.Fields(body), " "), "by "+clocks.When(due)+" "+tc.left+", you forfeit", "your move (move 1), due "+clocks.When(due)[:14])
 		if strings.Contains(body, "0 hours") {
 			t.Errorf("reminder says 0 hours:\n%s", body)
 		}

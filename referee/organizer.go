@@ -297,7 +297,10 @@ func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) (
 			return nil, err
 		}
 		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": false})
-		for _, p := range t.Players {
+		for i, p := range t.Players {
+			if slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }) {
+				continue // a withdrawn player has no clock in it (issue 33: he was told)
+			}
 			if err := r.enqueueTournamentNote(tx, t, p, text); err != nil {
 				return nil, err
 			}

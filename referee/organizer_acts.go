@@ -130,6 +130,20 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if err := tx.PutTokenRef(tok, store.GameRef{Game: sg.ID, Side: int(side)}); err != nil {
 				return 0, err
 			}
+			// The game records who played it up to here (its log, its PGN, its pages).
+			move := l.Live.Position().Fullmove
+			if side == chess.White && !slices.Contains(l.Live.ToAct(), chess.White) {
+				move++ // his successor's first move is White's of the next number
+			}
+			events, err := tx.Events(sg.ID)
+			if err != nil {
+				return 0, err
+			}
+			commands := len(store.Effective(events))
+			sg.Former = append(sg.Former, store.Former{Side: int(side), Address: sg.Players[side].Address, Commands: commands, Move: move, At: tx.Now})
+			if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventReplace, Text: "replace " + old + " " + neu, Source: "organizer"}); err != nil {
+				return 0, err
+			}
 			sg.Players[side] = store.Player{Address: neu, Token: tok}
 			if err := tx.PutGame(sg); err != nil {
 				return 0, err

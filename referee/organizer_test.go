@@ -156,7 +156,7 @@ func TestOrganizerByMail(t *testing.T) {
 		t.Fatalf("the old player's stale mail: %d mails", len(m))
 	} else {
 		mustSay(t, "the replaced player's answer", bodyTo(t, m, old), "the organizer of Winter Cup gave your place in it to erin@example.net",
-			"nothing in your mail was done", h.now.UTC().Format("2006-01-02"))
+			"nothing in your mail was done", h.now.UTC().Format("2006-01-02"), "--\nThis is the refereed play-by-email referee.") // issue 33: it was signed "--" and nothing
 	}
 	if got := h.tournament(id).Players[2]; got != "erin@example.net" {
 		t.Fatalf("the table's player 3 is %s", got)
@@ -296,4 +296,39 @@ func TestPauseDuringLeave(t *testing.T) {
 	h.deliver(h.reply(g, chess.White, "BOARD"))
 	board := bodyTo(t, h.outbox(), h.player(g, chess.White).Address)
 	mustSay(t, "a clock paused during a leave", board, "The organizer stopped every clock of the tournament on Wed 2026-11-25 16:04 UTC")
+}
+
+// Issue 33: a withdrawn player gets no news of PAUSE and RESUME, and is told that the
+// organizer withdrew him, not that he withdrew.
+func TestWithdrawnPlayerNews(t *testing.T) {
+	h := newHarness(t)
+	id, err := h.ref.NewTournament(TournamentOptions{Name: "Spring Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outbox()
+	if _, err := h.ref.Organize(id, "WITHDRAW "+quartet[0]); err != nil {
+		t.Fatal(err)
+	}
+	m := h.outbox()
+	out := strings.Join(mailsTo(t, m, quartet[0]), "\n")
+	mustSay(t, "the withdrawn player", out, "The organizer has withdrawn you from Spring Cup", "game over: you are withdrawn")
+	if strings.Contains(out, "You have withdrawn") {
+		t.Errorf("the withdrawn player is told he withdrew:\n%s", out)
+	}
+	mustSay(t, "his opponent", strings.Join(mailsTo(t, m, quartet[1]), "\n"), "The organizer has withdrawn "+quartet[0]+" from Spring Cup")
+	for _, verb := range []string{"PAUSE", "RESUME"} {
+		if _, err := h.ref.Organize(id, verb); err != nil {
+			t.Fatal(err)
+		}
+		m := h.outbox()
+		for _, mail := range m {
+			if mail.To[0] == quartet[0] {
+				t.Errorf("%s: the withdrawn player is told", verb)
+			}
+		}
+		if len(mailsTo(t, m, quartet[1])) == 0 {
+			t.Errorf("%s: a player still in is not told", verb)
+		}
+	}
 }

@@ -96,7 +96,7 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame("orthodox")
 	open := h.outbox()
-	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "new game, you play White, your move", "White to play move 1.", "a  b  c")
+	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "your move (move 1), new game", "White to play move 1.", "a  b  c")
 	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "I will write when it is your turn.", "White to play move 1.")
 	for _, who := range []string{ann, bob} {
 		if body := bodyTo(t, open, who); strings.Contains(body, "moves first") || strings.Contains(body, "You move first") {
@@ -108,7 +108,7 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	m := h.outbox()
 	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White played 1. f3")
 	bobs := bodyTo(t, m, bob)
-	mustContain(t, "Bob's mail", bobs, "White played 1. f3", "Black to play move 1.", "Subject: [refereed #1] Orthodox chess: your move (move 1)")
+	mustContain(t, "Bob's mail", bobs, "White played 1. f3", "Black to play move 1.", "Subject: [refereed #1] Orthodox: your move (move 1)")
 	// Whose move it is is said once in the body, under the board; no "Your move." above it.
 	if strings.Contains(bobs, "Your move") {
 		t.Errorf("Bob's mail says it is his move twice:\n%s", bobs)
@@ -120,7 +120,7 @@ func TestOrthodoxGameByMail(t *testing.T) {
 	h.deliver(h.reply(id, B, "Qh4#"))
 	m = h.outbox()
 	for _, who := range []string{ann, bob} {
-		mustContain(t, "game over mail", bodyTo(t, m, who), "Black played 2... Qh4#", "Black checkmated White", "game over, 0-1")
+		mustContain(t, "game over mail", bodyTo(t, m, who), "Black played 2... Qh4#", "Black checkmated White", "game over: 0-1")
 	}
 	if out := h.outcome(id); out.Result != "0-1" {
 		t.Errorf("outcome %+v", out)
@@ -213,7 +213,7 @@ func TestRefusedLineQuotesRest(t *testing.T) {
 	h.deliver(h.reply(id, W, "Nc3\nNb5\nZz9\nNc7"))
 	m := h.outbox()
 	got := bodyTo(t, m, ann)
-	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 of your mail was refused")
+	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 of your mail refused")
 	if b := bodyTo(t, m, bob); !strings.Contains(b, "Your turn") || strings.Contains(b, "Zz9") || strings.Contains(b, "Nc3") {
 		t.Errorf("Bob was told:\n%s", b)
 	}
@@ -230,11 +230,11 @@ func TestNothingSaidThenTakenBack(t *testing.T) {
 	h.deliver(h.reply(id, B, "d5")) // no commit: White's Nf3 is played at once
 	m := h.outbox()
 	white := bodyTo(t, m, ann)
-	mustContain(t, "Ann's batch line", white, "Subject: [refereed #1] Transactional Chess: news from your game", "Accepted T1: Nf3, pending", "It is your opponent's turn.")
+	mustContain(t, "Ann's batch line", white, "Subject: [refereed #1] Transactional: news from your game", "Accepted T1: Nf3, pending", "It is your opponent's turn.")
 	if strings.Contains(white, "Your turn") {
 		t.Errorf("Ann is told it is her turn, then that her batch played it:\n%s", white)
 	}
-	mustContain(t, "Bob's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Transactional Chess: your move (T2)", "Accepted T2: d5, pending", "Your turn: transaction T2.")
+	mustContain(t, "Bob's answer", bodyTo(t, m, bob), "Subject: [refereed #1] Transactional: your move (T2)", "Accepted T2: d5, pending", "Your turn: transaction T2.")
 
 	h = newHarness(t)
 	id = h.newGame("conditional")
@@ -308,7 +308,7 @@ func TestInternalErrorKeepsMail(t *testing.T) {
 		t.Fatalf("after repeated internal errors: %d mails", len(m))
 	}
 	checkMail(t, m[0]) // threaded under the game like every mail of it
-	mustContain(t, "internal error notice", bodyTo(t, m, ann), "Subject: [refereed #1] Orthodox chess: internal error; your mail was kept")
+	mustContain(t, "internal error notice", bodyTo(t, m, ann), "Subject: [refereed #1] Orthodox: internal error; your mail was kept")
 	h.ref.Fault = nil
 	var pending []store.InboundMail
 	h.db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
@@ -338,7 +338,7 @@ func TestProgressiveByMail(t *testing.T) {
 	}
 	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
 	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 moves, for Black.",
-		"Subject: [refereed #1] Italian Progressive Chess: your move (series 4)")
+		"Subject: [refereed #1] Italian Progressive: your move (series 4)")
 }
 
 // Every kind of mail of a Progressive game: series, a series ended by a check, a refused
@@ -380,7 +380,7 @@ func TestConditionalByMail(t *testing.T) {
 		h.deliver(h.reply(id, W, "A: e4\n"+c))
 		m := h.outbox()
 		mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move", "Stated C-move (secret)")
-		mustContain(t, "Bob's mail", bodyTo(t, m, bob), "Subject: [refereed #1] Conditional Chess: your move (cycle 1, B-move)")
+		mustContain(t, "Bob's mail", bodyTo(t, m, bob), "Subject: [refereed #1] Conditional: your move (cycle 1, B-move)")
 		worlds[c] = bodyTo(t, m, bob)
 		h.deliver(h.reply(id, B, "B: e5"))
 		m = h.outbox()
@@ -482,7 +482,7 @@ func TestDeadlines(t *testing.T) {
 	if check() != 1 {
 		t.Fatal("no reminder after the deadline")
 	}
-	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "reminder: your move (T2) is due by Thu 2026-11-26 13:00 UTC", "It has waited 2 days 1 hour", "2 days for each move", "(2 days from now), you forfeit")
+	mustContain(t, "reminder", bodyTo(t, h.outbox(), bob), "your move (T2), due Thu 2026-11-26", "It has waited 2 days 1 hour", "2 days for each move", "(2 days from now), you forfeit")
 	if check() != 0 {
 		t.Fatal("the reminder was sent twice")
 	}
@@ -492,7 +492,7 @@ func TestDeadlines(t *testing.T) {
 	}
 	m := h.outbox()
 	for _, who := range []string{ann, bob} {
-		mustContain(t, "forfeit", bodyTo(t, m, who), "Black did not act in time, twice", "White wins", "game over, 1-0")
+		mustContain(t, "forfeit", bodyTo(t, m, who), "Black did not act in time, twice", "White wins", "game over: 1-0")
 	}
 	if out := h.outcome(id); out.Result != "1-0" || out.Termination != "forfeit" {
 		t.Errorf("outcome %+v (from the replayed log)", out)
@@ -511,5 +511,25 @@ func TestDeadlines(t *testing.T) {
 	gnow = gnow.Add(10 * time.Hour)
 	if n, _ := g.ref.CheckDeadlines(); n != 0 {
 		t.Error("a reminder to Black only 10 hours after White's move")
+	}
+}
+
+// Issue 33: a player who mates writing + is not told to write #: the game is over, and the
+// note would help nobody; a wrong check mark in a game that goes on is still noted.
+func TestMateWithPlusNotNoted(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, W, "f3"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "e5+"))
+	mustContain(t, "a wrong check mark", bodyTo(t, h.outbox(), bob), "the move gives no check")
+	h.deliver(h.reply(id, W, "g4"))
+	h.outbox()
+	h.deliver(h.reply(id, B, "Qh4+"))
+	body := bodyTo(t, h.outbox(), bob)
+	mustContain(t, "the mate", body, "Black checkmated White")
+	if strings.Contains(body, "write #") {
+		t.Errorf("the mate written with + is noted:\n%s", body)
 	}
 }

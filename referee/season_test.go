@@ -491,7 +491,7 @@ func TestSeasonByMail(t *testing.T) {
 	w.play(at(11, 22, 15, 0), dora, g1, "f6, g5")
 	got = w.play(at(11, 22, 16, 0), alice, g1, "Qh5#")
 	for _, p := range []string{alice, dora} {
-		mustSay(t, p+"'s end of game 1", got.of(t, p, g1, "game over, 1-0").text, "White played series 3: Qh5#", "White checkmated Black.", "The whole game: 1 e4 2 f6, g5 3 Qh5#")
+		mustSay(t, p+"'s end of game 1", got.of(t, p, g1, "game over: 1-0").text, "White played series 3: Qh5#", "White checkmated Black.", "The whole game: 1 e4 2 f6, g5 3 Qh5#")
 	}
 	for _, p := range w.readers {
 		mustSay(t, p+"'s standings after game 1", got.of(t, p, 0, ": standings").text, "Game #"+itoa(g1)+" of "+seasonName+", alice@localhost against dora@localhost, ended: 1-0.", "1 of 6 games decided")
@@ -500,10 +500,10 @@ func TestSeasonByMail(t *testing.T) {
 	// Game 2, bruno-chen: Black offers a draw with his series, White accepts.
 	w.play(at(11, 22, 17, 0), bruno, g2, "e4")
 	got = w.play(at(11, 22, 18, 0), chen, g2, "e5, Nc6\nDRAW OFFER")
-	mustSay(t, "bruno's offer", got.only(t, bruno).text, "draw offered; your move (series 3)", "Black played series 2: e5, Nc6", "Black offers a draw. Reply DRAW ACCEPT to agree, or DRAW DECLINE.")
+	mustSay(t, "bruno's offer", got.only(t, bruno).text, "your move (series 3); draw offered", "Black played series 2: e5, Nc6", "Black offers a draw. Reply DRAW ACCEPT to agree, or DRAW DECLINE.")
 	got = w.play(at(11, 22, 19, 0), bruno, g2, "DRAW ACCEPT")
 	for _, p := range []string{bruno, chen} {
-		mustSay(t, p+"'s end of game 2", got.of(t, p, g2, "game over, 1/2-1/2").text, "Draw agreed.", "The whole game: 1 e4 2 e5, Nc6")
+		mustSay(t, p+"'s end of game 2", got.of(t, p, g2, "game over: 1/2-1/2").text, "Draw agreed.", "The whole game: 1 e4 2 e5, Nc6")
 	}
 
 	// Games 6 (chen-alice) and 4 (alice-bruno) begin.
@@ -551,7 +551,7 @@ func TestSeasonByMail(t *testing.T) {
 	// Game 4, alice-bruno: the organizer adjudicates it, by mail, with his reason.
 	got = w.organize(at(11, 23, 14, 0), "ADJUDICATE "+itoa(g4)+" 0-1 White's position is lost")
 	for _, p := range []string{alice, bruno} {
-		mustSay(t, p+"'s adjudicated game", got.of(t, p, g4, "adjudicated").text, "game over, 0-1", "The organizer adjudicated the game: Black wins (0-1).",
+		mustSay(t, p+"'s adjudicated game", got.of(t, p, g4, "adjudicated").text, "game over: 0-1", "The organizer adjudicated the game: Black wins (0-1).",
 			"The organizer's reason: White's position is lost")
 	}
 	mustSay(t, "the organizer's answer", got.of(t, seasonTD, 0, "organizer's commands").text, "Game #"+itoa(g4)+" adjudicated 0-1")
@@ -563,7 +563,7 @@ func TestSeasonByMail(t *testing.T) {
 	w.play(at(11, 23, 15, 0), chen, g6, "3: Nc3, Nf3, Bf4")
 	got = w.play(at(11, 23, 16, 0), alice, g6, "RESIGN")
 	for _, p := range []string{alice, chen} {
-		mustSay(t, p+"'s end of game 6", got.of(t, p, g6, "game over, 1-0").text, "resign", "The whole game: 1 d4 2 d5, Nf6 3 Nc3, Nf3, Bf4")
+		mustSay(t, p+"'s end of game 6", got.of(t, p, g6, "game over: 1-0").text, "resign", "The whole game: 1 d4 2 d5, Nf6 3 Nc3, Nf3, Bf4")
 	}
 	for _, p := range w.readers {
 		mustSay(t, p+"'s standings after game 6", got.of(t, p, 0, ": standings").text, "4 of 6 games decided")
@@ -577,7 +577,7 @@ func TestSeasonByMail(t *testing.T) {
 	if got.count() != 1 {
 		t.Fatalf("%d mails on Nov 30, want bruno's reminder:\n%s", got.count(), got.summary())
 	}
-	mustSay(t, "bruno's reminder", got.of(t, bruno, g5, "reminder").text, "2 days left", "your flag falls Thu 2026-12-03 12:00 UTC")
+	mustSay(t, "bruno's reminder", got.of(t, bruno, g5, ", due ").text, "2 days left", "your flag falls Thu 2026-12-03 12:00 UTC")
 	// Game 5, bruno-dora: bruno moves in time, 9 days and 2 hours after the start (9 days
 	// charged); dora's clock runs from then.
 	got = w.play(at(12, 1, 14, 0), bruno, g5, "e4")
@@ -595,7 +595,7 @@ func TestSeasonByMail(t *testing.T) {
 	if got.count() != 1 {
 		t.Fatalf("%d mails on Dec 5, want chen's reminder:\n%s", got.count(), got.summary())
 	}
-	mustSay(t, "chen's reminder", got.of(t, chen, g3, "reminder").text, "2 days left", "your flag falls Tue 2026-12-08 14:00 UTC, and you lose on time",
+	mustSay(t, "chen's reminder", got.of(t, chen, g3, ", due ").text, "2 days left", "your flag falls Tue 2026-12-08 14:00 UTC, and you lose on time",
 		"Clocks (10d+1d, whole days): White 11 days left, Black 2 days left.")
 	if got := w.deadlines(at(12, 8, 13, 59)); got.count() != 0 {
 		t.Fatalf("%d mails a minute before chen's flag:\n%s", got.count(), got.summary())
@@ -604,7 +604,7 @@ func TestSeasonByMail(t *testing.T) {
 	// forfeit, and everyone gets the standings.
 	got = w.deadlines(at(12, 8, 14, 0))
 	for _, p := range []string{chen, dora} {
-		mustSay(t, p+"'s loss on time", got.of(t, p, g3, "game over, 1-0").text, "Black's time ran out: Black loses on time. White wins.",
+		mustSay(t, p+"'s loss on time", got.of(t, p, g3, "game over: 1-0").text, "Black's time ran out: Black loses on time. White wins.",
 			"The whole game: 1 e4")
 	}
 	mustSay(t, "the organizer told of the forfeit", got.of(t, seasonTD, 0, "for the organizer").text,
@@ -627,8 +627,8 @@ func TestSeasonByMail(t *testing.T) {
 	// The organizer withdraws dora: her game still going (game 5) ends, lost by her by
 	// forfeit (the tournament's rule); both players are told; the standings are final.
 	got = w.organize(at(12, 8, 16, 0), "WITHDRAW dora@localhost")
-	mustSay(t, "bruno's game 5", got.of(t, bruno, g5, "withdrew").text, "dora@localhost has withdrawn from "+seasonName+": this game ends, lost by him by forfeit.", "The whole game: 1 e4")
-	mustSay(t, "dora's game 5", got.of(t, dora, g5, "withdrew").text, "You have withdrawn from "+seasonName+": this game ends, lost by you by forfeit.", "The whole game: 1 e4")
+	mustSay(t, "bruno's game 5", got.of(t, bruno, g5, "withdrawn").text, "The organizer has withdrawn dora@localhost from "+seasonName+": this game ends, lost by him by forfeit.", "The whole game: 1 e4")
+	mustSay(t, "dora's game 5", got.of(t, dora, g5, "withdrawn").text, "The organizer has withdrawn you from "+seasonName+": this game ends, lost by you by forfeit.", "The whole game: 1 e4")
 	mustSay(t, "the organizer's answer", got.of(t, seasonTD, 0, "organizer's commands").text, "dora@localhost is withdrawn; his games still going are ended")
 	if tr = w.h.tournament(id); tr.WithdrawRule != "forfeit" {
 		t.Errorf("withdraw rule %q, want the default forfeit", tr.WithdrawRule)

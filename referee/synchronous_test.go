@@ -21,9 +21,9 @@ func TestSynchronousByMail(t *testing.T) {
 		checkMail(t, m)
 	}
 	toAnn, toBob := bodyTo(t, mails, ann), bodyTo(t, mails, bob)
-	mustSay(t, "White's answer", toAnn, "Subject: [refereed #1] Synchronous Chess (PSC): your move is sealed; waiting for your opponent",
+	mustSay(t, "White's answer", toAnn, "Subject: [refereed #1] Synchronous (PSC): move sealed; opponent to choose",
 		"Your move for turn 1, e4, is sealed.")
-	mustSay(t, "Black's news", toBob, "Subject: [refereed #1] Synchronous Chess (PSC): your opponent has chosen; your move (turn 1)",
+	mustSay(t, "Black's news", toBob, "Subject: [refereed #1] Synchronous (PSC): your move (turn 1); opponent waits",
 		"Your opponent has chosen his move for turn 1.")
 	if strings.Contains(toBob, "e4") {
 		t.Errorf("Black is told White's sealed move:\n%s", toBob)
@@ -112,7 +112,7 @@ func TestSynchronousDeadlines(t *testing.T) {
 		t.Fatalf("the reminder went to %v, want Black alone", mails[0].To)
 	}
 	checkMail(t, mails[0])
-	mustSay(t, "the reminder", bodyTo(t, mails, bob), "reminder: your move (turn 1) is due by")
+	mustSay(t, "the reminder", bodyTo(t, mails, bob), "your move (turn 1), due ")
 
 	h.now = h.now.Add(clocks.DefaultDeadline + time.Minute)
 	if _, err := h.ref.CheckDeadlines(); err != nil {

@@ -27,7 +27,7 @@ func TestTakeback(t *testing.T) {
 		{W, "TAKEBACK", []string{"refused", "only your last turn"}, nil, ""},
 		{W, "e4", nil, nil, ""},
 		{W, "TAKEBACK", []string{"You ask to take back your last turn (1. e4). The request stands until Black accepts or declines it, or moves."},
-			[]string{"White asks to take back his last turn (1. e4). Reply TAKEBACK ACCEPT to agree"}, "your opponent asks to take back a move; your move"},
+			[]string{"White asks to take back his last turn (1. e4). Reply TAKEBACK ACCEPT to agree"}, "your move (move 1); takeback asked"},
 		{W, "TAKEBACK", []string{"you have already asked"}, nil, ""},
 		{B, "TAKEBACK DECLINE", []string{"Black declines the takeback request."}, []string{"Black declines the takeback request."}, ""},
 		{B, "TAKEBACK ACCEPT", []string{"no takeback request from your opponent to accept"}, nil, ""},
@@ -59,7 +59,7 @@ func TestTakeback(t *testing.T) {
 		if len(c.toOther) > 0 {
 			mustSay(t, c.line+" (other)", bodyTo(t, m, other), c.toOther...)
 		}
-		if c.subjectTo != "" && !strings.Contains(bodyTo(t, m, other), "Subject: [refereed #1] Orthodox chess: "+c.subjectTo) {
+		if c.subjectTo != "" && !strings.Contains(bodyTo(t, m, other), "Subject: [refereed #1] Orthodox: "+c.subjectTo) {
 			t.Errorf("%s: the other's subject is not %q:\n%s", c.line, c.subjectTo, bodyTo(t, m, other))
 		}
 	}

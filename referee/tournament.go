@@ -179,7 +179,7 @@ func standingsParas(tx *store.Tx, t *store.Tournament) ([]string, error) {
 	return []string{
 		say("tournament-standings", templates.Args{"Name": t.Name, "Variant": name, "Done": done, "Games": len(s.Games)}),
 		strings.TrimRight(s.Crosstable(), "\n"),
-		say("tournament-key", nil),
+		say("tournament-key", templates.Args{"Double": t.Double}),
 	}, nil
 }
 

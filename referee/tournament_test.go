@@ -163,7 +163,7 @@ func TestTournamentWithdraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := h.outbox()
-	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, "alice@example.com"), "\n"), "chen@example.org has withdrawn from Cup", "none of his", "Subject: [refereed] Cup: standings")
+	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, "alice@example.com"), "\n"), "The organizer has withdrawn chen@example.org from Cup", "none of his", "Subject: [refereed] Cup: standings")
 	if err := h.ref.Withdraw(id, "chen@example.org"); err == nil {
 		t.Error("withdrew twice")
 	}
@@ -221,7 +221,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := h.outbox()
-	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, quartet[0]), "\n"), "bruno@example.net has withdrawn from Autumn Cup", "this game ends, lost by", "4 of 6 games")
+	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, quartet[0]), "\n"), "The organizer has withdrawn bruno@example.net from Autumn Cup", "lost by him by forfeit", "4 of 6 games")
 	// alice and chen play on: in one game White moves and Black lets the time run out, in
 	// the other White does.
 	var left []uint64
@@ -252,7 +252,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	// time. chen 2 + 2 (bruno's forfeits) = 4, SB 2 x 2 (alice) = 4; alice 2, SB 0 (bruno
 	// has nothing); bruno last, as he withdrew.
 	mustContain(t, "the final standings", final, "6 of 6 games", "these are the final",
-		"    1 chen                 * 1 +      4       4   4\n                           * 1 +",
+		"    1 chen                 * 1 +      4       4   4\n      cycle 2              * 1 +",
 		"    2 alice                0 * +      2       0   2",
 		"    3 bruno (w)            - - *      0       0   0")
 	var pgn strings.Builder

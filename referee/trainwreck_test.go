@@ -46,7 +46,7 @@ func TestTrainWreckByMail(t *testing.T) {
 		mustSay(t, who+"'s mail", body, "White played turn 1: e2-e4 / Nb8-c6.", "- part 1: White's pawn e2-e4.", "- part 2: Black's knight b8-c6.",
 			"Black to play turn 1: one move of his own men, then one of White's men (not the king).")
 	}
-	mustSay(t, "Black's mail", toBob, "Subject: [refereed #1] Train Wreck Chess: your move (turn 1)", "8 | r n b k q b . r | 8")
+	mustSay(t, "Black's mail", toBob, "Subject: [refereed #1] Train Wreck: your move (turn 1)", "8 | r n b k q b . r | 8")
 	if strings.Contains(toAnn, "your move") {
 		t.Errorf("White is asked to move:\n%s", toAnn)
 	}
@@ -91,7 +91,7 @@ func TestTrainWreckEndsByMail(t *testing.T) {
 		checkMail(t, m)
 	}
 	for who, body := range map[string]string{"White": bodyTo(t, mails, ann), "Black": bodyTo(t, mails, bob)} {
-		mustSay(t, who+"'s last mail", body, "game over, 0-1", "Black played turn 1: Re1xa1.", "- part 1: Black's rook e1-a1, taking White's king.",
+		mustSay(t, who+"'s last mail", body, "game over: 0-1", "Black played turn 1: Re1xa1.", "- part 1: Black's rook e1-a1, taking White's king.",
 			"Black took White's king.", "The whole game:\n1. b7-b8=Q / e2-e1=R 1... Re1xa1", "The final position:")
 	}
 	if o := h.outcome(id); o.Result != "0-1" || o.Termination != "king capture" {

@@ -42,7 +42,7 @@ func (t *boltTx) CreateGame(g *Game) error {
 	if err := countState(t.tx, g.Status, g.Variant, 1); err != nil {
 		return fmt.Errorf("store: create game: %w", err)
 	}
-	return t.indexPlayers(id, [2]string{}, addresses(g))
+	return t.indexPlayers(id, nil, g.Indexed())
 }
 
 // Game returns game id.
@@ -70,6 +70,7 @@ func (t *boltTx) putGameAs(g *Game) error {
 	}
 	var was struct {
 		Players [2]struct{ Address string }
+		Former  []struct{ Address string }
 		Status  Status
 		Variant string
 	}
@@ -99,11 +100,12 @@ func (t *boltTx) putGameAs(g *Game) error {
 			return fmt.Errorf("store: put game %d: %w", g.ID, err)
 		}
 	}
-	return t.indexPlayers(g.ID, [2]string{was.Players[0].Address, was.Players[1].Address}, addresses(g))
+	wasIndexed := []string{was.Players[0].Address, was.Players[1].Address}
+	for _, f := range was.Former {
+		wasIndexed = append(wasIndexed, f.Address)
+	}
+	return t.indexPlayers(g.ID, wasIndexed, g.Indexed())
 }
-
-// addresses are g's players' addresses.
-func addresses(g *Game) [2]string { return [2]string{g.Players[0].Address, g.Players[1].Address} }
 
 // playerKey is the index key of game id under address.
 func playerKey(address string, id uint64) []byte {
@@ -111,13 +113,13 @@ func playerKey(address string, id uint64) []byte {
 }
 
 // indexPlayers moves game id's index entries from the addresses was to now.
-func (t *boltTx) indexPlayers(id uint64, was, now [2]string) error {
-	if was == now {
+func (t *boltTx) indexPlayers(id uint64, was, now []string) error {
+	if slices.Equal(was, now) {
 		return nil
 	}
 	b := t.tx.Bucket(bByPlayer)
 	for _, a := range was {
-		if a != "" && !slices.Contains(now[:], a) {
+		if a != "" && !slices.Contains(now, a) {
 			if err := b.Delete(playerKey(a, id)); err != nil {
 				return fmt.Errorf("store: index game %d: %w", id, err)
 			}
@@ -141,7 +143,7 @@ func indexPlayers(tx *bolt.Tx) error {
 		if err := json.Unmarshal(v, &g); err != nil {
 			return err
 		}
-		for _, a := range addresses(&g) {
+		for _, a := range g.Indexed() {
 			if a != "" {
 				if err := b.Put(playerKey(a, g.ID), nil); err != nil {
 					return err
@@ -172,7 +174,7 @@ func (t *boltTx) gamesUnder(prefix string) ([]Game, error) {
 		all, err := t.allGames()
 		var out []Game
 		for _, g := range all {
-			for _, a := range addresses(&g) {
+			for _, a := range g.Indexed() {
 				if strings.HasPrefix(strings.ToLower(a)+"\x00", prefix) || strings.HasPrefix(strings.ToLower(a), prefix) && strings.HasSuffix(prefix, "@") {
 					out = append(out, g)
 					break

@@ -36,13 +36,28 @@ func testGamesOf(t *testing.T, db *DB, path string) {
 	if count("ann@x.org") != 2 || count("ANN@X.ORG") != 2 || count("bob@y.org") != 2 || count("nobody@x.org") != 0 {
 		t.Fatalf("games of ann %d, bob %d", count("ann@x.org"), count("bob@y.org"))
 	}
-	db.Update(func(tx *Tx) error { // bob is replaced by eve in game 3
+	db.Update(func(tx *Tx) error { // bob's address is corrected to eve's in game 3
 		g, _ := tx.Game(ids["bob@y.orgdee@w.org"])
 		g.Players[0].Address = "eve@v.org"
 		return tx.PutGame(g)
 	})
 	if count("bob@y.org") != 1 || count("eve@v.org") != 1 {
-		t.Fatalf("after the replacement: bob %d, eve %d", count("bob@y.org"), count("eve@v.org"))
+		t.Fatalf("after the correction: bob %d, eve %d", count("bob@y.org"), count("eve@v.org"))
+	}
+	// Issue 33: a REPLACE keeps the game under the player replaced (Game.Former).
+	db.Update(func(tx *Tx) error {
+		g, _ := tx.Game(ids["cy@z.orgAnn@x.org"])
+		g.Former = append(g.Former, Former{Side: 0, Address: "cy@z.org", Commands: 4, Move: 3})
+		g.Players[0].Address = "fay@v.org"
+		return tx.PutGame(g)
+	})
+	if count("cy@z.org") != 1 || count("fay@v.org") != 1 {
+		t.Fatalf("after a REPLACE: cy %d, fay %d", count("cy@z.org"), count("fay@v.org"))
+	}
+	var cy int
+	db.View(func(tx *Tx) error { gs, err := tx.GamesOfLocal("cy"); cy = len(gs); return err })
+	if cy != 1 {
+		t.Fatalf("games of local part cy after a REPLACE: %d", cy)
 	}
 	var local int
 	db.View(func(tx *Tx) error { gs, err := tx.GamesOfLocal("ann"); local = len(gs); return err })
@@ -63,7 +78,7 @@ func testGamesOf(t *testing.T, db *DB, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if count("ann@x.org") != 2 || count("eve@v.org") != 1 {
+	if count("ann@x.org") != 2 || count("eve@v.org") != 1 || count("cy@z.org") != 1 {
 		t.Fatalf("after the migration: ann %d, eve %d", count("ann@x.org"), count("eve@v.org"))
 	}
 }

@@ -29,6 +29,31 @@ type Game struct {
 
 	// Rated: when the game ends, its players' ratings are updated (store/ratings.go).
 	Rated bool `json:"rated,omitempty"`
+
+	// Former lists, in order, who played a side before the organizer gave it to another
+	// (REPLACE): the game stays his as far as he played it, and the index of players keeps
+	// it under his address too.
+	Former []Former `json:"former,omitempty"`
+}
+
+// Former is a player who played side Side of a game up to the organizer's REPLACE at At:
+// the game's first Commands commands (as they stood then) were played before it, and Move
+// is the number of the first move his successor plays.
+type Former struct {
+	Side     int       `json:"side"`
+	Address  string    `json:"address"`
+	Commands int       `json:"commands"`
+	Move     int       `json:"move"`
+	At       time.Time `json:"at"`
+}
+
+// Indexed are the addresses a game is listed under: its players' and its former players'.
+func (g *Game) Indexed() []string {
+	out := []string{g.Players[0].Address, g.Players[1].Address}
+	for _, f := range g.Former {
+		out = append(out, f.Address)
+	}
+	return out
 }
 
 // Status is whether a game goes on. The game's log is its truth: Status is the log's outcome
@@ -100,6 +125,9 @@ type Event struct {
 const (
 	// EventExtend is an organizer's extension of a player's time in a game.
 	EventExtend = "extend"
+	// EventReplace is the organizer's REPLACE of the player of Side (Text "replace <old>
+	// <new>"): who plays the side from then on; the game's rules never see it.
+	EventReplace = "replace"
 	// EventTakeback is a step of a takeback (Text "takeback offer", "takeback accept" ...):
 	// an accepted one takes its Undo commands out of the game.
 	EventTakeback = "takeback"

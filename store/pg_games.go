@@ -31,6 +31,12 @@ func (t *pgTx) putGameRow(g *Game, insert bool) error {
 	if err == nil && tag.RowsAffected() != 1 {
 		err = ErrNotFound
 	}
+	for _, f := range g.Former {
+		if err != nil {
+			break
+		}
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO former_players (game, address) VALUES ($1, $2) ON CONFLICT DO NOTHING`, int64(g.ID), f.Address)
+	}
 	if err == nil {
 		t.remember(fmt.Sprint("game/", g.ID), doc)
 	}
@@ -194,7 +200,8 @@ func (t *pgTx) GamesOf(address string) ([]Game, error) {
 		return nil, err
 	}
 	a := strings.ToLower(address)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1 ORDER BY id`, a))
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1
+		OR id IN (SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`, a))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s: %w", address, err)
 	}
@@ -208,7 +215,8 @@ func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
 	l := strings.ToLower(local)
 	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games
 		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
-		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0) ORDER BY id`, l))
+		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0)
+		   OR id IN (SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`, l))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s@: %w", local, err)
 	}

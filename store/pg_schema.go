@@ -136,4 +136,15 @@ CREATE INDEX sent_game ON sent (game, id);
 	2: `CREATE INDEX processed_at ON processed (at);`,
 	// 3: the rated players, for the rating lists (Tx.EachRatedPlayer).
 	3: `CREATE INDEX players_rated ON players (address) WHERE doc ? 'ratings';`,
+	// 4: who played a side of a game before the organizer's REPLACE (Game.Former), so that
+	// GamesOf and GamesOfLocal still list the game under him.
+	4: `
+CREATE TABLE former_players (
+	game    BIGINT NOT NULL,
+	address TEXT NOT NULL,
+	PRIMARY KEY (game, address)
+);
+CREATE INDEX former_players_address ON former_players (lower(address), game);
+CREATE INDEX former_players_local ON former_players (split_part(lower(address), '@', 1), game);
+`,
 }

@@ -8,11 +8,11 @@ import (
 // Wrap breaks text into lines of at most Width columns at spaces, keeping its line breaks.
 // A line that fits is left as it is (a table keeps its columns). A longer line continues
 // under its own indentation, or under the text of a list item ("- "). A word longer than a
-// line is cut.
+// line is cut. A FEN's line is kept whole (FENLine).
 func Wrap(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		if len([]rune(l)) > Width || strings.ContainsRune(l, '\t') {
+		if (len([]rune(l)) > Width || strings.ContainsRune(l, '\t')) && !FENLine(l) {
 			lines[i] = wrapLine(l, "")
 		}
 	}
@@ -36,7 +36,16 @@ func wrapLine(line, hang string) string {
 func fill(lead, hang, text string) string {
 	room := Width - max(len([]rune(lead)), len(hang))
 	var words []string
-	for _, w := range strings.Fields(text) {
+	fields := strings.Fields(text)
+	for i := 0; i+1 < len(fields); i++ {
+		// A move number stays with its move: "12. e4", "12... Nf6" are never broken (issue
+		// 33: the game so far broke between them).
+		if moveNumber(fields[i]) && len(fields[i])+1+len(fields[i+1]) <= room {
+			fields[i] += " " + fields[i+1]
+			fields = append(fields[:i+1], fields[i+2:]...)
+		}
+	}
+	for _, w := range fields {
 		for r := []rune(w); ; r = r[room:] {
 			if len(r) <= room {
 				words = append(words, string(r))
@@ -170,4 +179,18 @@ func wrapLong(text string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// moveNumber reports whether w is a move number of a record: digits and one or more dots.
+func moveNumber(w string) bool {
+	d := strings.TrimRight(w, ".")
+	if d == w || d == "" {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

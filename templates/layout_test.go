@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,46 @@ func TestRenderDropsRuleIDs(t *testing.T) {
 	}
 	if strings.Contains(string(raw), "TX-D15") || strings.Contains(string(raw), "rules.md") {
 		t.Errorf("a rule ID is left:\n%s", raw)
+	}
+}
+
+// Issue 33: the game so far never breaks between a move number and its move, and a FEN line
+// is whole after its label, even past Width.
+func TestWrapKeepsNumbersAndFEN(t *testing.T) {
+	var sb strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&sb, "%d. Nf3 Nf6 ", i)
+	}
+	sb.WriteString("31... Ng8")
+	for _, l := range strings.Split(Wrap(sb.String()), "\n") {
+		if len(l) > Width || moveNumber(l[strings.LastIndexByte(l, ' ')+1:]) {
+			t.Errorf("a line ends with a move number, or is too long: %q", l)
+		}
+	}
+	fen := "FEN: r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2NBPN2/PP3PPP/R2QK2R w KQ - 4 100"
+	if !FENLine(fen) || FENLine("FEN: hello there") || FENLine("see the FEN: below") {
+		t.Error("FENLine")
+	}
+	if got := Wrap("Position:\n" + fen); got != "Position:\n"+fen {
+		t.Errorf("the FEN is broken:\n%s", got)
+	}
+	raw, err := Render(Mail{From: "r <r@x>", To: "a@x", MessageID: "m@x", Diagram: fen + "\n"})
+	if err != nil || !strings.Contains(strings.ReplaceAll(string(raw), "=\r\n", ""), fen) {
+		t.Errorf("a FEN line past Width: %v\n%s", err, raw)
+	}
+}
+
+// Issue 33: a mail without a footer has no empty signature block ("--" and nothing).
+func TestNoEmptySignature(t *testing.T) {
+	raw, err := Render(Mail{From: "r <r@x>", To: "a@x", MessageID: "m@x", Paragraphs: []string{"Refused."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(raw); strings.Contains(s, "\r\n--\r\n") || strings.Contains(s, "<hr>") {
+		t.Errorf("an empty signature block:\n%s", s)
+	}
+	raw, _ = Render(Mail{From: "r <r@x>", To: "a@x", MessageID: "m@x", Paragraphs: []string{"Refused."}, Footer: "The referee."})
+	if s := string(raw); !strings.Contains(s, "\r\n--\r\nThe referee.") {
+		t.Errorf("the signature block is missing:\n%s", s)
 	}
 }

@@ -29,8 +29,15 @@ import (
 //go:embed mail/* words/*
 var files embed.FS
 
-// Width is the longest line of the text part.
+// Width is the longest line of the text part, but for a FEN's (FENLine).
 const Width = 72
+
+// fenLine is a line that gives a position's FEN after its label: "FEN: <six fields>".
+var fenLine = regexp.MustCompile(`^FEN: [1-8pnbrqkPNBRQK/]+ [wb] [-KQkqA-Ha-h]+ [-a-h1-8]+ \d+ \d+ ?$`)
+
+// FENLine reports whether line gives a FEN: it is never broken (a reader copies it whole,
+// issue 33), so it may be longer than Width, up to 100 columns.
+func FENLine(line string) bool { return len(line) <= 100 && fenLine.MatchString(line) }
 
 var (
 	textTmpl = texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
@@ -66,12 +73,24 @@ type Attachment struct {
 	Data        []byte
 }
 
-// Subject builds "[refereed #42] Transactional Chess: what".
+// Subject builds "[refereed #42] Transactional: what", the game's name short (without
+// "Chess"): a mail list shows a subject's start, so what the player must do comes first in
+// what, and the whole stays short (issue 33: subjects ran to 97 characters).
 func Subject(game uint64, variant, what string) string {
 	if game == 0 {
 		return "[refereed] " + what
 	}
-	return fmt.Sprintf("[refereed #%d] %s: %s", game, variant, what)
+	return fmt.Sprintf("[refereed #%d] %s: %s", game, ShortName(variant), what)
+}
+
+// ShortName is a game's name as a subject gives it: "Transactional Chess" is
+// "Transactional", "Synchronous Chess (PSC)" "Synchronous (PSC)", "Orthodox chess"
+// "Orthodox".
+func ShortName(variant string) string {
+	for _, c := range []string{" Chess", " chess"} {
+		variant = strings.Replace(variant, c, "", 1)
+	}
+	return variant
 }
 
 // ruleRef is a rule's ID in parentheses, as the rules' authors cite them: " (TX-D15)",
@@ -93,7 +112,7 @@ func Render(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {
-		if len([]rune(line)) > Width {
+		if len([]rune(line)) > Width && !FENLine(line) {
 			return nil, fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
 		}
 	}

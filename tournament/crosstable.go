@@ -13,7 +13,7 @@ const Width = 72
 // row number), then points, Sonneborn-Berger and wins. A cell reads from the row player's
 // side: 1 won, 0 lost, = drawn, + won by forfeit, - lost by forfeit, x not played (annulled
 // after a withdrawal), . still going, * himself. A double round robin has two lines per
-// player, one per cycle. A place shared after every tiebreak is written as the span of rows
+// player, one per cycle, the second named "cycle 2". A place shared after every tiebreak is written as the span of rows
 // it covers ("2-4") on each of them, once any game has a result; a player who withdrew has
 // "(w)" after his name, one who took over a seat "(for dee)". Names are abbreviated to fit.
 func (s Section) Crosstable() string {
@@ -81,7 +81,7 @@ func (s Section) Crosstable() string {
 			if c == 0 {
 				line(fmt.Sprintf("%5s %-*s %s"+totals, place, nameW, abbreviate(name, nameW), row.String(), x.Points(), x.SB(), fmt.Sprint(x.Wins)))
 			} else {
-				line(fmt.Sprintf("%5s %-*s %s", "", nameW, "", row.String()))
+				line(fmt.Sprintf("%5s %-*s %s", "", nameW, abbreviate("cycle 2", nameW), row.String()))
 			}
 		}
 	}

@@ -136,6 +136,9 @@ func TestCrosstableWidth(t *testing.T) {
 			rows := 1 + n
 			if double {
 				rows = 1 + 2*n
+				if !strings.Contains(lines[2], "cycle") { // issue 33: two unlabelled lines a player
+					t.Errorf("n=%d: the second cycle's line is not named: %q", n, lines[2])
+				}
 			}
 			if len(lines) != rows {
 				t.Errorf("n=%d double=%v: %d lines", n, double, len(lines))

@@ -3,6 +3,7 @@ package variant
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/refereed/refereed/record"
 )
@@ -13,6 +14,7 @@ type Failure struct {
 	Where string // how the record names it ("ply 14", "T5")
 	Text  string // the command as written
 	Err   error
+	Line  int // records: the line of the file the step is written on (0: not known)
 }
 
 func (f *Failure) Error() string {
@@ -100,7 +102,10 @@ type Replayed struct {
 	Plies    int      // plies applied, as the record counts them
 	Result   string   // the record's result ("*" when it has none)
 	Warnings []string // notes on accepted but sloppy notation, each naming its step
-	Failure  *Failure // the first step that failed, or a result that contradicts the game
+	// WarningLines is, for each warning, the line of the file its step is written on (0:
+	// not known, or the warning is of the whole record).
+	WarningLines []int
+	Failure      *Failure // the first step that failed, or a result that contradicts the game
 }
 
 // ReplayRecord plays a record: the [Variant] tag selects the game (no tag is orthodox
@@ -159,9 +164,41 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 	case tag != "":
 		r.Result = tag
 	}
+	// A record that starts at another move than 1 and gives no position is read from the
+	// start, which it may not mean (issue 33).
+	for _, t := range toks {
+		if t.Kind == record.Number || t.Kind == record.Symbol {
+			if n, _, ok := leadingNumber(t.Text); ok && n != 1 && rec.Tag("FEN") == "" && (t.Kind == record.Number || strings.Contains(t.Text, ".")) {
+				line, _ := rec.Position(t.Offset)
+				r.warn(line, fmt.Sprintf("the record starts at move %d but gives no FEN: it is read from the start position", n))
+			}
+			break
+		}
+	}
 	steps, err := v.Steps(g, toks, rp.steps[:0])
 	if err != nil {
 		return nil, movetextError(rec, err)
+	}
+	// Each step's line, found by its text among the tokens in order (a step no token
+	// matches has none).
+	next := 0
+	lineOf := func(text string) int {
+		for j := next; j < len(toks) && j < next+8; j++ {
+			t := toks[j]
+			if t.Kind != record.Symbol && t.Kind != record.Paren {
+				continue
+			}
+			core := t.Text
+			if _, rest, ok := record.NumberAndSymbol(core); ok {
+				core = rest
+			}
+			if core != "" && (strings.Contains(text, core) || strings.Contains(core, text)) {
+				next = j + 1
+				line, _ := rec.Position(t.Offset)
+				return line
+			}
+		}
+		return 0
 	}
 	rp.steps = steps[:0]
 	if res, ok := g.(Reserver); ok {
@@ -172,11 +209,15 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 		resolve = rr.ResolveRecord
 	}
 	for i, st := range steps {
+		line := lineOf(st.Text)
 		for _, w := range st.Warnings {
-			r.Warnings = append(r.Warnings, st.Place()+": "+w)
+			r.warn(line, st.Place()+": "+w)
+		}
+		if f := strings.Fields(st.Text); len(f) > 1 && (f[len(f)-1] == "e.p." || f[len(f)-1] == "ep") {
+			r.warn(line, fmt.Sprintf("%s (%s): \"%s\" written apart from its move; read as %s", st.Place(), st.Text, f[len(f)-1], strings.Join(f[:len(f)-1], " ")))
 		}
 		if g.Outcome().Over() {
-			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text,
+			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text, Line: line,
 				Err: fmt.Errorf("the game was already over (%s)", g.Outcome().Reason)}
 			return r, nil
 		}
@@ -189,7 +230,7 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 		cmd, warns, err := resolve(by, st.Text)
 		var skip *Skip
 		if errors.As(err, &skip) {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s; the annotation is skipped", st.Place(), st.Text, skip.Why))
+			r.warn(line, fmt.Sprintf("%s (%s): %s; the annotation is skipped", st.Place(), st.Text, skip.Why))
 			continue
 		}
 		if err == nil {
@@ -200,14 +241,16 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 			if errors.As(err, &rej) {
 				err = rej.ForRecord()
 			}
-			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text, Err: err}
+			r.Failure = &Failure{Index: i, Where: st.Place(), Text: st.Text, Err: err, Line: line}
 			return r, nil
 		}
 		for _, w := range warns {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, w.Text))
+			r.warn(line, fmt.Sprintf("%s (%s): %s", st.Place(), st.Text, w.Text))
 		}
 		if n, ok := g.(Noter); ok {
-			r.Warnings = append(r.Warnings, n.TakeNotes()...)
+			for _, note := range n.TakeNotes() {
+				r.warn(line, note)
+			}
 		}
 		r.Plies++
 	}
@@ -217,7 +260,7 @@ func (rp *Replayer) Replay(rec *record.Record) (*Replayed, error) {
 	out := g.Outcome()
 	switch {
 	case out.Over() && r.Result == "*":
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the game is over (%s, %s) but the record gives no result", out.Reason, out.Result))
+		r.warn(0, fmt.Sprintf("the game is over (%s, %s) but the record gives no result", out.Reason, out.Result))
 	case out.Over() && r.Result != out.Result:
 		r.Failure = &Failure{Index: len(steps), Where: "result", Text: r.Result,
 			Err: fmt.Errorf("the record says %s but the final position says %s (%s)", r.Result, out.Result, out.Reason)}
@@ -247,4 +290,23 @@ func movetextError(rec *record.Record, err error) error {
 		return fmt.Errorf("movetext, line %d, column %d: %s", line, col, at.Msg)
 	}
 	return fmt.Errorf("movetext: %w", err)
+}
+
+// warn adds a warning of the step written on line (0: of the whole record).
+func (r *Replayed) warn(line int, text string) {
+	r.Warnings = append(r.Warnings, text)
+	r.WarningLines = append(r.WarningLines, line)
+}
+
+// leadingNumber reads the move number a movetext word starts with ("12.", "12...", "12.e4").
+func leadingNumber(w string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(w) && w[i] >= '0' && w[i] <= '9' && i < 6 {
+		n = n*10 + int(w[i]-'0')
+		i++
+	}
+	if i == 0 || i < len(w) && w[i] != '.' {
+		return 0, "", false
+	}
+	return n, strings.TrimLeft(w[i:], "."), true
 }

@@ -154,6 +154,16 @@ func TestInABrowser(t *testing.T) {
 		t.Logf("screenshot of the tournament page at 400 px: %s", narrow)
 	}
 
+	// Issue 33: the games list at 400 px, its filters (a label with its input) and results
+	// ("1/2-1/2" on one line).
+	listShot := filepath.Join(dir, "games-400px.png")
+	browse(t, bin, srv.URL+"/", "--screenshot="+listShot, "--window-size=400,900")
+	if fi, err := os.Stat(listShot); err != nil || fi.Size() < 5000 {
+		t.Errorf("no screenshot of the games list at 400 px: %v", err)
+	} else {
+		t.Logf("screenshot of the games list at 400 px: %s", listShot)
+	}
+
 	// The chart as drawn: a screenshot of the player's page, which must not be blank.
 	chartShot := filepath.Join(dir, "player-ratings.png")
 	browse(t, bin, srv.URL+"/player/cy", "--screenshot="+chartShot, "--window-size=800,700", "--hide-scrollbars")

@@ -11,8 +11,8 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "foot"}}</body></html>
 {{end}}
-{{define "rows"}}<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Tournament</th></tr>
-{{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td>{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> round {{.Round}}{{end}}</td></tr>
+{{define "rows"}}<div class="scroll"><table><tr><th>#</th><th>Variant</th><th>White</th><th>Black</th><th>Result</th><th class="opt">Status</th><th>Tournament</th></tr>
+{{range .}}<tr><td><a href="/game/{{.ID}}">{{.ID}}</a></td><td>{{.Variant}}</td><td><a href="/player/{{.White}}">{{.White}}</a></td><td><a href="/player/{{.Black}}">{{.Black}}</a></td><td>{{.Result}}</td><td class="opt">{{.Status}}</td><td>{{if .Tournament}}<a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a> r{{.Round}}{{end}}</td></tr>
 {{end}}</table></div>
 {{end}}
 {{define "games"}}{{template "head" .}}
@@ -22,8 +22,8 @@ var pages = template.Must(template.New("").Parse(`
 <label>Tournament <input name="tournament" value="{{.Tournament}}" size="4"></label>
 <label>Status <select name="status"><option value="">any</option><option value="active"{{if eq .Status "active"}} selected{{end}}>in progress</option><option value="over"{{if eq .Status "over"}} selected{{end}}>finished</option></select></label>
 <button>Show</button></form>
-<p>{{.Total}} games; page {{.Page}} of {{.Pages}}.</p>
-{{template "rows" .Rows}}
+{{if .Problem}}<p class="problem">{{.Problem}}</p>{{else}}<p>{{.Total}} {{if eq .Total 1}}game{{else}}games{{end}}; page {{.Page}} of {{.Pages}}.</p>
+{{template "rows" .Rows}}{{end}}
 <p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>
 {{template "foot"}}{{end}}
 {{define "board"}}<figure>{{if .Title}}<figcaption>{{.Title}}</figcaption>{{end}}<table class="board">
@@ -37,8 +37,10 @@ var pages = template.Must(template.New("").Parse(`
 <tr><th>Variant</th><td>{{.Variant}}</td></tr>
 {{if .Tournament}}<tr><th>Tournament</th><td><a href="/tournament/{{.Tournament}}">#{{.Tournament}}</a>, round {{.Round}}</td></tr>{{end}}
 <tr><th>Status</th><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
-{{if .Finished}}<tr><th>Result</th><td>{{.Result}}{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
+{{if .Finished}}<tr><th>Result</th><td><span class="nw">{{.Result}}</span>{{if .How}} ({{.How}}){{end}}</td></tr>{{end}}
 {{if .Turn}}<tr><th>Turn</th><td>{{.Turn}}</td></tr>{{end}}
+{{if .Clocks}}<tr><th>Clocks</th><td>{{range .Clocks}}<span class="nw">{{.}}</span><br>{{end}}<span class="note">time control {{.TimeControl}}</span></td></tr>{{end}}
+{{range .Replaced}}<tr><th>Replaced</th><td>{{.}}</td></tr>{{end}}
 </table>
 {{if .Finished}}<p><a href="/game/{{.ID}}.pgn">Download PGN</a></p>
 <h2>Position after step {{.Ply}} of {{.Plies}}</h2>
@@ -55,9 +57,9 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{template "foot"}}{{end}}
 {{define "tournaments"}}{{template "head" .}}
-<table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
+<div class="scroll"><table><tr><th>#</th><th>Name</th><th>Variant</th><th>Players</th><th>Rounds</th><th>Status</th></tr>
 {{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/tournament/{{.ID}}">{{.Name}}</a></td><td>{{.Variant}}</td><td>{{.Players}}</td><td>{{.Rounds}}</td><td>{{if .Finished}}finished{{else}}in progress{{end}}</td></tr>
-{{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table>
+{{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table></div>
 {{if gt .Pages 1}}<p>{{.Total}} tournaments; page {{.Page}} of {{.Pages}}.</p>
 <p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>{{end}}
 {{template "foot"}}{{end}}
@@ -68,6 +70,7 @@ var pages = template.Must(template.New("").Parse(`
 {{range .Standings}}<tr><td>{{.Rank}}</td><td><a href="/player/{{.Name}}">{{.Name}}</a>{{if .For}} (for {{.For}}){{end}}{{if .Out}} (withdrew){{end}}</td><td>{{.Points}}</td><td>{{.SB}}</td><td>{{.Wins}}</td><td>{{.Games}}</td></tr>
 {{end}}</table></div>
 <h2>Crosstable</h2><div class="scroll"><pre>{{.Crosstable}}</pre></div>
+<p class="note">Each row reads from its player's side: 1 won, 0 lost, = drawn, + won without play, - lost without play (after a withdrawal), x not played, . still going, * himself. Pts points, SB Sonneborn-Berger, W wins; (w) withdrew.{{if .Double}} In a double round robin each player has two lines, the first cycle's and the second's (cycle 2).{{end}}</p>
 <h2>Games</h2>
 {{range .Rounds}}<h3>Round {{.Number}}{{if .Bye}} (bye: {{.Bye}}){{end}}</h3>{{template "rows" .Games}}{{end}}
 {{template "foot"}}{{end}}

@@ -8,13 +8,18 @@
 //
 // What is shown (rules.md 0.4b): of a finished game everything (the whole log, the referee's
 // view at every step, the PGN). Of a game in progress only what both players already know,
-// as each game declares it (variant.Variant.InProgress): the position, the moves, whose turn,
-// the turn's number, the game's public view (variant.PublicViewer), each only where the game
-// says so; a game that declares nothing shows its players and status only. This package
-// names no game.
+// as each game declares it (variant.Variant.InProgress): the position, the moves, whose turn
+// (and, with a time control, the clocks: a running clock says whose turn it is), the turn's
+// number, the game's public view (variant.PublicViewer), each only where the game says so;
+// a game that declares nothing shows its players and status only. This package names no
+// game.
 //
 // Players are shown by the local part of their address; addresses, tokens and message ids
 // never appear, and neither does any player's private view of a game in progress.
+//
+// A REPLACE does not rewrite history (issue 33): a game's page says who played a side up to
+// which move, its moves and PGN carry a comment there, and the player replaced keeps the game
+// on his page, unscored (its result counts for the player who finished it).
 //
 // The archive rebuilds games, sections and PGN with package archive (Load, Section, Export),
 // so that it, the daemon and `refereed export` agree.
@@ -53,6 +58,15 @@ var styleCSS []byte
 type Handler struct {
 	db  *store.DB
 	Log *slog.Logger // errors; nil: slog.Default()
+	// Now is the time a running clock is read at (a game's page); nil: time.Now.
+	Now func() time.Time
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // New returns the archive of db. It only ever opens read-only transactions.
@@ -238,6 +252,7 @@ func rowOf(sg *store.Game) gameRow {
 
 type gamesPage struct {
 	Title                               string
+	Problem                             string // a filter that matches nothing, explained
 	Variant, Player, Tournament, Status string
 	Variants                            []string
 	Rows                                []gameRow
@@ -278,6 +293,12 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	// page shown are read whole (issue 23: a page costs the same at 100 games and 100,000).
 	status := store.Status(pg.Status)
 	if status != store.Active && status != store.Over {
+		if status != "" {
+			// Not a silent list of every game (issue 33): say which statuses there are.
+			pg.Problem = fmt.Sprintf("There is no status %q: choose in progress (active) or finished (over).", pg.Status)
+			pg.Status, pg.Page, pg.Pages = "", 1, 1
+			return render(w, r, "games", pg)
+		}
 		status = ""
 	}
 	fits := func(sg *store.Game) bool {
@@ -450,6 +471,35 @@ type gamePage struct {
 	Ply, Plies   int
 	Prev, Next   int
 	Hidden       bool // a game in progress of which the archive shows the public minimum
+	// Clocks are each side's time used and left, in a game with a time control whose turn
+	// is public; TimeControl is the control.
+	Clocks      []string
+	TimeControl string
+	// Replaced says, for each of the organizer's REPLACEs, who played a side up to which move
+	// and who from there on.
+	Replaced []string
+}
+
+// replacedLines tells of each of sg's replacements (store.Game.Former) who played the side up
+// to which move, and who from there on, by name.
+func replacedLines(sg *store.Game) []string {
+	var out []string
+	for i, f := range sg.Former {
+		next := sg.Players[f.Side&1].Address
+		for _, later := range sg.Former[i+1:] {
+			if later.Side == f.Side {
+				next = later.Address
+				break
+			}
+		}
+		upTo := "before the first move"
+		if f.Move > 1 {
+			upTo = fmt.Sprintf("up to move %d", f.Move-1)
+		}
+		out = append(out, fmt.Sprintf("%s played %s %s; %s from move %d on (replaced by the organizer on %s).",
+			Name(f.Address), chess.Color(f.Side&1), upTo, Name(next), f.Move, f.At.UTC().Format("2006-01-02")))
+	}
+	return out
 }
 
 // game is /game/ID[?step=N]: a finished game at step N of the referee's log (each step one
@@ -470,7 +520,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			return fmt.Errorf("game %d: %w", id, err)
 		}
 		pg = gamePage{ID: id, Variant: v.Name, VariantKey: v.Key, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
-			Finished: finished(sg), Tournament: sg.Tournament, Round: sg.Round, Result: "*"}
+			Finished: finished(sg), Tournament: sg.Tournament, Round: sg.Round, Result: "*", Replaced: replacedLines(sg)}
 		pg.Title = fmt.Sprintf("Game %d: %s", id, v.Name)
 		if !pg.Finished {
 			pol := v.InProgress
@@ -485,6 +535,23 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 			g := l.Live
 			if pol.Turn {
 				pg.Turn = turnOf(g)
+				// The clocks, where spectators may see whose turn it is (what a clock that
+				// runs tells): as ICCF's pages show them (issue 33).
+				if c := l.Clock; c != nil {
+					now := h.now()
+					for s := range 2 {
+						used := c.Used[s]
+						if c.Running == s {
+							used += c.Charged(now)
+						}
+						clock := fmt.Sprintf("%s: %s used, %s left", chess.Color(s), days(used), days(c.Left(s, now)))
+						if c.Running == s {
+							clock += " (running)"
+						}
+						pg.Clocks = append(pg.Clocks, clock)
+					}
+					pg.TimeControl = c.Control.String()
+				}
 			}
 			if pol.Number {
 				pg.Turn = fmt.Sprintf("turn %d", g.Position().Fullmove)
@@ -515,6 +582,14 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 		return err
 	}
 	return render(w, r, "game", pg)
+}
+
+// days is n days, in words.
+func days(n int) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d day", n)
+	}
+	return fmt.Sprintf("%d days", n)
 }
 
 // turnOf names whose turn it is, for a game whose turn is public.
@@ -552,11 +627,11 @@ func stripComments(s string) string {
 
 // finishedGame fills pg with the whole truth of a finished game, at step stepText of its log.
 func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant, pg *gamePage, stepText string) error {
-	events, err := tx.Events(sg.ID)
+	all, err := tx.Events(sg.ID)
 	if err != nil {
 		return err
 	}
-	events = store.Effective(events)
+	events := store.Effective(all)
 	log := make([]variant.Command, len(events))
 	for i, e := range events {
 		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
@@ -595,7 +670,11 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 	if pg.How == "" {
 		pg.How = out.Termination
 	}
-	pg.Movetext = stripComments(v.WriteMovetext(g))
+	// The game is over: its comments (a Conditional game's revealed C-moves) are the truth
+	// now, and so is who played it up to where.
+	if pg.Movetext, err = archive.WithReplacements(sg, v, all, v.WriteMovetext(g), Name); err != nil {
+		return err
+	}
 	for _, p := range at.Panels {
 		pg.Boards = append(pg.Boards, draw(p.Title, &p.Board, at.Bottom, p.Marked, p.MarkLegend))
 	}
@@ -604,7 +683,19 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 	pg.Steps = make([]step, 0, len(log)+1)
 	pg.Steps = append(pg.Steps, step{N: 0, Label: "start", Current: pg.Ply == 0})
 	for i, e := range events {
-		pg.Steps = append(pg.Steps, step{N: i + 1, Label: fmt.Sprintf("%d. %s: %s", i+1, chess.Color(e.Side), e.Text), Current: pg.Ply == i+1})
+		label := fmt.Sprintf("%d. %s: %s", i+1, chess.Color(e.Side), e.Text)
+		switch {
+		case archive.EventBy(e) == "organizer":
+			// The organizer's act (an adjudication), not a player's move, with his reason.
+			label = fmt.Sprintf("%d. the organizer: %s", i+1, e.Text)
+			if _, why, ok := strings.Cut(sg.Reason, ": "); ok && i == len(events)-1 {
+				label += " (" + why + ")"
+			}
+		case e.Text == variant.CmdAbandon:
+			// Logged when the organizer withdrew the player from the tournament.
+			label = fmt.Sprintf("%d. the organizer: %s withdrawn (%s)", i+1, chess.Color(e.Side), sg.Reason)
+		}
+		pg.Steps = append(pg.Steps, step{N: i + 1, Label: label, Current: pg.Ply == i+1})
 	}
 	return nil
 }
@@ -629,9 +720,9 @@ func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) err
 			return err
 		}
 		text := raw.String()
-		for _, p := range sg.Players {
-			if p.Address != "" {
-				text = strings.ReplaceAll(text, p.Address, Name(p.Address))
+		for _, a := range sg.Indexed() { // the players, and who played before a REPLACE
+			if a != "" {
+				text = strings.ReplaceAll(text, a, Name(a))
 			}
 		}
 		buf.WriteString(text)
@@ -686,12 +777,25 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) er
 				break
 			}
 		}
+		var handed *store.Former // he played the side up to the organizer's REPLACE
+		for j := range sg.Former {
+			if f := &sg.Former[j]; side < 0 && Name(f.Address) == name {
+				side, handed = f.Side&1, f
+			}
+		}
 		if side < 0 {
 			continue
 		}
 		row := playerRow{gameRow: rowOf(sg), Colour: []string{"White", "Black"}[side]}
 		row.Opponent = []string{row.Black, row.White}[side]
+		var took *store.Former // whom he took the side over from
+		for j := range sg.Former {
+			if f := &sg.Former[j]; f.Side&1 == side && handed == nil {
+				took = f
+			}
+		}
 		switch {
+		case handed != nil:
 		case row.Status != "finished":
 			pg.Going++
 		case row.Result == "1/2-1/2":
@@ -703,6 +807,18 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) er
 		case row.Result == "1-0" || row.Result == "0-1":
 			row.Score = "0"
 			pg.Lost++
+		}
+		switch {
+		case handed != nil:
+			// A game he played up to a REPLACE stays on his page, scored for his successor.
+			if handed.Move > 1 {
+				row.Status += fmt.Sprintf("; he played it up to move %d, then was replaced", handed.Move-1)
+			} else {
+				row.Status += "; replaced before his first move"
+			}
+			row.Score = "–"
+		case took != nil:
+			row.Status += fmt.Sprintf("; he took it over at move %d (for %s)", took.Move, Name(took.Address))
 		}
 		if len(pg.Rows) < PageSize*10 {
 			pg.Rows = append(pg.Rows, row)

@@ -155,7 +155,7 @@ func TestPagesEveryVariant(t *testing.T) {
 		t.Errorf("orthodox in progress lacks its moves or turn:\n%s", page)
 	}
 	code, _, page := get(t, h, "/?variant=orthodox&status=over")
-	if code != 200 || !strings.Contains(page, "1 games") {
+	if code != 200 || !strings.Contains(page, "1 game;") {
 		t.Errorf("filtered list: %d\n%s", code, page)
 	}
 	code, _, page = get(t, h, "/player/ann")
@@ -189,7 +189,8 @@ func TestTournamentPages(t *testing.T) {
 		t.Errorf("tournaments: %d\n%s", code, page)
 	}
 	code, _, page = get(t, h, fmt.Sprintf("/tournament/%d", tid))
-	for _, want := range []string{"Autumn Cup", "Standings", "Crosstable", "Round 1", "cy", "di", fmt.Sprintf("/game/%d", first)} {
+	for _, want := range []string{"Autumn Cup", "Standings", "Crosstable", "Round 1", "cy", "di", fmt.Sprintf("/game/%d", first),
+		"1 won, 0 lost, = drawn"} { // issue 33: the crosstable's legend
 		if !strings.Contains(page, want) {
 			t.Errorf("tournament page lacks %q (%d)\n%s", want, code, page)
 		}
@@ -454,5 +455,163 @@ func TestPublicPartOfHiddenGames(t *testing.T) {
 	_, _, page = get(t, h, fmt.Sprintf("/game/%d", ks))
 	if !strings.Contains(page, "Announced so far:") || !strings.Contains(page, "Any? No.") || strings.Contains(page, "e5") || strings.Contains(page, "e4") {
 		t.Errorf("Kriegspiel in progress: want the announcements and no move:\n%s", page)
+	}
+}
+
+// Issue 33 (6): a REPLACE does not rewrite history: the game's page says who played a side up
+// to which move, its Moves and PGN carry a comment at the move, the replaced player keeps the
+// game on his page, and his successor's row says whom he took it over from. (7): the
+// organizer's adjudication is his in the log, with the reason, not White's.
+func TestReplacedAndAdjudicated(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Organizer: "td@example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		id = tr.Rounds[0].Games[0].Game
+		return err
+	})
+	white := w.game(id).Players[0].Address
+	w.mail(id, chess.White, "e4")
+	w.mail(id, chess.Black, "e5")
+	w.mail(id, chess.White, "Nf3")
+	if _, err := w.ref.Organize(tid, "REPLACE "+white+" eve@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	w.mail(id, chess.Black, "Nc6")
+	w.mail(id, chess.White, "Bb5")
+	old := Name(white)
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	want := old + " played White up to move 2; eve from move 3 on (replaced by the organizer on 2026-11-22)."
+	if !strings.Contains(page, want) {
+		t.Errorf("the page of a game in progress lacks %q:\n%s", want, page)
+	}
+	if _, err := w.ref.Organize(tid, fmt.Sprintf("ADJUDICATE %d 1-0 Black lost on time", id)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
+	for _, want := range []string{want, "1. e4 e5 2. Nf3 {" + old + " played White up to here; eve plays White from move 3 on (replaced by the organizer on 2026-11-22)} Nc6 3. Bb5",
+		"6. the organizer: adjudicate 1-0 (Black lost on time)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the finished game's page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "White: adjudicate") {
+		t.Errorf("the adjudication is shown as White's:\n%s", page)
+	}
+	// A withdrawal ends the other game of the section in the same way: the organizer's.
+	var other uint64
+	w.db.View(func(tx *store.Tx) error {
+		tr, err := tx.Tournament(tid)
+		for _, rd := range tr.Rounds {
+			for _, tg := range rd.Games {
+				if g, _ := tx.Game(tg.Game); tg.Game != id && !g.Over() && (g.Players[0].Address == "cy@example.org" || g.Players[1].Address == "cy@example.org") && other == 0 {
+					other = tg.Game
+				}
+			}
+		}
+		return err
+	})
+	if _, err := w.ref.Organize(tid, "WITHDRAW cy@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", other)); other == 0 || !strings.Contains(page, "1. the organizer: ") || !strings.Contains(page, "withdrawn (withdrawal from the tournament)") {
+		t.Errorf("the withdrawal in game %d's log:\n%s", other, page)
+	}
+	if strings.Contains(page, "White: adjudicate") {
+		t.Errorf("the adjudication is shown as White's:\n%s", page)
+	}
+	_, _, pgn := get(t, h, fmt.Sprintf("/game/%d.pgn", id))
+	if !strings.Contains(strings.Join(strings.Fields(pgn), " "), "2. Nf3 {"+old+" played White up to here; eve plays White from move 3 on") || strings.Contains(pgn, "@") {
+		t.Errorf("the PGN:\n%s", pgn)
+	}
+	_, _, page = get(t, h, "/player/"+old)
+	if !strings.Contains(page, fmt.Sprintf("/game/%d", id)) || !strings.Contains(page, "he played it up to move 2, then was replaced") {
+		t.Errorf("the replaced player's page:\n%s", page)
+	}
+	if strings.Contains(page, "1 won") {
+		t.Errorf("the replaced player is scored for the game his successor finished:\n%s", page)
+	}
+	_, _, page = get(t, h, "/player/eve")
+	if !strings.Contains(page, "he took it over at move 3 (for "+old+")") || !strings.Contains(page, "1 won") {
+		t.Errorf("the successor's page:\n%s", page)
+	}
+}
+
+// Issue 33 (9): a finished Conditional game's Moves show the C-move its end left unplayed
+// (a comment, revealed with the rest); the same game in progress hides it.
+func TestFinishedConditionalShowsCMove(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	id := w.newGame("conditional")
+	w.mail(id, chess.White, "A: e4\nC: !d4")
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	if strings.Contains(page, "d4") {
+		t.Errorf("the stated C-move shows while the game goes on:\n%s", page)
+	}
+	w.mail(id, chess.Black, "RESIGN")
+	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
+	if !strings.Contains(page, "{White&#39;s C-move, stated but not played: !d4}") {
+		t.Errorf("the finished game's Moves lack the revealed C-move:\n%s", page)
+	}
+}
+
+// Issue 33: "1 game", not "1 games"; an unknown ?status is said, not a silent list of every
+// game.
+func TestGamesListWords(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	w.newGame("orthodox")
+	if _, _, page := get(t, h, "/"); !strings.Contains(page, "1 game; page 1 of 1") {
+		t.Errorf("one game:\n%s", page)
+	}
+	code, _, page := get(t, h, "/?status=bogus")
+	if code != 200 || !strings.Contains(page, "There is no status &#34;bogus&#34;: choose in progress (active) or finished (over).") || strings.Contains(page, "/game/1") {
+		t.Errorf("?status=bogus: %d\n%s", code, page)
+	}
+}
+
+// Issue 33: a game in progress with a time control shows its clocks where spectators may see
+// whose turn it is (as ICCF's pages show time used), and not where they may not (a
+// simultaneous game's clock would say who has chosen).
+func TestClocksOnPage(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	h.Now = func() time.Time { return fixedNow.Add(3*24*time.Hour + time.Hour) }
+	newTimed := func(key string) uint64 {
+		id, err := w.ref.NewGame(key, ann, bob, variant.Options{Flags: map[string]string{"time": "30d"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	id := newTimed("orthodox")
+	w.mail(id, chess.White, "e4")
+	_, _, page := get(t, h, fmt.Sprintf("/game/%d", id))
+	for _, want := range []string{"White: 0 days used, 30 days left", "Black: 3 days used, 27 days left (running)", "time control 30d"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the orthodox game's page lacks %q:\n%s", want, page)
+		}
+	}
+	sy := newTimed("synchronous")
+	w.mail(sy, chess.White, "e4")
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", sy)); strings.Contains(page, "Clocks") || strings.Contains(page, "running") {
+		t.Errorf("a synchronous game's page shows its clocks (who has chosen):\n%s", page)
+	}
+}
+
+// Issue 33: Progressive Kriegspiel's page shows whose series it is, as both players know it
+// (the README said it did not).
+func TestProgressiveKriegspielPageShowsSeries(t *testing.T) {
+	w := newWorld(t)
+	h := New(w.db)
+	id := w.newGame("progressive-kriegspiel")
+	w.mail(id, chess.White, "e4")
+	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", id)); !strings.Contains(page, "Black to play series 2: move 1 of 2.") || strings.Contains(page, "e4") {
+		t.Errorf("Progressive Kriegspiel in progress:\n%s", page)
 	}
 }

@@ -110,7 +110,19 @@ func TestAdminWithoutData(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "created a new store in "+dir) || !strings.Contains(out, "game #1 created in "+dir) {
 		t.Errorf("new: exit %d\n%s", code, out)
 	}
-	if code, out, _ := run(t, "list", "--data", dir); code != exitOK || !strings.Contains(out, "1 game(s); 2 mail(s) waiting in the outbox; data in "+dir) {
+	// Issue 33: the players' passwords of the built-in mail server on a fresh data directory,
+	// before any daemon ran; the daemon's first start then works with the same ones.
+	if code, out, _ := run(t, "new", "--white", "ann@localhost", "--black", "bob@localhost", "--data", dir); code != exitOK ||
+		!strings.Contains(out, "local mail: ann@localhost logs in with password") || !strings.Contains(out, "local mail: bob@localhost logs in with password") {
+		t.Errorf("new on a data directory no daemon has run on: exit %d\n%s", code, out)
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	code, out, _ = run(t, "new", "--white", "ann@localhost", "--black", "bob@localhost", "--data", fresh)
+	_, again, _ := run(t, "mailpass", "--data", fresh, "ann@localhost")
+	if code != exitOK || !strings.Contains(out, strings.TrimSpace(again)) || !strings.Contains(again, "logs in with password") {
+		t.Errorf("new on a fresh data directory: exit %d\n%s\nmailpass: %s", code, out, again)
+	}
+	if code, out, _ := run(t, "list", "--data", dir); code != exitOK || !strings.Contains(out, "2 game(s); 4 mail(s) waiting in the outbox; data in "+dir) {
 		t.Errorf("list after new: exit %d\n%s", code, out)
 	}
 }

@@ -64,3 +64,15 @@ func printMailPasswords(w io.Writer, dataDir, referee string, addrs ...string) i
 	}
 	return n
 }
+
+// makeMailSecret makes, in a data directory just created, the secret behind the built-in mail
+// server's per-address passwords, as the daemon's first start would: the players' passwords
+// are printed by the command that created it (issue 33: none were until a daemon had run).
+// A daemon later started with --config or --mail-password does not use it.
+func (d dataFlags) makeMailSecret(m *Main) error {
+	if d.shared() || m.db != nil {
+		return nil
+	}
+	_, _, err := localSecret(*d.dir)
+	return err
+}

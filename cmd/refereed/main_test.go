@@ -28,7 +28,7 @@ func TestVerifyReportsInvalidGames(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitInvalid)
 	}
 	for _, want := range []string{
-		"game 2 (line 8) [White Cid, Black Dee, Event Illegal]: move 2 Ke3: no king can move to e3",
+		"game 2 (line 13) [White Cid, Black Dee, Event Illegal]: move 2 Ke3: no king can move to e3",
 		"game 3 (line 15) [White Eve, Black Fay, Event Wrong result]: result: the record says 1-0 but the final position says 0-1 (Black checkmated White)",
 		"game 4 (line 22): tag Event: value not closed",
 		"4 games, 1 valid, 3 invalid",

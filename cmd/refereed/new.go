@@ -79,6 +79,10 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	defer closeDB()
 	if created {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
+		if err := d.makeMailSecret(m); err != nil {
+			fmt.Fprintf(m.Stderr, "refereed %s: %v\n", fs.Name(), err)
+			return exitInvalid
+		}
 	}
 	id, err := refereeOf(db, *address).NewGame(*v, *white, *black, variant.Options{FEN: *fen, Flags: flags})
 	if err != nil {
@@ -86,7 +90,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(m.Stdout, "game #%d created in %s: %s plays White, %s plays Black; the opening mails are queued\n", id, d.where(m), *white, *black)
-	printMailPasswords(m.Stdout, d.where(m), db.Meta("address"), *white, *black)
+	printMailPasswords(m.Stdout, d.where(m), refereeOf(db, *address).Address, *white, *black)
 	if m.db == nil {
 		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}

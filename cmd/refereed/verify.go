@@ -49,12 +49,23 @@ func (m *Main) runVerify(ctx context.Context, args []string) int {
 				}{kind, v})
 				return
 			}
-			head := fmt.Sprintf("%s: game %d (line %d)%s: ", v.File, v.Game, v.Line, describeTags(v.Tags))
-			if v.Reason != "" {
-				fmt.Fprintf(m.Stdout, "%s%s%s\n", head, where(v), v.Reason)
+			// Each message names the line of the step it is about (issue 33: it named the
+			// game's first line), else the game's.
+			head := func(line int) string {
+				if line == 0 {
+					line = v.Line
+				}
+				return fmt.Sprintf("%s: game %d (line %d)%s: ", v.File, v.Game, line, describeTags(v.Tags))
 			}
-			for _, w := range v.Warnings {
-				fmt.Fprintf(m.Stdout, "%swarning: %s\n", head, w)
+			if v.Reason != "" {
+				fmt.Fprintf(m.Stdout, "%s%s%s\n", head(v.MoveLine), where(v), v.Reason)
+			}
+			for i, w := range v.Warnings {
+				line := 0
+				if i < len(v.WarningLines) {
+					line = v.WarningLines[i]
+				}
+				fmt.Fprintf(m.Stdout, "%swarning: %s\n", head(line), w)
 			}
 		})
 		total += n

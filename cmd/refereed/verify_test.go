@@ -60,3 +60,29 @@ func TestVerifyFindings(t *testing.T) {
 		}
 	}
 }
+
+// Issue 33 (11): a game that starts at another move than 1 with no FEN is warned (and so
+// invalid with --strict); "exd6 e.p." is read, with a note; each message names the line of
+// its move, not the game's first line.
+func TestVerifyIssue33(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.pgn")
+	write := func(s string) { os.WriteFile(file, []byte(s), 0o644) }
+	write("[Event \"a\"]\n\n12. e4 e5 *\n")
+	if code, out, _ := run(t, "verify", "--strict", file); code != exitInvalid || !strings.Contains(out, "game 1 (line 3) [Event a]: warning: the record starts at move 12 but gives no FEN") {
+		t.Errorf("a record from move 12 without a FEN: %d\n%s", code, out)
+	}
+	write("[Event \"a\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 12\"]\n\n12. e4 Kd7 *\n")
+	if code, out, _ := run(t, "verify", "--strict", file); code != exitOK {
+		t.Errorf("a record from move 12 with its FEN: %d\n%s", code, out)
+	}
+	write("[Event \"a\"]\n\n1. e4 Nf6 2. e5 d5\n3. exd6 e.p. exd6\n4. Ke3 *\n")
+	code, out, _ := run(t, "verify", file)
+	for _, want := range []string{
+		"game 1 (line 4) [Event a]: warning: move 3 (exd6 e.p.): \"e.p.\" written apart from its move; read as exd6",
+		"game 1 (line 5) [Event a]: move 4 Ke3: no king can move to e3",
+	} {
+		if code != exitInvalid || !strings.Contains(out, want) {
+			t.Errorf("output lacks %q: %d\n%s", want, code, out)
+		}
+	}
+}

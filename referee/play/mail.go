@@ -74,17 +74,13 @@ func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen s
 	return sb.String()
 }
 
-// fenLine says the FEN of a position, on a line of its own after its label when the two do
-// not fit one line; "" for no position.
+// fenLine says the FEN of a position after its label, on one line however long (issue 33:
+// it went to a line of its own; templates.FENLine lets it pass Width); "" for no position.
 func fenLine(fen string) string {
 	if fen == "" {
 		return ""
 	}
-	line := say("fen", templates.Args{"FEN": fen})
-	if len(line) > templates.Width {
-		line = say("fen", templates.Args{"FEN": ""}) + "\n" + fen
-	}
-	return "\n" + strings.TrimRight(line, " ") + "\n"
+	return "\n" + strings.TrimRight(say("fen", templates.Args{"FEN": fen}), " ") + "\n"
 }
 
 // LogLines writes a game's log, one accepted command a line with its time and who did it.

@@ -37,7 +37,7 @@ func TestGameToMate(t *testing.T) {
 	for _, who := range []string{ann, bob} {
 		msgs := e.waitMail(who, 5, 30*time.Second)
 		last := msgs[len(msgs)-1]
-		mustContain(t, who+"'s last mail", last.Subject+"\n"+last.Body, "game over, 0-1", "Black checkmated White", "The whole game")
+		mustContain(t, who+"'s last mail", last.Subject+"\n"+last.Body, "game over: 0-1", "Black checkmated White", "The whole game")
 	}
 	mustContain(t, "list", e.admin("list"), "over 0-1")
 }

@@ -42,7 +42,9 @@
 //   - In records, "..." is a placeholder (a column left empty) and "-" is a C step with no
 //     C-move; a starred branch that the rules do not play is a warning, not a failure, and
 //     names the ply of the C-move. "!move" says nothing of whether it was played (the
-//     sample game prints played ones without stars), so only "!*move*" is checked. Plies
+//     sample game prints played ones without stars), so only "!*move*" is checked. A C-move
+//     with a condition that stars neither branch, where the rules play one, is a warning too
+//     (issue 33: the opposite case was warned, this one not). Plies
 //     are counted three to a cycle, as the record writes them, in replay too.
 package conditional
 
@@ -500,6 +502,28 @@ func reaches(pc chess.Piece, from, to chess.Square) bool {
 		start = 6
 	}
 	return (df == 0 && dr == 1) || (df == 0 && dr == 2 && from.Rank() == start) || ((df == 1 || df == -1) && dr == 1)
+}
+
+// ResolveRecord is Resolve for a record (variant.RecordResolver): a C-move with a condition
+// whose record stars neither branch is marked "none", so that one the rules play is noted
+// (the mail a player states a C-move in has no stars, and its command no mark).
+func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
+	cmd, warns, err := g.Resolve(by, text)
+	if err != nil {
+		return cmd, warns, err
+	}
+	head, c, ok := strings.Cut(cmd.Text, " ; ")
+	if !ok {
+		head, c = "", cmd.Text
+	}
+	if f := strings.Fields(c); len(f) == 4 && f[0] == "C" && !strings.HasPrefix(f[1], "!") {
+		c += " none"
+		if head != "" {
+			c = head + " ; " + c
+		}
+		cmd.Text = c
+	}
+	return cmd, warns, nil
 }
 
 // resolveC reads a C-move for its author on the current position and returns the canonical

@@ -781,3 +781,24 @@ func TestCOD9SkippedCMoveIsNoPly(t *testing.T) {
 		t.Fatalf("outcome %+v, want a threefold repetition", out)
 	}
 }
+
+// Issue 33 (11): a record that stars neither branch of a C-move the rules play is warned, as
+// one that stars a branch the rules do not play is; "!d4" unstarred is not (the sample game
+// prints played ones so), and neither is an unstarred C-move the rules skip.
+func TestUnstarredPlayedCMove(t *testing.T) {
+	for _, c := range []struct{ mt, want string }{
+		{"1. e4 e5 e5?Nf3/d4 2. Nc6", "ply 3 (e5?Nf3/d4): the record stars neither branch, but the rules play the else-branch (d4)"},
+		{"1. e4 e5 e5?Nf3/*d4* 2. Nc6", ""},
+		{"1. e4 e5 !d4 2. Nc6", ""},
+		{"1. e4 e5 Ee5?Qh5/Nf3 2. Nc6", "ply 3 (Ee5?Qh5/Nf3): the record stars neither branch, but the rules play the then-branch (Qh5)"},
+	} {
+		r := replayText(t, "", c.mt+" *")
+		if r.Failure != nil {
+			t.Fatalf("%s: %v", c.mt, r.Failure.Err)
+		}
+		got := strings.Join(r.Warnings, "\n")
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.mt, got, c.want)
+		}
+	}
+}

@@ -225,7 +225,11 @@ func (g *Game) executeC(x chess.Color, bCheck bool) (string, bool) {
 			played = g.play(x, m)
 		}
 	}
-	if c.expect != "" && (played == "" || c.expect != which) {
+	if c.expect == "none" {
+		if played != "" {
+			g.notes = append(g.notes, fmt.Sprintf("ply %d (%s): the record stars neither branch, but the rules play the %s-branch (%s)", len(g.plies)+1, c.text, which, chosen.text))
+		}
+	} else if c.expect != "" && (played == "" || c.expect != which) {
 		g.notes = append(g.notes, fmt.Sprintf("ply %d (%s): the record marks the %s-branch as played, but the rules %s", len(g.plies)+1, c.text, c.expect,
 			map[bool]string{true: "play the " + which + "-branch", false: "skip the C-move"}[played != ""]))
 	}

@@ -387,7 +387,7 @@ func TestPKD3AttemptsDoNotCount(t *testing.T) {
 		{name: "a No, then the second move of two", prog: true, lines: []string{"e4", "e5", "exd4", "Nc6"},
 			mine: "You played Nb8-c6. Black has played (move 2 of 2). Pawn tries for White: no.", theirs: "Black has played (move 2 of 2). Pawn tries for White: no.",
 			check: func(t *testing.T, g *Game, _ []variant.Notice) {
-				if n := g.TurnName(chess.White); n != "series 3, move 1 of 3" {
+				if n := g.TurnName(chess.White); n != "series 3" { // issue 33: a series not begun is named short
 					t.Errorf("White's turn is %q", n)
 				}
 			}},
@@ -467,7 +467,7 @@ func TestPKD6Lists(t *testing.T) {
 			mine:   "You played Ra8-a1. Black has played (move 1 of 2); check on the rank. Pawn tries for White: no.\nNot tried, since your check ended the series: Kd7.",
 			theirs: "Black has played (move 1 of 2); check on the rank. Pawn tries for White: no.",
 			check: func(t *testing.T, g *Game, _ []variant.Notice) {
-				if n := g.TurnName(chess.White); n != "series 3, move 1 of 3" {
+				if n := g.TurnName(chess.White); n != "series 3" { // issue 33: a series not begun is named short
 					t.Errorf("White's turn is %q", n)
 				}
 			}},
@@ -486,6 +486,10 @@ func TestPKD6Lists(t *testing.T) {
 				}
 			}},
 		{name: "NOSTOP comes first", prog: true, lines: []string{"e4 NOSTOP"}, refused: "NOSTOP comes before"},
+		// Issue 33: NOSTOP alone is told what it needs, and Progressive Kriegspiel offers no Any?.
+		{name: "NOSTOP alone", prog: true, lines: []string{"NOSTOP"}, refused: "NOSTOP plays nothing by itself: write it first on the line of the attempts it applies to, like NOSTOP e4, d4, Nf3"},
+		{name: "no attempt, no Any? offered", prog: true, lines: []string{"e4", "then"}, refused: "no attempt: send a move like e2e4 or Nf3, or a list of them, like e4, d4, Nf3"},
+		{name: "not an attempt, no Any? offered", prog: true, lines: []string{"e4", "Zz9"}, refused: "or a list of them, like e4, d4, Nf3"},
 	})
 }
 

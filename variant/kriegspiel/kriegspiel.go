@@ -84,7 +84,9 @@
 package kriegspiel
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -129,7 +131,9 @@ func init() {
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 	})
 	variant.Register(&variant.Variant{Key: KeyProgressive, Name: "Progressive Kriegspiel",
-		// The announcements; whose series would tell one still going.
+		// The announcements, and with them whose series it is and which of its moves (the
+		// public view's first line): both players know it, each move played is announced to
+		// both. No Turn: the page says it once, in the announcements' words.
 		InProgress: variant.Spectator{Public: true},
 		Aliases:    []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
 		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works\n" +
@@ -211,6 +215,9 @@ var _ variant.TurnNamer = (*Game)(nil)
 // TurnName is "move 12" (Kriegspiel) or "series 5, move 2 of 5" for the player to move:
 // what he knows himself.
 func (g *Game) TurnName(s variant.Side) string {
+	if g.prog && g.done == 0 {
+		return g.NameTurn(s, g.pos.Turn, "series %d", g.series) // short: subjects give it
+	}
 	if g.prog {
 		return g.NameTurn(s, g.pos.Turn, "series %d, move %d of %d", g.series, g.done+1, g.series)
 	}
@@ -299,6 +306,17 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		return cmd, nil, err
 	}
 	l, err := parseList(text)
+	var rej *variant.Rejection
+	if errors.As(err, &rej) && g.prog && (rej.Words == "kriegspiel/no-attempt" || rej.Words == "kriegspiel/not-an-attempt") {
+		// Progressive Kriegspiel has no Any? to offer (PK-D1): the sentence says so.
+		args := maps.Clone(rej.Args)
+		args["Progressive"] = true
+		if rej.Words == "kriegspiel/no-attempt" {
+			err = variant.Refuse("kriegspiel/no-attempt", args)
+		} else {
+			err = variant.Refuse("kriegspiel/not-an-attempt", args)
+		}
+	}
 	if err != nil {
 		return variant.Command{}, nil, err
 	}

@@ -73,7 +73,7 @@ func parseList(text string) (list, error) {
 		}
 		n, err := chess.ParseNotation(w)
 		if err != nil {
-			return l, variant.Refuse("kriegspiel/not-an-attempt", map[string]any{"Why": err})
+			return l, variant.Refuse("kriegspiel/not-an-attempt", map[string]any{"Why": err, "Progressive": false})
 		}
 		if n.Castle != 0 && isNumber(w) {
 			w = castleText(n) // "12.000": "000" alone would read back as a number
@@ -84,7 +84,8 @@ func parseList(text string) (list, error) {
 		l.items = append(l.items, item{text: w, n: n})
 	}
 	if len(l.items) == 0 {
-		return l, variant.Refuse("kriegspiel/no-attempt", nil)
+		// NOSTOP alone says how to read attempts, and none follow it (issue 33).
+		return l, variant.Refuse("kriegspiel/no-attempt", map[string]any{"NoStop": l.nostop, "Progressive": false})
 	}
 	return l, nil
 }

@@ -231,3 +231,21 @@ func contains(t *testing.T, text string, wants ...string) {
 		}
 	}
 }
+
+// Issue 33: the CONTROL map names its files above and below, from each player's side:
+// White's run a to h, Black's h to a, each column under its letter.
+func TestControlMapFiles(t *testing.T) {
+	g := newGame(t, false, "", nil)
+	for _, c := range []struct {
+		side        chess.Color
+		files, rank string
+	}{
+		{chess.White, "    a    b    c    d    e    f    g    h", "1  W10  W10  W10  W10  W10  W10  W10  W10  1"},
+		{chess.Black, "    h    g    f    e    d    c    b    a", "8  B01  B01  B01  B01  B01  B01  B01  B01  8"},
+	} {
+		lines := strings.Split(g.controlMap(c.side), "\n")
+		if len(lines) != 10 || lines[0] != c.files || lines[9] != c.files || lines[8] != c.rank {
+			t.Errorf("%s's map:\n%s", c.side, strings.Join(lines, "\n"))
+		}
+	}
+}

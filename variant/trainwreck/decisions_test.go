@@ -233,3 +233,18 @@ func TestDecisions(t *testing.T) {
 		})
 	}
 }
+
+// Issue 33: a turn that ends the game passes the move all the same: the FEN after White takes
+// the king says Black to move (it said White), after Black's turn the next number.
+func TestFENAfterKingCapture(t *testing.T) {
+	for _, c := range []struct{ fen, send, want string }{
+		{"4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "Qxe8", "4Q3/8/8/8/8/8/8/4K3 b - - 0 1"},
+		{"4k3/4q3/8/8/8/8/8/4K3 b - - 0 1", "Qxe1", "4k3/8/8/8/8/8/8/4q3 w - - 0 2"},
+	} {
+		g := newGame(t, false, c.fen, nil)
+		sendLine(t, g, c.send)
+		if p := g.Position(); !g.Outcome().Over() || p.FEN() != c.want {
+			t.Errorf("%s %s: %s, over %v; want %s", c.fen, c.send, p.FEN(), g.Outcome().Over(), c.want)
+		}
+	}
+}

@@ -60,6 +60,8 @@
 //     warning, as in Progressive; the player's turn is played.
 //   - A record's ply count is the number of men moved. The FEN's halfmove field stays 0:
 //     the game counts no moves (TW-D9).
+//   - The turn that ends the game passes the move all the same: the final position's FEN
+//     names the other player to move (issue 33), as orthodox chess's does after a mate.
 //   - The courtesy note (TW-D3) goes to each player whose king is attacked after a turn,
 //     and under his board while it stays attacked.
 package trainwreck
@@ -473,13 +475,15 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 	g.played = append(g.played, turn{by: by, no: no, own: t.own, moves: t.moves})
 	g.men += len(t.moves)
 	g.Accept(cmd)
+	// The turn passes even when it ended the game: the position's FEN says who would move
+	// next (issue 33: after a king capture it said the capturer).
+	g.pos.Turn = by.Other()
+	if by == chess.Black {
+		g.pos.Fullmove++
+	}
 	if t.end != nil {
 		g.End(t.end.Result, t.end.Termination, t.end.Reason)
 	} else {
-		g.pos.Turn = by.Other()
-		if by == chess.Black {
-			g.pos.Fullmove++
-		}
 		g.judgeStart()
 	}
 	if g.Quiet() {
