@@ -30,6 +30,13 @@ func TestCommandLines(t *testing.T) {
 		{"phone trailer", "Kd8\n\nSent from my iPhone", "Kd8"},
 		{"quoted lines only", "> e4\n> e5", ""},
 		{"crlf leftovers and bom", "\ufeffe4  \n\tNf3\t", "e4|Nf3"},
+		{"bottom posting", "Ann wrote:\n> Your move\n\nNf3", "Nf3"},
+		{"inline, a move right above a quote", "> Your move\ne4\n> old\nNf3", "e4|Nf3"},
+		{"a command with a colon above a quote", "T5: Nc6 (C)\n> old", "T5: Nc6 (C)"},
+		{"a line ending in a colon with a move is no attribution", "IF e5 THEN Nf3:\n> old", "IF e5 THEN Nf3:"},
+		{"signature to the next quote", "e4\n-- \nAnn\n> old\nNf3", "e4|Nf3"},
+		{"header block without address or date is read", "Name: Ann\nColour: white\ne4", "Name: Ann|Colour: white|e4"},
+		{"separator in any language", "e4\n--------- Исходное сообщение ---------\nd4", "e4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,6 +134,25 @@ func FuzzParse(f *testing.F) {
 			if l.N < 1 || strings.TrimSpace(l.Text) != l.Text || l.Text == "" {
 				t.Fatalf("bad line %+v", l)
 			}
+		}
+	})
+}
+
+// FuzzRead: any body and any sent text give well-formed lines in order, never a panic, and
+// a line of the body that the referee did not send and that looks like a move is never
+// taken for quoted text when it stands alone.
+func FuzzRead(f *testing.F) {
+	f.Add("Nc6\n\nW dniu pt., 27 lis 2026 o 10:00 r <r@x.org> napisał(a):\n> e4", "White played 1. e4\n1. e4")
+	f.Add("Od: r <r@x.org>\nWysłano: 27.11.2026\n\nWhite played 1. e4\n1. e4\n\nNf3", "White played 1. e4\n1. e4")
+	f.Add("> x\ne4\n\nThanks,\nAnn", "")
+	f.Fuzz(func(t *testing.T, body, sentBody string) {
+		sent := NewSent(SentLines(sentBody, MaxSent))
+		last := 0
+		for _, l := range Read(body, sent) {
+			if l.N <= last || strings.TrimSpace(l.Text) != l.Text || l.Text == "" {
+				t.Fatalf("bad line %+v after %d", l, last)
+			}
+			last = l.N
 		}
 	})
 }
