@@ -2,6 +2,9 @@ package localmail_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/md5"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -113,5 +116,41 @@ func TestSendInProcess(t *testing.T) {
 	}
 	if err := tr.Send(context.Background(), "referee@localhost", []string{"dan@elsewhere.example"}, []byte("x")); !mailer.IsPermanent(err) {
 		t.Errorf("to another domain: %v, want a permanent failure", err)
+	}
+}
+
+// cramClient is the client side of CRAM-MD5 (RFC 2195), as msmtp does it.
+type cramClient struct{ user, pass string }
+
+func (c cramClient) Start() (string, []byte, error) { return "CRAM-MD5", nil, nil }
+func (c cramClient) Next(challenge []byte) ([]byte, error) {
+	mac := hmac.New(md5.New, []byte(c.pass))
+	mac.Write(challenge)
+	return []byte(c.user + " " + hex.EncodeToString(mac.Sum(nil))), nil
+}
+
+// Issue 34: msmtp's "auth on" will not send a password without TLS; it logs in with
+// CRAM-MD5, which sends none. A wrong password, or the referee's address, is refused.
+func TestSubmissionCRAMMD5(t *testing.T) {
+	s := start(t, "")
+	defer s.Close()
+	for _, c := range []struct {
+		auth cramClient
+		ok   bool
+	}{{cramClient{"ann@localhost", "pw"}, true}, {cramClient{"ann@localhost", "wrong"}, false}, {cramClient{"referee@localhost", "pw"}, false}} {
+		cl, err := smtp.Dial(s.SMTPListen())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cl.Auth(c.auth)
+		if c.ok && err != nil || !c.ok && code(err) != 535 {
+			t.Errorf("CRAM-MD5 as %s/%s: %v", c.auth.user, c.auth.pass, err)
+		}
+		if c.ok {
+			if err := cl.SendMail("ann@localhost", []string{"ann@localhost"}, strings.NewReader("From: ann@localhost\r\nSubject: x\r\n\r\nhi\r\n")); err != nil {
+				t.Errorf("send after CRAM-MD5: %v", err)
+			}
+		}
+		cl.Close()
 	}
 }
