@@ -22,10 +22,11 @@ import (
 )
 
 // Submission (RFC 6409) as Postfix does it with smtpd_sasl_auth_enable and
-// reject_sender_login_mismatch: a client logs in (AUTH PLAIN, LOGIN or CRAM-MD5; no TLS, the
-// server listens on loopback only) and then sends as the address it logged in as only, in the
-// envelope and in From:. Recipients are mailboxes that exist (the referee's, and those of
-// the people it has written to or who have logged in): a stranger's RCPT creates none.
+// reject_sender_login_mismatch: a client logs in (AUTH PLAIN, LOGIN, SCRAM-SHA-256 or
+// CRAM-MD5; no TLS, the server listens on loopback only) and then sends as the address it
+// logged in as only, in the envelope and in From:. Recipients are mailboxes that exist (the
+// referee's, and those of the people it has written to or who have logged in): a stranger's
+// RCPT creates none.
 // Nobody logs in as the referee here: its mail is delivered in-process (Send).
 
 var (
@@ -45,10 +46,12 @@ type session struct {
 
 var _ smtp.AuthSession = (*session)(nil)
 
-// AuthMechanisms: PLAIN and LOGIN, and CRAM-MD5, which sends no password: clients that
-// will not send one over a connection without TLS (msmtp with "auth on", Thunderbird's
-// "encrypted password") log in with it as they are.
-func (s *session) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login, cramMD5} }
+// AuthMechanisms: PLAIN and LOGIN, and SCRAM-SHA-256 and CRAM-MD5, which send no password:
+// clients that will not send one over a connection without TLS log in with them as they are
+// (msmtp's "auth on" takes SCRAM-SHA-256, Thunderbird's "encrypted password" CRAM-MD5).
+func (s *session) AuthMechanisms() []string {
+	return []string{scramSHA256, sasl.Plain, sasl.Login, cramMD5}
+}
 
 func (s *session) Auth(mech string) (sasl.Server, error) {
 	switch mech {
@@ -63,6 +66,8 @@ func (s *session) Auth(mech string) (sasl.Server, error) {
 		return &loginServer{login: s.login}, nil
 	case cramMD5:
 		return &cramServer{s: s}, nil
+	case scramSHA256:
+		return &scramServer{s: s}, nil
 	}
 	return nil, smtp.ErrAuthUnknownMechanism
 }
