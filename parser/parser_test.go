@@ -157,6 +157,31 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
+// A line the referee sent is quoted text beside other quoted text, or as a sentence; a short
+// line of its own, or one like a move, is the player's: he may write what the referee wrote.
+func TestSentLines(t *testing.T) {
+	sent := NewSent(SentLines("White played 1. e4\nRESIGN\nBlack to play move 1.\nReply to this mail to send commands\n> Nf3", MaxSent))
+	for body, want := range map[string]string{
+		"RESIGN": "RESIGN",
+		"1. e4":  "1. e4",
+		"Nf3":    "Nf3",
+		"e5\nReply to this mail to send commands":    "e5",
+		"e5\n\nWhite played 1. e4\nRESIGN\n":         "e5",
+		"e5\n\n> Your move\nBlack to play move 1.\n": "e5",
+	} {
+		if got := texts(Read(body, sent)); got != want {
+			t.Errorf("%q: read %q, want %q", body, got, want)
+		}
+	}
+	many := make([]uint32, 3*MaxSent)
+	for i := range many {
+		many[i] = uint32(i)
+	}
+	if n := len(NewSent(many).set); n != MaxSent {
+		t.Errorf("a sent set holds %d hashes, want %d", n, MaxSent)
+	}
+}
+
 // FuzzHTMLToText: any HTML gives text, never a panic.
 func FuzzHTMLToText(f *testing.F) {
 	f.Add("<div class=gmail_quote><blockquote><div>x</div></blockquote></div><p>e4")

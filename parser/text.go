@@ -160,8 +160,9 @@ func Read(body string, sent *Sent) []Line {
 		}
 		raw[i] = l
 	}
-	// The lines the referee sent are quoted text; one that looks like a move only beside
-	// other quoted text (a player may write what the referee once wrote: "1. e4").
+	// The lines the referee sent are quoted text: beside other quoted text, or standing
+	// alone when they are sentences (four words or more, nothing like a move). A player may
+	// write what the referee once wrote on a line of its own ("1. e4", "RESIGN"): that is read.
 	if sent != nil {
 		has := make([]bool, len(raw))
 		for i := range raw {
@@ -171,7 +172,7 @@ func Read(body string, sent *Sent) []Line {
 			if !has[i] {
 				continue
 			}
-			if !moveLike.MatchString(text[i]) {
+			if !moveLike.MatchString(text[i]) && len(strings.Fields(text[i])) >= 4 {
 				kind[i] = kQuote
 				continue
 			}
