@@ -216,3 +216,17 @@ func TestStrictFrom(t *testing.T) {
 		t.Errorf("a malformed From is a person's mail without a sender, not %q", why)
 	}
 }
+
+// HTML-only replies: written below Gmail's quote (inside its gmail_quote), an attribution in
+// another language above a blockquote, Outlook's header block with the original after it.
+func TestHTMLReplies(t *testing.T) {
+	for html, want := range map[string]string{
+		`<div dir="ltr"><br></div><div class="gmail_quote"><div dir="ltr" class="gmail_attr">W dniu pt., 27 lis 2026 o 10:00 refereed &lt;r@x.org&gt; napisał(a):<br></div><blockquote class="gmail_quote">Your move</blockquote><div>Nc6</div></div>`: "Nc6",
+		`<div>Nc6</div><div class="gmail_quote">пт, 27 нояб. 2026 г. в 10:00, refereed &lt;r@x.org&gt;:<br><blockquote>White played 1. e4</blockquote></div>`:                                                                                          "Nc6",
+		`<div>Nc6</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>Od:</b> refereed<br><b>Wysłano:</b> piątek</div><div>White played 1. e4<br>Black to play</div>`:                                                                     "Nc6",
+	} {
+		if got := texts(Read(HTMLToText(html), nil)); got != want {
+			t.Errorf("read %q, want %q\n%s", got, want, HTMLToText(html))
+		}
+	}
+}

@@ -358,8 +358,10 @@ func isUnderscoreRule(s string) bool {
 }
 
 // HTMLToText converts an HTML body to plain text: block elements end lines, <br> breaks
-// them, scripts, styles and the head are dropped, and quoted parts (<blockquote>, Gmail's and
-// Outlook's reply containers) are dropped, since commands are never inside them.
+// them, scripts, styles and the head are dropped, and quoted parts are dropped, since
+// commands are never inside them: a <blockquote> becomes one line ">" (so that Read knows
+// the attribution above it by its shape), Gmail's, Yahoo's and Thunderbird's attributions go,
+// and Outlook's header block becomes a rule of underscores, after which Read reads nothing.
 func HTMLToText(s string) string {
 	z := html.NewTokenizer(strings.NewReader(s))
 	var sb strings.Builder
@@ -391,15 +393,20 @@ func HTMLToText(s string) string {
 		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
-			isQuote := false
+			isQuote, original := false, false
 			if tt == html.StartTagToken && a == atom.Div && hasAttr {
 				for {
 					k, v, more := z.TagAttr()
 					key, val := string(k), string(v)
-					if (key == "class" && (strings.Contains(val, "gmail_quote") || strings.Contains(val, "yahoo_quoted") || strings.Contains(val, "moz-cite-prefix"))) ||
-						(key == "id" && (val == "divRplyFwdMsg" || val == "appendonsend" || strings.HasPrefix(val, "mail-editor-reference-message"))) {
+					// Gmail's attribution (gmail_attr) is dropped, not its whole gmail_quote:
+					// a reply written below the quote stands inside it, after the blockquote.
+					if (key == "class" && (strings.Contains(val, "gmail_attr") || strings.Contains(val, "yahoo_quoted") || strings.Contains(val, "moz-cite-prefix"))) ||
+						(key == "id" && (val == "divRplyFwdMsg" || strings.HasPrefix(val, "mail-editor-reference-message"))) {
 						isQuote = true
 					}
+					// Outlook's header block: the original follows it unquoted, so the text says
+					// where it begins, as Outlook's plain text does (a rule of underscores).
+					original = original || key == "id" && val == "divRplyFwdMsg"
 					if !more {
 						break
 					}
@@ -414,6 +421,12 @@ func HTMLToText(s string) string {
 				}
 			case atom.Blockquote:
 				if tt == html.StartTagToken {
+					if quoted == 0 && skip == 0 {
+						// A quoted block stands as one quoted line: what introduces it is
+						// then known by its shape, as in plain text.
+						newline()
+						sb.WriteString(">\n")
+					}
 					quoted++
 				} else if tt == html.EndTagToken && quoted > 0 {
 					quoted--
@@ -421,6 +434,10 @@ func HTMLToText(s string) string {
 				newline()
 			case atom.Div:
 				if tt == html.StartTagToken {
+					if original && quoted == 0 && skip == 0 {
+						newline()
+						sb.WriteString("________________________________\n")
+					}
 					stack = append(stack, isQuote)
 					if isQuote {
 						quoted++
