@@ -44,10 +44,14 @@ var (
 	hasAddress = regexp.MustCompile(`[^\s<>()\[\]@]+@[^\s<>()\[\]@]+\.[^\s<>()\[\]@]+`)
 	hasDate    = regexp.MustCompile(`(^|[^0-9])((19|20)[0-9][0-9]|[0-9]{1,2}:[0-9][0-9]|[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4})([^0-9]|$)`)
 	// Trailers phones and web clients add: skipped without a word (none looks like a move).
-	trailer = regexp.MustCompile(`(?i)^(sent from my\b|sent from (mail|outlook) for\b|get outlook for\b|envoyé de mon\b|von meinem\b.*\bgesendet|enviado desde mi\b|enviado do meu\b|inviato da\b|verzonden (vanaf|met) mijn\b|wysłane z\b|отправлено с\b|skickat från min\b|sendt fra min\b)`)
-	// What looks like a move, a square or castling: such a line is never an aside, and is
-	// never taken for quoted text on the strength of the sent lines alone.
-	moveLike = regexp.MustCompile(`[a-hA-H][1-8]|[0-9]|\b[Oo0]-[Oo0]\b`)
+	trailer = regexp.MustCompile(`(?i)^(sent from my\b|sent from (mail|outlook) for\b|get outlook for\b|envoyé de mon\b|von meinem\b.*\bgesendet|gesendet von\b.*\b(mail|iphone|ipad|outlook)\b|enviado desde mi\b|enviado do meu\b|inviato da\b|(verzonden|verstuurd) (vanaf|met) mijn\b|wysłane z\b|отправлено (с|из)\b|skickat från min\b|sendt fra min\b)`)
+	// What may be a move: anything with a digit, or castling. Such a line is never taken
+	// for quoted text on the strength of the sent lines alone.
+	moveLike = regexp.MustCompile(`[0-9]|\b[Oo0]-[Oo0]\b`)
+	// What looks like a move in a line that may be a sign-off: a square, castling, a move
+	// number, ICCF numeric notation. "Sent from Mail for Windows 10" may be an aside; a line
+	// with "Nf3" in it is not.
+	squareLike = regexp.MustCompile(`[a-hA-H]x?[1-8]|\b[Oo0]-[Oo0]\b|^[0-9]+\.|\b[1-8]{4}[1-4]?\b`)
 )
 
 // MaxSent bounds the lines a Sent set holds.
@@ -333,7 +337,7 @@ func asides(out []Line) []Line {
 		bare := true
 		for _, l := range out[p[0]:p[1]] {
 			n := len(strings.Fields(l.Text))
-			if moveLike.MatchString(l.Text) || n > 8 {
+			if squareLike.MatchString(l.Text) || n > 8 {
 				return false
 			}
 			bare = bare && n == 1 && !strings.ContainsAny(l.Text, ",.!")
