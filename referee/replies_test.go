@@ -40,7 +40,7 @@ func TestRepliesAsPeopleWriteThem(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame("orthodox")
 	mails := h.outbox()
-	annMail, bobMail := plainTo(t, mails, ann), plainTo(t, mails, "bob@example.net")
+	annMail := plainTo(t, mails, ann)
 
 	// Ann bottom-posts under a Polish Gmail attribution, and signs off.
 	h.deliver(h.reply(id, W, "W dniu pt., 27 lis 2026 o 10:00 refereed <referee@example.org> napisał(a):\n"+quoteLines(annMail)+"\ne4\n\nDzięki,\nAnn\n"))
@@ -50,10 +50,10 @@ func TestRepliesAsPeopleWriteThem(t *testing.T) {
 	if strings.Contains(annAnswer, "refused") {
 		t.Errorf("Ann's answer refuses something:\n%s", annAnswer)
 	}
-	bobMail = plainTo(t, mails, "bob@example.net")
+	bobMail := plainTo(t, mails, "bob@example.net")
 
 	// Bob's phone pastes the mail below, unquoted, after a header block in Russian; his
-	// move stands above it. Then he answers inline, between quoted blocks.
+	// move stands above it.
 	h.deliver(h.reply(id, B, "e5\n\nОт: refereed <referee@example.org>\nОтправлено: 27 ноября 2026 г. 10:00\nКому: bob@example.net\n\n"+bobMail))
 	mails = h.outbox()
 	mustContain(t, "Ann's news", plainTo(t, mails, ann), "Black played 1... e5")
