@@ -45,6 +45,17 @@ func TestCommandLines(t *testing.T) {
 			}
 		})
 	}
+	for body, want := range map[string]string{
+		"e4\n\nOFFER DRAW":          "e4|OFFER DRAW",
+		"e4\n\nresign":              "e4|resign",
+		"e4\n\nNf3, thanks!":        "e4|Nf3, thanks!",
+		"Hi,\n\ne4\n\nCheers,\nAnn": "~Hi,|e4|~Cheers,|~Ann",
+		"e4\n\nBest regards\n\n谢谢":  "e4|~Best regards|~谢谢",
+	} {
+		if got := shown(Read(body, nil)); got != want {
+			t.Errorf("%q: read %q, want %q (asides marked ~)", body, got, want)
+		}
+	}
 	if l := CommandLines("\n\ne4"); l[0].N != 3 {
 		t.Errorf("line numbers count from the body's first line: %+v", l)
 	}

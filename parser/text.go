@@ -329,20 +329,23 @@ func asides(out []Line) []Line {
 		return out
 	}
 	// small: a paragraph of at most three lines of at most eight words, none like a move,
-	// and not only single bare words (BOARD, resign: commands, refused if wrong).
+	// not only single bare words and not in capitals only, in ASCII (BOARD, resign, OFFER
+	// DRAW: commands, refused if wrong; "谢谢" is a sign-off).
 	small := func(p [2]int) bool {
 		if p[1]-p[0] > 3 {
 			return false
 		}
-		bare := true
+		bare, capitals := true, true
 		for _, l := range out[p[0]:p[1]] {
 			n := len(strings.Fields(l.Text))
 			if squareLike.MatchString(l.Text) || n > 8 {
 				return false
 			}
-			bare = bare && n == 1 && !strings.ContainsAny(l.Text, ",.!")
+			ascii := strings.IndexFunc(l.Text, func(r rune) bool { return r > unicode.MaxASCII }) < 0
+			bare = bare && n == 1 && ascii && !strings.ContainsAny(l.Text, ",.!")
+			capitals = capitals && ascii && strings.IndexFunc(l.Text, unicode.IsLower) < 0
 		}
-		return !bare
+		return !bare && !capitals
 	}
 	first := 0
 	if p := paras[0]; p[1]-p[0] == 1 && small(p) && (strings.HasSuffix(out[0].Text, ",") || strings.HasSuffix(out[0].Text, "!")) {
