@@ -241,3 +241,25 @@ func TestHTMLReplies(t *testing.T) {
 		}
 	}
 }
+
+// HTML-only replies in the shapes of Mailgun's talon (tests/fixtures/html_replies: Hotmail,
+// mail.ru, Windows Mail; Apache-2.0), written anew with a move where the person's text
+// stands: the sign-off after an empty line is an aside, nothing of the quote is read.
+func TestHTMLClientReplies(t *testing.T) {
+	for name, c := range map[string]struct{ html, want string }{
+		"hotmail": {`<body class='hmmessage'><div dir='ltr'>Nc6<div><br></div><div>Thanks,</div><div>Alex<br><br><div><hr id="stopSpelling">Date: Thu, 26 Nov 2026 13:53:45 +0400<br>Subject: your move<br>From: referee@example.org<br>To: alex@example.org<br><br><div dir="ltr"><div>White played 1. e4</div><div><br></div><div>Black to play move 1.</div></div></div></div></div></body>`,
+			"Nc6|~Thanks,|~Alex"},
+		"mail.ru": {`<HTML><BODY><p>Nc6</p><p>Thanks,<br>Alex</p><br><br><br>Thu, 26 Nov 2026 14:00:51 +0400 от refereed &lt;referee@example.org&gt;:<br>
+<blockquote style="border-left:1px solid #0857A6"><div>White played 1. e4</div><div>Black to play move 1.</div></blockquote><br></BODY></HTML>`,
+			"Nc6|~Thanks,|~Alex"},
+		"windows mail": {`<body dir="ltr"><div dir="ltr"><div>Nc6</div><div><br></div><div>Thanks,</div><div>Alex<br></div><div data-signatureblock="true"><div><br></div></div><div style="padding-top: 5px; border-top-style: solid;"><div><font><b>От:</b>&nbsp;<a href="mailto:referee@example.org">refereed</a><br><b>Отправлено:</b>&nbsp;четверг, 26 ноября 2026 г. 15:05<br><b>Кому:</b>&nbsp;<a href="mailto:alex@example.org">Alex</a></font></div></div><div><br></div><div dir=""><div>White played 1. e4</div><div><br></div><div>Black to play move 1.</div></div></div></body>`,
+			"Nc6|~Thanks,|~Alex"},
+		"comcast": {`<html><body><div>Nc6<br><br><hr id="zwchr"><b>From: </b>referee@example.org<br><b>To: </b>alex@example.org<br><b>Sent: </b>Monday, November 23, 2026 5:44:22 PM<br><b>Subject: </b>your move<br><br>White played 1. e4<br></div></body></html>`,
+			"Nc6"},
+	} {
+		text := HTMLToText(c.html)
+		if got := shown(Read(text, nil)); got != c.want {
+			t.Errorf("%s: read %q, want %q\n%s", name, got, c.want, text)
+		}
+	}
+}

@@ -456,7 +456,20 @@ func HTMLToText(s string) string {
 					stack = stack[:len(stack)-1]
 				}
 				newline()
-			case atom.Br, atom.P, atom.Tr, atom.Li, atom.H1, atom.H2, atom.H3, atom.H4, atom.Pre, atom.Table, atom.Ul, atom.Ol, atom.Hr:
+			case atom.Br:
+				// A break on an empty line is an empty line: "<div><br></div>" between two
+				// paragraphs separates them, as a sign-off's paragraph needs.
+				if str := sb.String(); skip == 0 && quoted == 0 && strings.HasSuffix(str, "\n") && !strings.HasSuffix(str, "\n\n") {
+					sb.WriteByte('\n')
+				} else {
+					newline()
+				}
+			case atom.P:
+				newline()
+				if str := sb.String(); tt == html.EndTagToken && skip == 0 && quoted == 0 && str != "" && !strings.HasSuffix(str, "\n\n") {
+					sb.WriteByte('\n') // a paragraph ends with an empty line
+				}
+			case atom.Tr, atom.Li, atom.H1, atom.H2, atom.H3, atom.H4, atom.Pre, atom.Table, atom.Ul, atom.Ol, atom.Hr:
 				newline()
 			}
 		}
