@@ -188,6 +188,18 @@ func Read(body string, sent *Sent) []Line {
 			}
 		}
 	}
+	// A quoted line that a client wrapped leaves its end unmarked, between two quoted lines:
+	// it is quoted text when the two make a line the referee sent, or when the quoted line
+	// before it is long (it was wrapped) and it is words, nothing like a move.
+	for i := 1; i+1 < len(raw); i++ {
+		if kind[i] != kText || !strings.HasPrefix(text[i-1], ">") || !strings.HasPrefix(text[i+1], ">") {
+			continue
+		}
+		if sent.Has(normal(text[i-1])+" "+text[i]) ||
+			utf8.RuneCountInString(text[i-1]) >= 60 && len(strings.Fields(text[i])) >= 3 && !squareLike.MatchString(text[i]) {
+			kind[i] = kQuote
+		}
+	}
 	// Attributions: the lines of a paragraph right before a quoted block, by their shape.
 	for i := range raw {
 		if kind[i] != kQuote || (i > 0 && kind[i-1] == kQuote) {
