@@ -33,7 +33,7 @@ var (
 	originalMessage = regexp.MustCompile(`(?i)^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|messaggio originale|mensaje original|mensagem original|oorspronkelijk bericht|forwarded message|message transféré|weitergeleitete nachricht)\s*-{2,}$`)
 	// A separator in any language: words between runs of dashes, equals signs or underscores
 	// ("-------- Исходное сообщение --------", "----- Oryginalna wiadomość -----").
-	separator = regexp.MustCompile(`^[-=_]{3,}\s*[^-=_\s][^-=_]{0,60}[-=_]{3,}$`)
+	separator = regexp.MustCompile(`^[-=_]{3,}\s*[^-=_\s](.{0,200}[^-=_\s])?\s*[-=_]{3,}$`)
 	// The header block Outlook puts above the quoted mail: "From: ...", then "Sent: ...".
 	outlookFrom = regexp.MustCompile(`(?i)^(from|de|von|da|van)\s*:\s*\S`)
 	outlookSent = regexp.MustCompile(`(?i)^(sent|date|envoyé|gesendet|inviato|enviado|verzonden|datum)\s*:\s*\S`)
@@ -44,7 +44,7 @@ var (
 	hasAddress = regexp.MustCompile(`[^\s<>()\[\]@]+@[^\s<>()\[\]@]+\.[^\s<>()\[\]@]+`)
 	hasDate    = regexp.MustCompile(`(^|[^0-9])((19|20)[0-9][0-9]|[0-9]{1,2}:[0-9][0-9]|[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4})([^0-9]|$)`)
 	// Trailers phones and web clients add: skipped without a word (none looks like a move).
-	trailer = regexp.MustCompile(`(?i)^(sent from my\b|sent from (mail|outlook) for\b|get outlook for\b|envoyé de mon\b|von meinem\b.*\bgesendet|gesendet von\b.*\b(mail|iphone|ipad|outlook)\b|enviado desde mi\b|enviado do meu\b|inviato da\b|(verzonden|verstuurd) (vanaf|met) mijn\b|wysłane z\b|отправлено (с|из)\b|skickat från min\b|sendt fra min\b)`)
+	trailer = regexp.MustCompile(`(?i)^(sent from my\b|sent from (mail|outlook) for\b|(get|télécharger|descargar|scarica|baixe( o)?) outlook\b|outlook für \w+ (herunterladen|beziehen)|envoyé de mon\b|von meinem\b.*\bgesendet|gesendet von\b.*\b(mail|iphone|ipad|outlook)\b|enviado desde mi\b|enviado do meu\b|inviato da\b|(verzonden|verstuurd) (vanaf|met) mijn\b|wysłane z\b|отправлено (с|из)\b|skickat från min\b|sendt fra min\b)`)
 	// What may be a move: anything with a digit, or castling. Such a line is never taken
 	// for quoted text on the strength of the sent lines alone.
 	moveLike = regexp.MustCompile(`[0-9]|\b[Oo0]-[Oo0]\b`)
@@ -274,17 +274,34 @@ func attributionShape(t string, last bool) bool {
 }
 
 // headerBlock is the end (exclusive) of a header block starting at i: two to eight
-// "Name: value" lines, one of them naming an address or a date; i when there is none.
+// "Name: value" lines, one of them naming an address or a date; i when there is none. A
+// value a client wrapped goes on on the next line (an address alone, "<a@b.org>").
 func headerBlock(text []string, kind []int, i int) int {
-	j, named := i, false
-	for j < len(text) && j-i < 8 && kind[j] == kText && headerLine.MatchString(text[j]) {
+	j, n, named := i, 0, false
+	for j < len(text) && n < 8 && kind[j] == kText {
+		switch {
+		case headerLine.MatchString(text[j]):
+			n++
+		case j > i && headerContinued(text[j]):
+		default:
+			return headerEnd(i, j, n, named)
+		}
 		named = named || hasAddress.MatchString(text[j]) || hasDate.MatchString(text[j])
 		j++
 	}
-	if j-i < 2 || !named {
+	return headerEnd(i, j, n, named)
+}
+
+func headerEnd(i, j, n int, named bool) int {
+	if n < 2 || !named {
 		return i
 	}
 	return j
+}
+
+// headerContinued: a line that only goes on with the value above it (an address).
+func headerContinued(t string) bool {
+	return strings.HasPrefix(t, "<") && strings.HasSuffix(strings.TrimSpace(t), ">") && hasAddress.MatchString(t) && !strings.Contains(t, " ")
 }
 
 // headerBlockEnd is where a header block that starts at i ends (the "Name: value" lines
@@ -292,7 +309,7 @@ func headerBlock(text []string, kind []int, i int) int {
 // and what comes after the quote is the person's again.
 func headerBlockEnd(raw, text []string, kind []int, i int) (int, bool) {
 	j := i
-	for j < len(text) && kind[j] == kText && (headerLine.MatchString(text[j]) || j > i && (raw[j][0] == ' ' || raw[j][0] == '\t')) {
+	for j < len(text) && kind[j] == kText && (headerLine.MatchString(text[j]) || j > i && (raw[j][0] == ' ' || raw[j][0] == '\t' || headerContinued(text[j]))) {
 		j++
 	}
 	k := j
