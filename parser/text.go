@@ -233,8 +233,8 @@ func Read(body string, sent *Sent) []Line {
 			continue
 		case originalMessage.MatchString(t), isUnderscoreRule(t), separator.MatchString(t):
 			return asides(out)
-		case attribution.MatchString(t):
-			// A word-list attribution with no quoted block after it: an unquoted original.
+		case attribution.MatchString(t), unquotedAttribution(t):
+			// An attribution with no quoted block after it: an unquoted original follows.
 			return asides(out)
 		case i+1 < len(raw) && strings.HasPrefix(strings.ToLower(t), "on ") && attribution.MatchString(t+" "+text[i+1]):
 			return asides(out) // "On Mon, 1 Jan ... Ann <a@b>" / "wrote:" split over two lines
@@ -259,6 +259,13 @@ func Read(body string, sent *Sent) []Line {
 		out = append(out, Line{N: i + 1, Text: t})
 	}
 	return asides(out)
+}
+
+// unquotedAttribution: a line that names an address and a date and ends with a colon is an
+// attribution in any language even with no quote marks after it (what follows is the
+// original, unquoted); no command looks so.
+func unquotedAttribution(t string) bool {
+	return (strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) && hasAddress.MatchString(t) && hasDate.MatchString(t)
 }
 
 // attributionShape reports whether a line may be (the last line of, when last) an attribution:
