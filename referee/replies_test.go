@@ -2,6 +2,8 @@ package referee
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,5 +106,47 @@ func TestOwnRefusalsAnswered(t *testing.T) {
 	h.deliver(h.reply(id2, W, "nonsense again")) // the other game is answered still
 	if n := len(h.outbox()); n != 1 {
 		t.Errorf("a mistake in another game: %d answers", n)
+	}
+}
+
+// Issue 34: the corpus of real clients' reply shapes (parser/testdata/replies) through the
+// referee: Bob answers Ann's 1. e4 with each, his move where his text stands and the mail he
+// got quoted as his client quotes it. The move is played, and nothing is refused.
+func TestReplyCorpusByMail(t *testing.T) {
+	files, err := filepath.Glob("../parser/testdata/replies/*.txt")
+	if err != nil || len(files) < 40 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, body, _ := strings.Cut(string(b), "\n\n")
+		_, want, _ := strings.Cut(head, "\nwant: ")
+		var read []string // what the fixture reads, asides aside
+		for _, l := range strings.Split(want, "|") {
+			if !strings.HasPrefix(l, "~") {
+				read = append(read, l)
+			}
+		}
+		if strings.Join(read, "|") != "Nc6" {
+			continue // fixtures of the one move Nc6 (and asides) only
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+			h := newHarness(t)
+			id := h.newGame("orthodox")
+			h.outbox()
+			h.deliver(h.reply(id, W, "e4"))
+			bobMail := plainTo(t, h.outbox(), "bob@example.net")
+			body := strings.ReplaceAll(body, "{{QUOTED}}", strings.TrimRight(quoteLines(bobMail), "\n"))
+			body = strings.ReplaceAll(body, "{{ORIGINAL}}", strings.TrimRight(bobMail, "\n"))
+			h.deliver(h.reply(id, B, body))
+			mails := h.outbox()
+			mustContain(t, "Ann's news", plainTo(t, mails, ann), "Black played 1... Nc6")
+			if answer := plainTo(t, mails, "bob@example.net"); strings.Contains(answer, "refused") {
+				t.Errorf("Bob's answer refuses something:\n%s", answer)
+			}
+		})
 	}
 }
