@@ -110,19 +110,15 @@ func export(tx *store.Tx, id uint64, w io.Writer, in *exportIn, live Live) error
 		out.Result, out.Termination = sg.Result, "abandoned"
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: " + sg.Reason})
 	}
-	var events []store.Event
+	events, err := tx.Events(id)
+	if err != nil {
+		return err
+	}
 	if out.Over() {
-		if events, err = tx.Events(id); err != nil {
-			return err
-		}
 		tags = append(tags, record.Tag{Name: "Termination", Value: out.Termination})
 		tags = append(tags, EndTags(events)...)
 	} else {
 		tags = append(tags, record.Tag{Name: "Annotator", Value: "refereed: game in progress; this record shows moves still hidden from the players"})
-	}
-	events, err := tx.Events(id)
-	if err != nil {
-		return err
 	}
 	movetext, err := WithReplacements(sg, v, events, v.WriteMovetext(g), func(a string) string { return a })
 	if err != nil {

@@ -1,6 +1,8 @@
 // Package parser turns a raw RFC 5322 message into what the referee needs: who sent it, what
-// it answers, whether a machine sent it, and the command lines a person wrote, with quoted
-// replies, attribution lines, Outlook separators, signatures and mobile trailers removed.
+// it answers, whether a machine sent it, and the command lines a person wrote (Read): found
+// by structure, above, between and below quoted blocks, in any language and client, with
+// quoted replies (and the lines the referee sent), attributions, header blocks, separators,
+// signatures and mobile trailers removed, and greetings and sign-offs marked.
 // text/plain is preferred; HTML-only mail is converted to text; every charset go-message knows
 // is decoded to UTF-8. It reads outside input: any input gives a value or an error, never a
 // panic (see the fuzz targets).

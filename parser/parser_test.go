@@ -30,6 +30,13 @@ func TestCommandLines(t *testing.T) {
 		{"phone trailer", "Kd8\n\nSent from my iPhone", "Kd8"},
 		{"quoted lines only", "> e4\n> e5", ""},
 		{"crlf leftovers and bom", "\ufeffe4  \n\tNf3\t", "e4|Nf3"},
+		{"bottom posting", "Ann wrote:\n> Your move\n\nNf3", "Nf3"},
+		{"inline, a move right above a quote", "> Your move\ne4\n> old\nNf3", "e4|Nf3"},
+		{"a command with a colon above a quote", "T5: Nc6 (C)\n> old", "T5: Nc6 (C)"},
+		{"a line ending in a colon with a move is no attribution", "IF e5 THEN Nf3:\n> old", "IF e5 THEN Nf3:"},
+		{"signature to the next quote", "e4\n-- \nAnn\n> old\nNf3", "e4|Nf3"},
+		{"header block without address or date is read", "Name: Ann\nColour: white\ne4", "Name: Ann|Colour: white|e4"},
+		{"separator in any language", "e4\n--------- Исходное сообщение ---------\nd4", "e4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -37,6 +44,17 @@ func TestCommandLines(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+	for body, want := range map[string]string{
+		"e4\n\nOFFER DRAW":          "e4|OFFER DRAW",
+		"e4\n\nresign":              "e4|resign",
+		"e4\n\nNf3, thanks!":        "e4|Nf3, thanks!",
+		"Hi,\n\ne4\n\nCheers,\nAnn": "~Hi,|e4|~Cheers,|~Ann",
+		"e4\n\nBest regards\n\n谢谢":  "e4|~Best regards|~谢谢",
+	} {
+		if got := shown(Read(body, nil)); got != want {
+			t.Errorf("%q: read %q, want %q (asides marked ~)", body, got, want)
+		}
 	}
 	if l := CommandLines("\n\ne4"); l[0].N != 3 {
 		t.Errorf("line numbers count from the body's first line: %+v", l)
@@ -131,6 +149,50 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzRead: any body and any sent text give well-formed lines in order, never a panic, and
+// a line of the body that the referee did not send and that looks like a move is never
+// taken for quoted text when it stands alone.
+func FuzzRead(f *testing.F) {
+	f.Add("Nc6\n\nW dniu pt., 27 lis 2026 o 10:00 r <r@x.org> napisał(a):\n> e4", "White played 1. e4\n1. e4")
+	f.Add("Od: r <r@x.org>\nWysłano: 27.11.2026\n\nWhite played 1. e4\n1. e4\n\nNf3", "White played 1. e4\n1. e4")
+	f.Add("> x\ne4\n\nThanks,\nAnn", "")
+	f.Fuzz(func(t *testing.T, body, sentBody string) {
+		sent := NewSent(SentLines(sentBody, MaxSent))
+		last := 0
+		for _, l := range Read(body, sent) {
+			if l.N <= last || strings.TrimSpace(l.Text) != l.Text || l.Text == "" {
+				t.Fatalf("bad line %+v after %d", l, last)
+			}
+			last = l.N
+		}
+	})
+}
+
+// A line the referee sent is quoted text beside other quoted text, or as a sentence; a short
+// line of its own, or one like a move, is the player's: he may write what the referee wrote.
+func TestSentLines(t *testing.T) {
+	sent := NewSent(SentLines("White played 1. e4\nRESIGN\nBlack to play move 1.\nReply to this mail to send commands\n> Nf3", MaxSent))
+	for body, want := range map[string]string{
+		"RESIGN": "RESIGN",
+		"1. e4":  "1. e4",
+		"Nf3":    "Nf3",
+		"e5\nReply to this mail to send commands":    "e5",
+		"e5\n\nWhite played 1. e4\nRESIGN\n":         "e5",
+		"e5\n\n> Your move\nBlack to play move 1.\n": "e5",
+	} {
+		if got := texts(Read(body, sent)); got != want {
+			t.Errorf("%q: read %q, want %q", body, got, want)
+		}
+	}
+	many := make([]uint32, 3*MaxSent)
+	for i := range many {
+		many[i] = uint32(i)
+	}
+	if n := len(NewSent(many).set); n != MaxSent {
+		t.Errorf("a sent set holds %d hashes, want %d", n, MaxSent)
+	}
+}
+
 // FuzzHTMLToText: any HTML gives text, never a panic.
 func FuzzHTMLToText(f *testing.F) {
 	f.Add("<div class=gmail_quote><blockquote><div>x</div></blockquote></div><p>e4")
@@ -163,5 +225,41 @@ func TestStrictFrom(t *testing.T) {
 	m, _ := Parse([]byte("From: ann@x.org, bob@x.org\r\n\r\ne4"))
 	if why := m.Automatic(); why != "" {
 		t.Errorf("a malformed From is a person's mail without a sender, not %q", why)
+	}
+}
+
+// HTML-only replies: written below Gmail's quote (inside its gmail_quote), an attribution in
+// another language above a blockquote, Outlook's header block with the original after it.
+func TestHTMLReplies(t *testing.T) {
+	for html, want := range map[string]string{
+		`<div dir="ltr"><br></div><div class="gmail_quote"><div dir="ltr" class="gmail_attr">W dniu pt., 27 lis 2026 o 10:00 refereed &lt;r@x.org&gt; napisał(a):<br></div><blockquote class="gmail_quote">Your move</blockquote><div>Nc6</div></div>`: "Nc6",
+		`<div>Nc6</div><div class="gmail_quote">пт, 27 нояб. 2026 г. в 10:00, refereed &lt;r@x.org&gt;:<br><blockquote>White played 1. e4</blockquote></div>`:                                                                                          "Nc6",
+		`<div>Nc6</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>Od:</b> refereed<br><b>Wysłano:</b> piątek</div><div>White played 1. e4<br>Black to play</div>`:                                                                     "Nc6",
+	} {
+		if got := texts(Read(HTMLToText(html), nil)); got != want {
+			t.Errorf("read %q, want %q\n%s", got, want, HTMLToText(html))
+		}
+	}
+}
+
+// HTML-only replies in the shapes of Mailgun's talon (tests/fixtures/html_replies: Hotmail,
+// mail.ru, Windows Mail; Apache-2.0), written anew with a move where the person's text
+// stands: the sign-off after an empty line is an aside, nothing of the quote is read.
+func TestHTMLClientReplies(t *testing.T) {
+	for name, c := range map[string]struct{ html, want string }{
+		"hotmail": {`<body class='hmmessage'><div dir='ltr'>Nc6<div><br></div><div>Thanks,</div><div>Alex<br><br><div><hr id="stopSpelling">Date: Thu, 26 Nov 2026 13:53:45 +0400<br>Subject: your move<br>From: referee@example.org<br>To: alex@example.org<br><br><div dir="ltr"><div>White played 1. e4</div><div><br></div><div>Black to play move 1.</div></div></div></div></div></body>`,
+			"Nc6|~Thanks,|~Alex"},
+		"mail.ru": {`<HTML><BODY><p>Nc6</p><p>Thanks,<br>Alex</p><br><br><br>Thu, 26 Nov 2026 14:00:51 +0400 от refereed &lt;referee@example.org&gt;:<br>
+<blockquote style="border-left:1px solid #0857A6"><div>White played 1. e4</div><div>Black to play move 1.</div></blockquote><br></BODY></HTML>`,
+			"Nc6|~Thanks,|~Alex"},
+		"windows mail": {`<body dir="ltr"><div dir="ltr"><div>Nc6</div><div><br></div><div>Thanks,</div><div>Alex<br></div><div data-signatureblock="true"><div><br></div></div><div style="padding-top: 5px; border-top-style: solid;"><div><font><b>От:</b>&nbsp;<a href="mailto:referee@example.org">refereed</a><br><b>Отправлено:</b>&nbsp;четверг, 26 ноября 2026 г. 15:05<br><b>Кому:</b>&nbsp;<a href="mailto:alex@example.org">Alex</a></font></div></div><div><br></div><div dir=""><div>White played 1. e4</div><div><br></div><div>Black to play move 1.</div></div></div></body>`,
+			"Nc6|~Thanks,|~Alex"},
+		"comcast": {`<html><body><div>Nc6<br><br><hr id="zwchr"><b>From: </b>referee@example.org<br><b>To: </b>alex@example.org<br><b>Sent: </b>Monday, November 23, 2026 5:44:22 PM<br><b>Subject: </b>your move<br><br>White played 1. e4<br></div></body></html>`,
+			"Nc6"},
+	} {
+		text := HTMLToText(c.html)
+		if got := shown(Read(text, nil)); got != c.want {
+			t.Errorf("%s: read %q, want %q\n%s", name, got, c.want, text)
+		}
 	}
 }

@@ -104,6 +104,16 @@ func TestGoldenOrthodox(t *testing.T) {
 	})
 }
 
+// Issue 34: mail as people write it: a move below a quote under an attribution in Polish,
+// with a sign-off (not refused; the answer says it was not read), and a mail with nothing
+// but the quote (where commands may stand).
+func TestGoldenReplies(t *testing.T) {
+	runGolden(t, "replies", "orthodox", []goldenStep{
+		{name: "bottom-posted-signed", side: W, body: "W dniu pt., 27 lis 2026 o 10:00 refereed <referee@example.org> napisał(a):\n> White to play move 1.\n\ne4\n\nDzięki,\nAnn"},
+		{name: "quote-only", side: B, body: "On Fri, Nov 27, 2026 at 10:00 AM refereed <referee@example.org> wrote:\n> Black to play move 1."},
+	})
+}
+
 // The games that hide information, and the rest that had none: every kind of mail each
 // sends, read as its players read them (issue 22: golden mails for every registered game).
 

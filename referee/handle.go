@@ -11,6 +11,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/inbox"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -133,12 +134,15 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	}
 	if oversize > 0 {
 		log.Info("oversize mail answered", "game", sg.ID, "size", oversize)
-		if ok, err := r.allowRefusal(tx, player.Address, limitOwn); !ok || err != nil {
+		ok, last, err := r.allowOwnRefusal(tx, player.Address, sg.ID)
+		if !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: []string{
-			say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)}),
-		}})
+		paras := []string{say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)})}
+		if last {
+			paras = append(paras, say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
+		}
+		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: paras})
 	}
 	return r.apply(key, msg, a, side)
 }
@@ -161,6 +165,25 @@ const (
 	limitForged = "forged"
 	limitNoGame = "nogame"
 )
+
+// OwnRefusalLimit is how many refusal-only answers a player gets per RefusalWindow for his
+// own mail (his token and his From address) in one game: far more than a person makes, even
+// one who errs all evening, and still a stop to a loop. The last answer before the limit says
+// so (refusal-limit-last): a player is never left without an answer he was not told of.
+const OwnRefusalLimit = 30
+
+// allowOwnRefusal counts a refusal-only answer to a player's own mail in game; ok false
+// means: do not send it; last means: it is the last one before the limit, and says so.
+func (r *Referee) allowOwnRefusal(tx *store.Tx, address string, game uint64) (ok, last bool, err error) {
+	key := fmt.Sprintf("%s#%s#g%d", strings.ToLower(address), limitOwn, game)
+	if ok, err := tx.Allow(key, OwnRefusalLimit-1, RefusalWindow); err != nil || ok {
+		return ok, false, err
+	}
+	if ok, err = tx.Allow(key+"#last", 1, RefusalWindow); err == nil && !ok {
+		r.logger().Warn("refusal not answered: the limit of the player's own game, of which he was told", "to", address, "game", game)
+	}
+	return ok, ok, err
+}
 
 // allowRefusal counts a refusal-only answer to address about what; false means: do not send
 // it.
@@ -216,7 +239,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
 	}
 	logBefore := len(g.Log())
-	lines := parser.CommandLines(msg.Body)
+	lines := parser.Read(msg.Body, outbox.SentSet(sg.Players[side].Sent))
 	if len(lines) == 0 {
 		out.NoCommand = true
 		if msg.BodyError != "" {
@@ -238,6 +261,11 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		}
 	}
 	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
+	type aside struct {
+		i, first, last int // the index in lines of its last line, its first and last line numbers
+		text           string
+	}
+	var asides []aside // runs of lines not read as greetings or sign-offs
 	wasOver := g.Outcome().Over()
 	joined := false // the line before was the first half of a command of two lines
 	for i, line := range lines {
@@ -307,6 +335,17 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: game %d: line %d: %w", sg.ID, line.N, err)
 			}
+			if line.Aside {
+				// A greeting or a sign-off, as the parser took it: said to be not read, not
+				// refused, and what comes after it is still read.
+				if n := len(asides); n > 0 && asides[n-1].i == i-1 {
+					asides[n-1].i, asides[n-1].last = i, line.N
+					asides[n-1].text += " " + line.Text
+				} else {
+					asides = append(asides, aside{i: i, first: line.N, text: line.Text})
+				}
+				continue
+			}
 			out.Paras[side] = append(out.Paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": !g.Outcome().Over()}))
 			out.Refused = line.N
 			for _, rest := range lines[i:] {
@@ -369,6 +408,9 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			break
 		}
 	}
+	for _, as := range asides {
+		out.Paras[side] = append(out.Paras[side], say("aside-unread", templates.Args{"N": as.first, "Last": as.last, "Line": clip(as.text)}))
+	}
 	endedNow, err := a.Settle("")
 	if err != nil {
 		return err
@@ -378,10 +420,12 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	}
 	if len(g.Log()) == logBefore && len(out.Paras[side.Other()]) == 0 && (out.Refused > 0 || len(lines) == 0) {
 		// Nothing was done and only the sender would hear of it: a refusal-only answer.
-		if ok, err := r.allowRefusal(tx, sg.Players[side].Address, limitOwn); err != nil {
+		if ok, last, err := r.allowOwnRefusal(tx, sg.Players[side].Address, sg.ID); err != nil {
 			return err
 		} else if !ok {
 			return nil
+		} else if last {
+			out.Paras[side] = append(out.Paras[side], say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
 		}
 	}
 	if err := play.Finish(r.out(), a, &out, msg, endedNow, "update", r.tournamentGameOver); err != nil {

@@ -151,6 +151,10 @@ func (r *Referee) organizerMail(tx *store.Tx, key store.InboxKey, raw []byte, ms
 			if !variant.IsRejection(err) {
 				return fmt.Errorf("referee: tournament %d: organizer's line %d: %w", t.ID, line.N, err)
 			}
+			if line.Aside { // a greeting or a sign-off: said to be not read, not refused
+				paras = append(paras, say("aside-unread", templates.Args{"N": line.N, "Line": clip(line.Text)}))
+				continue
+			}
 			paras = append(paras, say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": true}))
 			for _, rest := range lines[i:] {
 				quoted = append(quoted, rest.Text)

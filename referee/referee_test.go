@@ -433,17 +433,18 @@ func TestConditionalRefusedCLine(t *testing.T) {
 	}
 }
 
-// design.md: replies are rate-limited per sender. Refusal-only answers stop after
-// RefusalLimit in RefusalWindow; an accepted move is still answered.
+// design.md: replies are rate-limited per sender. Refusal-only answers to a player's own
+// mail stop after OwnRefusalLimit in RefusalWindow in one game; an accepted move is still
+// answered.
 func TestRefusalsRateLimited(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame("orthodox")
 	h.outbox()
-	for i := 0; i < RefusalLimit+5; i++ {
+	for i := 0; i < OwnRefusalLimit+5; i++ {
 		h.deliver(h.reply(id, W, fmt.Sprintf("nonsense %d", i)))
 	}
-	if n := len(h.outbox()); n != RefusalLimit {
-		t.Errorf("%d refusal answers, want %d", n, RefusalLimit)
+	if n := len(h.outbox()); n != OwnRefusalLimit {
+		t.Errorf("%d refusal answers, want %d", n, OwnRefusalLimit)
 	}
 	h.deliver(h.reply(id, W, "e4"))
 	if m := h.outbox(); len(m) != 2 || !strings.Contains(bodyTo(t, m, ann), "White played 1. e4") {

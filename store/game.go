@@ -92,6 +92,10 @@ type Player struct {
 	Bounces int    `json:"bounces,omitempty"`
 	// LastBounce is the last delivery failure reported for this player's address.
 	LastBounce string `json:"last_bounce,omitempty"`
+	// Sent holds hashes of the lines of the last mails sent to this player in this game
+	// (parser.SentLines, 4 bytes each, oldest first, bounded by the referee): a reply's
+	// lines found among them are quoted text. They tell nothing that the mails did not.
+	Sent []byte `json:"sent,omitempty"`
 }
 
 // GameRef points from a token to its game and side, or, for an organizer's token, to his

@@ -206,11 +206,15 @@ func (s *Server) canonical(address string) string {
 
 // passwordOK checks the password of a canonical address.
 func (s *Server) passwordOK(addr, password string) bool {
-	want := s.Password
+	return subtle.ConstantTimeCompare([]byte(password), []byte(s.passwordOf(addr))) == 1
+}
+
+// passwordOf is the password of addr: its own under the secret, else the one for all.
+func (s *Server) passwordOf(addr string) string {
 	if len(s.Secret) > 0 {
-		want = PasswordFor(s.Secret, addr)
+		return PasswordFor(s.Secret, addr)
 	}
-	return subtle.ConstantTimeCompare([]byte(password), []byte(want)) == 1
+	return s.Password
 }
 
 // PasswordFor is the IMAP password of address under the install's secret: an HMAC of the

@@ -3,12 +3,17 @@ package localmail
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/mail"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
@@ -17,10 +22,11 @@ import (
 )
 
 // Submission (RFC 6409) as Postfix does it with smtpd_sasl_auth_enable and
-// reject_sender_login_mismatch: a client logs in (AUTH PLAIN or LOGIN; no TLS, the server
-// listens on loopback only) and then sends as the address it logged in as only, in the
-// envelope and in From:. Recipients are mailboxes that exist (the referee's, and those of
-// the people it has written to or who have logged in): a stranger's RCPT creates none.
+// reject_sender_login_mismatch: a client logs in (AUTH PLAIN, LOGIN, SCRAM-SHA-256 or
+// CRAM-MD5; no TLS, the server listens on loopback only) and then sends as the address it
+// logged in as only, in the envelope and in From:. Recipients are mailboxes that exist (the
+// referee's, and those of the people it has written to or who have logged in): a stranger's
+// RCPT creates none.
 // Nobody logs in as the referee here: its mail is delivered in-process (Send).
 
 var (
@@ -40,7 +46,12 @@ type session struct {
 
 var _ smtp.AuthSession = (*session)(nil)
 
-func (s *session) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login} }
+// AuthMechanisms: PLAIN and LOGIN, and SCRAM-SHA-256 and CRAM-MD5, which send no password:
+// clients that will not send one over a connection without TLS log in with them as they are
+// (msmtp's "auth on" takes SCRAM-SHA-256, Thunderbird's "encrypted password" CRAM-MD5).
+func (s *session) AuthMechanisms() []string {
+	return []string{scramSHA256, sasl.Plain, sasl.Login, cramMD5}
+}
 
 func (s *session) Auth(mech string) (sasl.Server, error) {
 	switch mech {
@@ -53,14 +64,23 @@ func (s *session) Auth(mech string) (sasl.Server, error) {
 		}), nil
 	case sasl.Login:
 		return &loginServer{login: s.login}, nil
+	case cramMD5:
+		return &cramServer{s: s}, nil
+	case scramSHA256:
+		return &scramServer{s: s}, nil
 	}
 	return nil, smtp.ErrAuthUnknownMechanism
 }
 
 // login checks an address and its password; the referee's address never logs in here.
 func (s *session) login(username, password string) error {
+	return s.loginCheck(username, func(addr string) bool { return s.srv.passwordOK(addr, password) })
+}
+
+// loginCheck logs in as username if ok says its password was shown.
+func (s *session) loginCheck(username string, ok func(addr string) bool) error {
 	addr := s.srv.canonical(username)
-	if addr == "" || addr == s.srv.canonical(s.srv.Referee) || !s.srv.passwordOK(addr, password) {
+	if addr == "" || addr == s.srv.canonical(s.srv.Referee) || !ok(addr) {
 		return errAuthFailed
 	}
 	// The password is the operator's word that the address is a person's: his mailbox may
@@ -189,6 +209,46 @@ func (l *loginServer) Next(response []byte) (challenge []byte, done bool, err er
 	case 2:
 		l.step = 3
 		return nil, true, l.login(l.username, string(response))
+	}
+	return nil, true, sasl.ErrUnexpectedClientResponse
+}
+
+const cramMD5 = "CRAM-MD5"
+
+// cramServer is the server side of SASL CRAM-MD5 (RFC 2195): a challenge that is never sent
+// twice, answered with the address and an HMAC-MD5 of it under the password. go-sasl has no
+// server for it. The password never crosses the connection.
+type cramServer struct {
+	s         *session
+	challenge []byte
+	step      int
+}
+
+func (c *cramServer) Next(response []byte) (challenge []byte, done bool, err error) {
+	switch c.step {
+	case 0:
+		c.step = 1
+		var nonce [12]byte
+		if _, err := rand.Read(nonce[:]); err != nil {
+			return nil, true, errTryLater
+		}
+		c.challenge = fmt.Appendf(nil, "<%x.%d@refereed>", nonce, time.Now().Unix())
+		return c.challenge, false, nil
+	case 1:
+		c.step = 2
+		user, digest, ok := strings.Cut(string(response), " ")
+		if !ok {
+			return nil, true, errAuthFailed
+		}
+		got, err := hex.DecodeString(strings.TrimSpace(digest))
+		if err != nil {
+			return nil, true, errAuthFailed
+		}
+		return nil, true, c.s.loginCheck(user, func(addr string) bool {
+			mac := hmac.New(md5.New, []byte(c.s.srv.passwordOf(addr)))
+			mac.Write(c.challenge)
+			return hmac.Equal(mac.Sum(nil), got)
+		})
 	}
 	return nil, true, sasl.ErrUnexpectedClientResponse
 }

@@ -2,7 +2,14 @@ package localmail_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/pbkdf2"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,5 +120,101 @@ func TestSendInProcess(t *testing.T) {
 	}
 	if err := tr.Send(context.Background(), "referee@localhost", []string{"dan@elsewhere.example"}, []byte("x")); !mailer.IsPermanent(err) {
 		t.Errorf("to another domain: %v, want a permanent failure", err)
+	}
+}
+
+// cramClient is the client side of CRAM-MD5 (RFC 2195), as msmtp does it.
+type cramClient struct{ user, pass string }
+
+func (c cramClient) Start() (string, []byte, error) { return "CRAM-MD5", nil, nil }
+func (c cramClient) Next(challenge []byte) ([]byte, error) {
+	mac := hmac.New(md5.New, []byte(c.pass))
+	mac.Write(challenge)
+	return []byte(c.user + " " + hex.EncodeToString(mac.Sum(nil))), nil
+}
+
+// Issue 34: msmtp's "auth on" will not send a password without TLS; it logs in with
+// CRAM-MD5, which sends none. A wrong password, or the referee's address, is refused.
+func TestSubmissionCRAMMD5(t *testing.T) {
+	s := start(t, "")
+	defer s.Close()
+	for _, c := range []struct {
+		auth cramClient
+		ok   bool
+	}{{cramClient{"ann@localhost", "pw"}, true}, {cramClient{"ann@localhost", "wrong"}, false}, {cramClient{"referee@localhost", "pw"}, false}} {
+		cl, err := smtp.Dial(s.SMTPListen())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cl.Auth(c.auth)
+		if c.ok && err != nil || !c.ok && code(err) != 535 {
+			t.Errorf("CRAM-MD5 as %s/%s: %v", c.auth.user, c.auth.pass, err)
+		}
+		if c.ok {
+			if err := cl.SendMail("ann@localhost", []string{"ann@localhost"}, strings.NewReader("From: ann@localhost\r\nSubject: x\r\n\r\nhi\r\n")); err != nil {
+				t.Errorf("send after CRAM-MD5: %v", err)
+			}
+		}
+		cl.Close()
+	}
+}
+
+// scramClient is the client side of SCRAM-SHA-256 (RFC 7677), as msmtp's GNU SASL does it.
+type scramClient struct {
+	user, pass, first, nonce string
+	step                     int
+}
+
+func (c *scramClient) Start() (string, []byte, error) {
+	c.nonce = "rOprNGfwEbeRWgbNEkqO"
+	c.first = "n=" + c.user + ",r=" + c.nonce
+	return "SCRAM-SHA-256", []byte("n,," + c.first), nil
+}
+
+func (c *scramClient) Next(challenge []byte) ([]byte, error) {
+	c.step++
+	if c.step > 1 {
+		return []byte{}, nil // the server's signature
+	}
+	attrs := map[string]string{}
+	for _, kv := range strings.Split(string(challenge), ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		attrs[k] = v
+	}
+	salt, _ := base64.StdEncoding.DecodeString(attrs["s"])
+	iter, _ := strconv.Atoi(attrs["i"])
+	salted, _ := pbkdf2.Key(sha256.New, c.pass, salt, iter, 32)
+	mac := func(key []byte, s string) []byte {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(s))
+		return m.Sum(nil)
+	}
+	clientKey := mac(salted, "Client Key")
+	stored := sha256.Sum256(clientKey)
+	final := "c=biws,r=" + attrs["r"]
+	sig := mac(stored[:], c.first+","+string(challenge)+","+final)
+	for i := range clientKey {
+		clientKey[i] ^= sig[i]
+	}
+	return []byte(final + ",p=" + base64.StdEncoding.EncodeToString(clientKey)), nil
+}
+
+// Issue 34: msmtp's "auth on" sends no password without TLS: it logs in with SCRAM-SHA-256.
+func TestSubmissionSCRAM(t *testing.T) {
+	s := start(t, "")
+	defer s.Close()
+	for _, c := range []struct {
+		user, pass string
+		ok         bool
+	}{{"ann@localhost", "pw", true}, {"ann@localhost", "wrong", false}, {"referee@localhost", "pw", false}} {
+		cl, err := smtp.Dial(s.SMTPListen())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cl.Auth(&scramClient{user: c.user, pass: c.pass})
+		if c.ok && err != nil || !c.ok && code(err) != 535 {
+			t.Errorf("SCRAM-SHA-256 as %s/%s: %v", c.user, c.pass, err)
+		}
+		cl.Close()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -235,9 +236,6 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) err
 	}
 	l.Paras, l.Quoted = CapText(l.Paras, l.Quoted)
 	g.Players[side].Mails++
-	if err := tx.PutGame(g); err != nil {
-		return err
-	}
 	p := g.Players[side]
 	mid := w.MessageID(g, side, p.Mails)
 	inReplyTo, refs := w.threading(g, side, p.Mails, l.Answers)
@@ -269,9 +267,46 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) err
 	if err != nil {
 		return fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
 	}
+	g.Players[side].Sent = RememberSent(g.Players[side].Sent, raw)
+	if err := tx.PutGame(g); err != nil {
+		return err
+	}
 	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: w.BounceAddress(g.ID, side, p.Token), To: []string{p.Address},
 		Raw: raw, Game: g.ID, Side: int(side), Kind: l.Kind})
 	return err
+}
+
+// Bounds on the sent lines kept for each player of a game (store.Player.Sent): the lines
+// of his last few mails, enough to know what a reply quotes, a few kilobytes at most.
+const (
+	MaxSentLines     = 512 // kept in all
+	MaxSentLinesMail = 160 // taken from one mail
+)
+
+// RememberSent adds the lines of raw, a mail to a player, to kept (his store.Player.Sent)
+// and drops the oldest beyond MaxSentLines.
+func RememberSent(kept, raw []byte) []byte {
+	m, err := parser.Parse(raw)
+	if err != nil {
+		return kept
+	}
+	out := slices.Clone(kept[:len(kept)/4*4])
+	for _, h := range parser.SentLines(m.Body, MaxSentLinesMail) {
+		out = binary.BigEndian.AppendUint32(out, h)
+	}
+	if len(out) > 4*MaxSentLines {
+		out = out[len(out)-4*MaxSentLines:]
+	}
+	return out
+}
+
+// SentSet is the set of a player's kept sent lines, for parser.Read.
+func SentSet(kept []byte) *parser.Sent {
+	hashes := make([]uint32, 0, len(kept)/4)
+	for i := 0; i+4 <= len(kept); i += 4 {
+		hashes = append(hashes, binary.BigEndian.Uint32(kept[i:]))
+	}
+	return parser.NewSent(hashes)
 }
 
 // from is the From header of every mail.

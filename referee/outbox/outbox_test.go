@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,5 +51,27 @@ func TestCapText(t *testing.T) {
 	}
 	if total > MaxReplyText || len(quoted) != 0 || !strings.Contains(paras[len(paras)-1], "KB") {
 		t.Errorf("%d bytes kept in %d paragraphs, %d quoted lines", total, len(paras), len(quoted))
+	}
+}
+
+// The sent lines kept for a player are bounded, hold the newest mail's lines, and leave out
+// the lines of his own quoted back to him (he may send them again).
+func TestRememberSent(t *testing.T) {
+	var kept []byte
+	for m := 0; m < 10; m++ {
+		var body strings.Builder
+		for i := 0; i < 300; i++ {
+			fmt.Fprintf(&body, "mail %d says line %d of many\r\n", m, i)
+		}
+		body.WriteString("> Nf3 unread\r\n")
+		raw := "From: r@x\r\nTo: a@x\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.String()
+		kept = RememberSent(kept, []byte(raw))
+	}
+	if len(kept) != 4*MaxSentLines {
+		t.Errorf("%d bytes kept, want %d", len(kept), 4*MaxSentLines)
+	}
+	set := SentSet(kept)
+	if !set.Has("> mail 9 says line 0 of many") || set.Has("mail 0 says line 0 of many") || set.Has("Nf3 unread") {
+		t.Error("the newest mail's lines are kept, the oldest dropped, the player's own left out")
 	}
 }
