@@ -183,7 +183,7 @@ func TestFailover(t *testing.T) {
 	for i, g := range gs {
 		a.waitMail(g.white, 1+played[i], 90*time.Second)
 		a.waitMail(g.black, 1+played[i], 90*time.Second)
-		out, err := exec.Command(binary, "export", strconv.FormatUint(g.id, 10), "--store", url).CombinedOutput()
+		out, err := exec.Command(binary, "export", strconv.FormatUint(g.id, 10), "--include-hidden", "--store", url).CombinedOutput()
 		if err != nil {
 			t.Fatalf("export: %v\n%s", err, out)
 		}

@@ -178,7 +178,7 @@ func TestCrashBurst(t *testing.T) {
 		e.waitMail(g.white, 1+movesPerGame, 60*time.Second)
 		e.waitMail(g.black, 1+movesPerGame, 60*time.Second)
 	}
-	out := e.admin("export", "--all")
+	out := e.admin("export", "--all", "--include-hidden")
 	want := "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6"
 	if n := strings.Count(out, want+" *"); n != games {
 		t.Fatalf("%d of %d games have exactly their %d moves (daemon killed %d times):\n%s", n, games, movesPerGame, kills, out)
@@ -308,7 +308,7 @@ func TestDaemonRestart(t *testing.T) {
 	e.reply(bob, 6, "a6")
 	msgs := e.waitMail(ann, 7, 30*time.Second)
 	mustContain(t, "Ann's news after the restarts", msgs[6].Body, "Black played 3... a6")
-	mustContain(t, "export", e.admin("export", "1"), "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *")
+	mustContain(t, "export", e.admin("export", "1", "--include-hidden"), "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *")
 	if b, _ := os.ReadFile(e.logFile); strings.Contains(string(b), "other mail under a UID") {
 		t.Errorf("the mail server reused UIDs across the restart:\n%s", b)
 	}
