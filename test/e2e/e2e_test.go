@@ -135,6 +135,36 @@ func (e *env) start() {
 }
 
 func (e *env) startErr() error {
+	if _, err := e.launch(); err != nil {
+		return err
+	}
+	sock := filepath.Join(e.data, "refereed.sock")
+	for i := 0; i < 1000; i++ {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("the daemon did not start")
+}
+
+// startProcess starts the daemon and returns at once, its process no longer the env's to
+// stop: the caller waits for it.
+func (e *env) startProcess() *exec.Cmd {
+	e.t.Helper()
+	d, err := e.launch()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.mu.Lock()
+	e.daemon = nil
+	e.mu.Unlock()
+	return d
+}
+
+// launch starts the daemon's process.
+func (e *env) launch() (*exec.Cmd, error) {
 	args := []string{"serve", "--data", e.data, "--log", "debug"}
 	if e.store != "" {
 		args = append(args, "--store", e.store)
@@ -153,7 +183,7 @@ func (e *env) startErr() error {
 	}
 	log, err := os.OpenFile(e.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d := exec.Command(binary, args...)
 	if cg := os.Getenv("REFEREED_TEST_CGROUP_START"); cg != "" {
@@ -163,20 +193,12 @@ func (e *env) startErr() error {
 	}
 	d.Stdout, d.Stderr = log, log
 	if err := d.Start(); err != nil {
-		return err
+		return nil, err
 	}
 	e.mu.Lock()
 	e.daemon = d
 	e.mu.Unlock()
-	sock := filepath.Join(e.data, "refereed.sock")
-	for i := 0; i < 1000; i++ {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return fmt.Errorf("the daemon did not start")
+	return d, nil
 }
 
 // stop ends the daemon with SIGTERM (kill with SIGKILL: see kill).
