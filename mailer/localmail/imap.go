@@ -3,6 +3,7 @@ package localmail
 import (
 	"bufio"
 	"bytes"
+	"net/netip"
 	"os"
 	"slices"
 	"sort"
@@ -20,6 +21,7 @@ import (
 // this answers from the index in memory and reads a message's file when its bytes are asked.
 type imapSession struct {
 	srv       *Server
+	peer      netip.Addr // where the connection comes from
 	user      *user
 	box       *mailbox                   // selected; nil when none
 	view      *imapserver.SessionTracker // the selected mailbox's updates for this session
@@ -31,8 +33,8 @@ var _ imapserver.SessionIMAP4rev2 = (*imapSession)(nil)
 // Login accepts any address of the domain with its password; a mailbox that has had no mail
 // yet is created, so a player can log in before the referee first writes.
 func (sess *imapSession) Login(username, password string) error {
-	addr := sess.srv.canonical(username)
-	if addr == "" || !sess.srv.passwordOK(addr, password) {
+	addr, ok := sess.srv.admit("imap", sess.peer, username, func(addr string) bool { return sess.srv.passwordOK(addr, password) })
+	if !ok {
 		return imapserver.ErrAuthFailed
 	}
 	sess.srv.mu.Lock()

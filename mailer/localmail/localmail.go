@@ -22,6 +22,7 @@ package localmail
 
 import (
 	"crypto/hmac"
+	"crypto/tls"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base32"
@@ -78,6 +79,22 @@ type Server struct {
 	// CompactAbove is the size of the index (localmail.db) above which a start compacts it
 	// when it is mostly free pages (8 MiB when 0).
 	CompactAbove int64
+	// TLS, when set, is offered on both servers (STARTTLS) and used on IMAPSAddr and
+	// SMTPSAddr (implicit TLS, when set). A connection from another machine logs in only
+	// over TLS; one from this machine also without it. Listening beyond loopback needs it.
+	TLS                  *tls.Config
+	IMAPSAddr, SMTPSAddr string
+	// Limits bound the connections and slow failed logins (Limits' defaults when zero).
+	Limits Limits
+	// Listen, when set, replaces net.Listen (tests: a listener whose connections come from
+	// another machine, as far as the server can tell).
+	Listen func(network, addr string) (net.Listener, error)
+	// Reserve is the disk space (bytes) below which mail between people is refused for now,
+	// while mail to the referee and the referee's own pass (DefaultReserve of the disk when
+	// 0; -1 for none). DailyPerSender bounds the bytes one address submits a day (200 MiB
+	// when 0; -1 for none).
+	Reserve        int64
+	DailyPerSender int64
 	// Fault, when set, is called before each write to the disk ("write": a message's file,
 	// "index": the index); an error from it fails that write as a full disk would. Tests
 	// inject faults through it.
@@ -86,10 +103,16 @@ type Server struct {
 	mu    sync.Mutex // guards users and every mailbox's index; serializes changes
 	users map[string]*user
 	disk  *disk
-	imap  *imapserver.Server
-	smtp  *smtp.Server
-	iln   net.Listener
-	sln   net.Listener
+	// The protocol servers: strict ones for connections from elsewhere (no login before
+	// TLS), lenient ones for connections from this machine or through implicit TLS.
+	imapStrict, imapLenient *imapserver.Server
+	smtpStrict, smtpLenient *smtp.Server
+	iln, sln                net.Listener   // the plain ports (IMAPListen, SMTPListen)
+	listeners               []net.Listener // every port, closed by Close
+	lim                     Limits
+	counts                  *conns
+	fails                   *failures
+	volume                  senderVolume
 }
 
 func (s *Server) domain() string {
@@ -146,45 +169,132 @@ func (s *Server) Start() error {
 			return err
 		}
 	}
-	s.imap = imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &imapSession{srv: s}, nil, nil
-		},
-		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
-		InsecureAuth: true, // loopback only
-		Logger:       log.New(io.Discard, "", 0),
-	})
-	if s.iln, err = net.Listen("tcp", s.IMAPAddr); err != nil {
+	if err := s.serve(); err != nil {
 		s.disk.close()
-		return fmt.Errorf("localmail: imap listen %s: %w", s.IMAPAddr, err)
+		return err
 	}
-	if s.sln, err = net.Listen("tcp", s.SMTPAddr); err != nil {
-		s.iln.Close()
-		s.disk.close()
-		return fmt.Errorf("localmail: smtp listen %s: %w", s.SMTPAddr, err)
-	}
-	s.smtp = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{srv: s}, nil }))
-	s.smtp.Domain = s.domain()
-	s.smtp.AllowInsecureAuth = true // loopback only: the password never leaves the machine
-	s.smtp.ReadTimeout, s.smtp.WriteTimeout = time.Minute, time.Minute
-	s.smtp.MaxMessageBytes = s.maxMessage()
-	s.smtp.MaxRecipients = 50
-	go s.imap.Serve(s.iln)
-	go s.smtp.Serve(s.sln)
 	return nil
+}
+
+// serve starts the protocol servers on their ports.
+func (s *Server) serve() error {
+	s.lim = s.Limits.withDefaults()
+	s.counts = &conns{lim: s.lim}
+	s.fails = &failures{lim: s.lim, now: s.now}
+	for _, a := range []string{s.IMAPAddr, s.SMTPAddr} {
+		if s.TLS == nil && !IsLoopback(a) {
+			return fmt.Errorf("localmail: %s is reachable from other machines, and the server has no TLS: passwords would cross the network in the clear. Give it a certificate (--tls-cert FILE --tls-key FILE, or --acme), or listen on 127.0.0.1", a)
+		}
+	}
+	if s.TLS == nil && (s.IMAPSAddr != "" || s.SMTPSAddr != "") {
+		return errors.New("localmail: implicit TLS ports need a certificate (--tls-cert FILE --tls-key FILE, or --acme)")
+	}
+	imapOpts := func(insecure bool) *imapserver.Options {
+		return &imapserver.Options{
+			NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+				return &imapSession{srv: s, peer: peerOf(c.NetConn())}, nil, nil
+			},
+			Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
+			TLSConfig:    s.TLS,
+			InsecureAuth: insecure,
+			Logger:       log.New(io.Discard, "", 0),
+		}
+	}
+	s.imapStrict, s.imapLenient = imapserver.New(imapOpts(false)), imapserver.New(imapOpts(true))
+	smtpServer := func(insecure bool) *smtp.Server {
+		srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+			return &session{srv: s, peer: peerOf(c.Conn())}, nil
+		}))
+		srv.Domain = s.domain()
+		srv.AllowInsecureAuth = insecure // from this machine: the password never leaves it
+		srv.TLSConfig = s.TLS
+		srv.ReadTimeout, srv.WriteTimeout = s.lim.SMTPIdle, time.Minute
+		srv.MaxMessageBytes = s.maxMessage()
+		srv.MaxRecipients = 50
+		return srv
+	}
+	s.smtpStrict, s.smtpLenient = smtpServer(false), smtpServer(true)
+	const imapBusy = "* BYE Too many connections: try again later\r\n"
+	const smtpBusy = "421 4.7.0 Too many connections: try again later\r\n"
+	ports := []struct {
+		addr     string
+		implicit bool
+		imap     bool
+		keep     *net.Listener
+	}{{s.IMAPAddr, false, true, &s.iln}, {s.SMTPAddr, false, false, &s.sln}, {s.IMAPSAddr, true, true, nil}, {s.SMTPSAddr, true, false, nil}}
+	for _, p := range ports {
+		if p.addr == "" {
+			continue
+		}
+		listen := net.Listen
+		if s.Listen != nil {
+			listen = s.Listen
+		}
+		ln, err := listen("tcp", p.addr)
+		if err != nil {
+			for _, l := range s.listeners {
+				l.Close()
+			}
+			return fmt.Errorf("localmail: listen %s: %w", p.addr, err)
+		}
+		s.listeners = append(s.listeners, ln)
+		if p.keep != nil {
+			*p.keep = ln
+		}
+		var implicit *tls.Config
+		if p.implicit {
+			implicit = s.TLS
+		}
+		if p.imap {
+			sp := newSplit(ln, implicit, s.counts, s.lim.IMAPIdle, imapBusy)
+			go sp.run()
+			go s.imapStrict.Serve(sp.strict)
+			go s.imapLenient.Serve(sp.lenient)
+		} else {
+			sp := newSplit(ln, implicit, s.counts, s.lim.SMTPIdle, smtpBusy)
+			go sp.run()
+			go s.smtpStrict.Serve(sp.strict)
+			go s.smtpLenient.Serve(sp.lenient)
+		}
+	}
+	return nil
+}
+
+// IMAPSListen and SMTPSListen are the bound implicit TLS ports, "" when there is none.
+func (s *Server) IMAPSListen() string { return s.boundAddr(s.IMAPSAddr, 2) }
+func (s *Server) SMTPSListen() string { return s.boundAddr(s.SMTPSAddr, 3) }
+
+// boundAddr is the address the listener of a port (in the order serve opens them) is bound to.
+func (s *Server) boundAddr(asked string, port int) string {
+	if asked == "" {
+		return ""
+	}
+	i := 0
+	for p, a := range []string{s.IMAPAddr, s.SMTPAddr, s.IMAPSAddr, s.SMTPSAddr} {
+		if a == "" {
+			continue
+		}
+		if p == port {
+			return s.listeners[i].Addr().String()
+		}
+		i++
+	}
+	return ""
 }
 
 // IMAPListen and SMTPListen are the bound addresses (useful with port 0).
 func (s *Server) IMAPListen() string { return s.iln.Addr().String() }
 func (s *Server) SMTPListen() string { return s.sln.Addr().String() }
 
-// Close stops both servers and closes the store.
+// Close stops the servers and closes the store.
 func (s *Server) Close() error {
-	err1 := s.imap.Close()
-	err2 := s.smtp.Close()
+	for _, l := range s.listeners {
+		l.Close()
+	}
+	errs := []error{s.imapStrict.Close(), s.imapLenient.Close(), s.smtpStrict.Close(), s.smtpLenient.Close()}
 	s.mu.Lock() // no change half made
 	defer s.mu.Unlock()
-	return errors.Join(err1, err2, s.disk.close())
+	return errors.Join(append(errs, s.disk.close())...)
 }
 
 // canonical is the mailbox address of address: lower case, without a +suffix; "" if it is

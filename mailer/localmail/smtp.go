@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/mail"
+	"net/netip"
 	"os"
 	"strings"
 	"time"
@@ -23,10 +24,12 @@ import (
 
 // Submission (RFC 6409) as Postfix does it with smtpd_sasl_auth_enable and
 // reject_sender_login_mismatch: a client logs in (AUTH PLAIN, LOGIN, SCRAM-SHA-256 or
-// CRAM-MD5; no TLS, the server listens on loopback only) and then sends as the address it
+// CRAM-MD5) and then sends as the address it
 // logged in as only, in the envelope and in From:. Recipients are mailboxes that exist (the
 // referee's, and those of the people it has written to or who have logged in): a stranger's
-// RCPT creates none.
+// RCPT creates none, and is answered as any other (the copy is dropped), so that a sender
+// cannot tell who has a mailbox here. A client from another machine logs in only over TLS
+// (guard.go), and mail between people waits while the disk is below its reserve (reserve.go).
 // Nobody logs in as the referee here: its mail is delivered in-process (Send).
 
 var (
@@ -37,6 +40,7 @@ var (
 
 type session struct {
 	srv    *Server
+	peer   netip.Addr // where the connection comes from
 	user   string // the canonical address logged in as; "" before AUTH
 	from   string
 	mailOK bool
@@ -79,8 +83,9 @@ func (s *session) login(username, password string) error {
 
 // loginCheck logs in as username if ok says its password was shown.
 func (s *session) loginCheck(username string, ok func(addr string) bool) error {
-	addr := s.srv.canonical(username)
-	if addr == "" || addr == s.srv.canonical(s.srv.Referee) || !ok(addr) {
+	referee := s.srv.canonical(s.srv.Referee)
+	addr, admitted := s.srv.admit("smtp", s.peer, username, func(addr string) bool { return addr != referee && ok(addr) })
+	if !admitted {
 		return errAuthFailed
 	}
 	// The password is the operator's word that the address is a person's: his mailbox may
@@ -108,12 +113,21 @@ func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if s.user == "" {
 		return errAuthRequired
 	}
-	if !s.srv.exists(to) {
-		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such mailbox here, and no relaying"}
+	addr := s.srv.canonical(to)
+	if addr == "" {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Not an address of this server, and there is no relaying"}
+	}
+	// Mail to the referee passes whatever the disk holds: no game stops. Mail between people
+	// waits while the disk is below its reserve.
+	if addr != s.srv.canonical(s.srv.Referee) && s.srv.belowReserve(max(s.size, 1)) {
+		s.srv.logInfo("localmail: mail between players refused: the disk is below its reserve", "from", s.user, "to", addr)
+		return errReserve
 	}
 	if s.srv.full(to, max(s.size, 1)) {
 		return errMailboxFull(true)
 	}
+	// An address without a mailbox is answered as one with: the server does not tell a
+	// logged-in sender who has a mailbox here. Its copy is dropped at DATA (logged).
 	s.to = append(s.to, to)
 	return nil
 }
@@ -143,7 +157,22 @@ func (s *session) Data(r io.Reader) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return s.srv.smtpError(err)
 	}
-	if err := s.srv.deliver(s.from, s.to, f, true); err != nil {
+	if fi, err := f.Stat(); err == nil && !s.srv.volume.add(s.user, fi.Size(), s.srv.dailyLimit(), s.srv.now()) {
+		s.srv.logInfo("localmail: mail refused: the sender's volume of the day is spent", "from", s.user, "limit", s.srv.dailyLimit())
+		return errDaily
+	}
+	var to []string
+	for _, rcpt := range s.to {
+		if s.srv.exists(rcpt) {
+			to = append(to, rcpt)
+		} else {
+			s.srv.logInfo("localmail: mail to an address without a mailbox dropped", "from", s.user, "to", rcpt)
+		}
+	}
+	if len(to) == 0 {
+		return nil
+	}
+	if err := s.srv.deliver(s.from, to, f, true); err != nil {
 		return s.srv.smtpError(err)
 	}
 	return nil
@@ -285,6 +314,9 @@ func (t inProcess) Send(ctx context.Context, from string, to []string, raw []byt
 }
 
 var _ mailer.Transport = inProcess{}
+
+// Exists reports whether address has a mailbox.
+func (s *Server) Exists(address string) bool { return s.exists(address) }
 
 // exists reports whether address has a mailbox.
 func (s *Server) exists(address string) bool {
