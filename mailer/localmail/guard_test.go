@@ -72,7 +72,9 @@ func (l remoteListener) Accept() (net.Conn, error) {
 
 type remoteConn struct{ net.Conn }
 
-func (remoteConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.IPv4(203, 0, 113, 7), Port: 40000} }
+func (remoteConn) RemoteAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(203, 0, 113, 7), Port: 40000}
+}
 
 // logLines is a log the test reads.
 type logLines struct {
@@ -80,8 +82,12 @@ type logLines struct {
 	buf bytes.Buffer
 }
 
-func (l *logLines) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.Write(p) }
-func (l *logLines) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+func (l *logLines) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
 
 func startServer(t *testing.T, s *localmail.Server) *localmail.Server {
 	t.Helper()

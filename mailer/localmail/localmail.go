@@ -22,9 +22,9 @@ package localmail
 
 import (
 	"crypto/hmac"
-	"crypto/tls"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/base32"
 	"errors"
 	"fmt"

@@ -41,7 +41,7 @@ var (
 type session struct {
 	srv    *Server
 	peer   netip.Addr // where the connection comes from
-	user   string // the canonical address logged in as; "" before AUTH
+	user   string     // the canonical address logged in as; "" before AUTH
 	from   string
 	mailOK bool
 	size   int64 // as the client announced it (SIZE), 0 when not
