@@ -34,6 +34,20 @@ import (
 //	listen = "127.0.0.1:8080"  # serve the read-only web archive beside the daemon
 //	[store]
 //	url = "postgres://refereed@db.example.org/refereed"  # a shared store; several instances, one leads
+//
+// Or, for a club whose players are on their own machines, the built-in mail server facing
+// the network instead of [imap] and [smtp] (README: Players on other machines):
+//
+//	address = "referee@club.example.org"
+//	[localmail]
+//	imap = ":143"               # STARTTLS
+//	smtp = ":587"               # submission, STARTTLS
+//	imaps = ":993"              # implicit TLS
+//	smtps = ":465"
+//	tls_cert = "/etc/letsencrypt/live/club.example.org/fullchain.pem"
+//	tls_key = "/etc/letsencrypt/live/club.example.org/privkey.pem"
+//	# or: acme = "club.example.org" (acme_email, acme_http = ":80", acme_directory)
+//	mail_reserve = "2GiB"       # below it, mail between players waits
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
@@ -42,6 +56,8 @@ type Config struct {
 	Auth    AuthConf   `toml:"auth"`
 	Web     WebConf    `toml:"web"`
 	Store   StoreConf  `toml:"store"`
+	// LocalMail, when present, runs the built-in mail server (instead of [imap] and [smtp]).
+	LocalMail *LocalMailConf `toml:"localmail"`
 	// Organizer is told of forfeits and failed deliveries in games and tournaments that
 	// name no organizer, and organizes tournaments created without --organizer.
 	Organizer string `toml:"organizer"`
@@ -49,6 +65,23 @@ type Config struct {
 	LeaveDays int `toml:"leave_days"`
 	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
 	RatingTau float64 `toml:"rating_tau"`
+}
+
+// LocalMailConf is the built-in mail server's [localmail] section: serve's flags of the same
+// names win over it.
+type LocalMailConf struct {
+	IMAP          string `toml:"imap"`
+	SMTP          string `toml:"smtp"`
+	IMAPS         string `toml:"imaps"`
+	SMTPS         string `toml:"smtps"`
+	TLSCert       string `toml:"tls_cert"`
+	TLSKey        string `toml:"tls_key"`
+	ACME          string `toml:"acme"`
+	ACMEDirectory string `toml:"acme_directory"`
+	ACMEEmail     string `toml:"acme_email"`
+	ACMEHTTP      string `toml:"acme_http"`
+	ACMECA        string `toml:"acme_ca"`
+	MailReserve   string `toml:"mail_reserve"`
 }
 
 // StoreConf names the store: a PostgreSQL database shared by several instances, in place of
@@ -124,4 +157,12 @@ func loadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("config %s: both [imap] addr and [smtp] addr are needed", path)
 	}
 	return &c, nil
+}
+
+// localMail is the [localmail] section, nil without a config or the section.
+func (c *Config) localMail() *LocalMailConf {
+	if c == nil {
+		return nil
+	}
+	return c.LocalMail
 }

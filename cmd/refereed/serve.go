@@ -38,6 +38,7 @@ type serveOptions struct {
 	ratingTau            float64
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
+	net                  localNet // the built-in server facing other machines
 	password             string
 	web                  string // the web archive's listen address; "" serves none
 	store                string // a PostgreSQL store's URL; "" keeps the data directory's file
@@ -63,6 +64,17 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "local mail server: SMTP listen address")
 	poll := fs.Duration("poll", 0, "IMAP poll interval (0: the config's, else 30s; IDLE is used when offered)")
 	fastPoll := fs.Duration("fast-poll", 0, "poll IMAP this often instead of IDLE (lower latency on Dovecot)")
+	var ln localNet
+	fs.StringVar(&ln.imaps, "imaps", "", "local mail server: IMAP with implicit TLS on this address (e.g. :993)")
+	fs.StringVar(&ln.smtps, "smtps", "", "local mail server: SMTP submission with implicit TLS on this address (e.g. :465)")
+	fs.StringVar(&ln.cert, "tls-cert", "", "local mail server: the TLS certificate (PEM, chain after the leaf), read again when it changes")
+	fs.StringVar(&ln.key, "tls-key", "", "local mail server: the TLS certificate's key (PEM)")
+	fs.StringVar(&ln.acme, "acme", "", "local mail server: obtain and renew a certificate for this host name by ACME (Let's Encrypt)")
+	fs.StringVar(&ln.acmeDir, "acme-directory", "", "the ACME directory URL (default Let's Encrypt's)")
+	fs.StringVar(&ln.acmeHTTP, "acme-http", ":80", "where the ACME HTTP challenge is answered (the CA asks port 80 of the host)")
+	fs.StringVar(&ln.acmeEmail, "acme-email", "", "the address the CA writes to about the certificate")
+	fs.StringVar(&ln.acmeCA, "acme-ca", "", "trust this CA bundle (PEM) for the ACME directory: a private ACME server (step-ca, Pebble)")
+	fs.StringVar(&ln.reserve, "mail-reserve", "", "local mail server: disk space kept free; below it mail between players waits (e.g. 2GiB; default a tenth of the disk, at most 1 GiB; 0 for none)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
 	storeURL := storeFlag(fs)
@@ -83,12 +95,15 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	o := serveOptions{data: *data, address: *address, poll: *poll, fastPoll: *fastPoll, web: *webAddr, store: *storeURL}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var c *Config
 	if *configPath != "" {
-		c, err := loadConfig(*configPath)
-		if err != nil {
+		var err error
+		if c, err = loadConfig(*configPath); err != nil {
 			fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
 			return exitUsage
 		}
+	}
+	if c != nil {
 		if o.web == "" {
 			o.web = c.Web.Listen
 		}
@@ -126,7 +141,27 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		if o.fastPoll == 0 {
 			o.fastPoll = c.IMAP.FastPoll.Duration
 		}
-	} else {
+	}
+	if c == nil || c.LocalMail != nil {
+		if lc := c.localMail(); lc != nil { // the config's [localmail], under the flags
+			pick := func(flagName string, v *string, conf string) {
+				if !set[flagName] && conf != "" {
+					*v = conf
+				}
+			}
+			pick("imap", imapAddr, lc.IMAP)
+			pick("smtp", smtpAddr, lc.SMTP)
+			pick("imaps", &ln.imaps, lc.IMAPS)
+			pick("smtps", &ln.smtps, lc.SMTPS)
+			pick("tls-cert", &ln.cert, lc.TLSCert)
+			pick("tls-key", &ln.key, lc.TLSKey)
+			pick("acme", &ln.acme, lc.ACME)
+			pick("acme-directory", &ln.acmeDir, lc.ACMEDirectory)
+			pick("acme-email", &ln.acmeEmail, lc.ACMEEmail)
+			pick("acme-http", &ln.acmeHTTP, lc.ACMEHTTP)
+			pick("acme-ca", &ln.acmeCA, lc.ACMECA)
+			pick("mail-reserve", &ln.reserve, lc.MailReserve)
+		}
 		o.local = true
 		if o.address == "" {
 			o.address = "referee@localhost"
@@ -136,6 +171,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 			o.password = os.Getenv("REFEREED_MAIL_PASSWORD")
 		}
 		o.localIMAP, o.localSMTP = *imapAddr, *smtpAddr
+		o.net = ln
 		o.imap = mailer.IMAP{Addr: *imapAddr, Security: "plain", Username: o.address, Password: o.password}
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
 		o.processed = mailer.Delete // the store holds the referee's mail: no second copy kept
@@ -197,10 +233,14 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
 		}
+		if err := o.net.apply(ctx, local, o.data, log); err != nil {
+			return err
+		}
 		if err := local.Start(); err != nil {
 			return err
 		}
 		defer local.Close()
+		log.Info("local mail disk", "state", local.Disk().String())
 		if _, err := local.Mailbox(o.address); err != nil {
 			return err
 		}
@@ -322,7 +362,12 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 	if o.local {
 		fmt.Fprintf(m.Stdout, "Local mail server for @%s (mail kept in %s):\n", o.address[strings.IndexByte(o.address, '@')+1:], filepath.Join(o.data, "localmail.db"))
-		fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS: loopback only; log in with the full address, to send too)\n", local.IMAPListen(), local.SMTPListen())
+		if local.TLS == nil {
+			fmt.Fprintf(m.Stdout, "  IMAP %s  SMTP %s  (no TLS: loopback only; log in with the full address, to send too)\n", local.IMAPListen(), local.SMTPListen())
+		} else {
+			fmt.Fprintf(m.Stdout, "  IMAP %s and SMTP %s with STARTTLS%s; certificate %s\n", local.IMAPListen(), local.SMTPListen(), o.net.implicit(local), o.net.source())
+			fmt.Fprintln(m.Stdout, "  a client on another machine logs in over TLS only, with the full address")
+		}
 		if o.password == "" {
 			fmt.Fprintln(m.Stdout, "  each mailbox has its own password: `refereed new` and `refereed show` print the players',")
 			if secretMade { // once: a terminal's scrollback or a log should not hold it at every start
@@ -343,7 +388,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		if db.Postgres() {
 			where = "--store URL"
 		}
-		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new %s --variant transactional --white ann@localhost --black bob@localhost\n", o.address, where)
+		domain := "localhost"
+		if d := o.localDomain(); d != "" {
+			domain = d
+		}
+		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new %s --variant transactional --white ann@%s --black bob@%s\n", o.address, where, domain, domain)
 		fmt.Fprintln(m.Stdout, "then read the players' mail and reply to it. Stop with Ctrl-C.")
 	} else {
 		fmt.Fprintf(m.Stdout, "The referee is %s, with %d game(s) (refereed list). Stop with Ctrl-C.\n", o.address, games)
