@@ -82,6 +82,7 @@ type LocalMailConf struct {
 	ACMEHTTP      string `toml:"acme_http"`
 	ACMECA        string `toml:"acme_ca"`
 	MailReserve   string `toml:"mail_reserve"`
+	Host          string `toml:"host"`
 }
 
 // StoreConf names the store: a PostgreSQL database shared by several instances, in place of

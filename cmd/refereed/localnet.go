@@ -29,6 +29,7 @@ type localNet struct {
 	acmeEmail    string
 	acmeCA       string // a CA bundle to trust for the ACME directory
 	reserve      string // a size ("2GiB"); "" for the default
+	host         string // the host name clients reach the server by
 }
 
 // apply gives s its TLS, ports and reserve. With ACME it starts answering the CA's HTTP
@@ -139,4 +140,33 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q: want a size such as 500MiB or 2GiB", s)
 	}
 	return int64(n * float64(mult)), nil
+}
+
+// mailHost is the host name players' clients reach the server by.
+func (n *localNet) mailHost(domain string) string {
+	switch {
+	case n.host != "":
+		return n.host
+	case n.acme != "":
+		return n.acme
+	}
+	return domain
+}
+
+// watchMailDisk says in the log, hourly, how full the built-in server's disk is, as a
+// warning while it is below its reserve (mail between players waits then).
+func watchMailDisk(ctx context.Context, s *localmail.Server, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+		d := s.Disk()
+		if d.Free < d.Reserve {
+			log.Warn("local mail disk below its reserve: mail between players waits, mail to the referee passes", "state", d.String())
+		} else {
+			log.Info("local mail disk", "state", d.String())
+		}
+	}
 }

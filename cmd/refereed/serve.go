@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,6 +75,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	fs.StringVar(&ln.acmeHTTP, "acme-http", ":80", "where the ACME HTTP challenge is answered (the CA asks port 80 of the host)")
 	fs.StringVar(&ln.acmeEmail, "acme-email", "", "the address the CA writes to about the certificate")
 	fs.StringVar(&ln.acmeCA, "acme-ca", "", "trust this CA bundle (PEM) for the ACME directory: a private ACME server (step-ca, Pebble)")
+	fs.StringVar(&ln.host, "mail-host", "", "local mail server: the host name players' clients reach it by (default the --acme host, else the referee's domain); the web archive serves their settings")
 	fs.StringVar(&ln.reserve, "mail-reserve", "", "local mail server: disk space kept free; below it mail between players waits (e.g. 2GiB; default a tenth of the disk, at most 1 GiB; 0 for none)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
@@ -161,6 +163,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 			pick("acme-http", &ln.acmeHTTP, lc.ACMEHTTP)
 			pick("acme-ca", &ln.acmeCA, lc.ACMECA)
 			pick("mail-reserve", &ln.reserve, lc.MailReserve)
+			pick("mail-host", &ln.host, lc.Host)
 		}
 		o.local = true
 		if o.address == "" {
@@ -342,9 +345,17 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		leading.Add(1)
 		go func() { defer leading.Done(); compactWhenIdle(ctx, db, dbPath, log) }()
 	}
+	if local != nil {
+		leading.Add(1)
+		go func() { defer leading.Done(); watchMailDisk(ctx, local, log) }()
+	}
 
 	if o.web != "" {
-		stopWeb, addr, err := startWeb(ctx, o.web, db, log)
+		var mail http.Handler
+		if local != nil && local.TLS != nil { // players on other machines: their clients' settings
+			mail = local.Autoconfig(o.net.mailHost(o.localDomain()))
+		}
+		stopWeb, addr, err := startWeb(ctx, o.web, db, log, mail)
 		if err != nil {
 			cancel()
 			leading.Wait()

@@ -50,7 +50,7 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 	}
 	defer db.Close()
 	log := slog.New(slog.NewTextHandler(m.Stderr, nil))
-	stop, addr, err := startWeb(ctx, *listen, db, log)
+	stop, addr, err := startWeb(ctx, *listen, db, log, nil)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed web: %v\n", err)
 		return exitInvalid
@@ -63,14 +63,25 @@ func (m *Main) runWeb(ctx context.Context, args []string) int {
 
 // startWeb serves the archive of db on listen until stop is called or ctx ends; it returns
 // the address it listens on.
-func startWeb(ctx context.Context, listen string, db *store.DB, log *slog.Logger) (stop func(), addr string, err error) {
+// startWeb serves the web archive on listen; mail, when set, serves the built-in mail
+// server's client settings beside it (/mail/, /.well-known/autoconfig/, /apple/).
+func startWeb(ctx context.Context, listen string, db *store.DB, log *slog.Logger, mail http.Handler) (stop func(), addr string, err error) {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return nil, "", fmt.Errorf("web: %w", err)
 	}
 	h := web.New(db)
 	h.Log = log.With("part", "web")
-	srv := web.Server(listen, h)
+	var root http.Handler = h
+	if mail != nil {
+		mux := http.NewServeMux()
+		mux.Handle("/", h)
+		for _, p := range []string{"/mail/", "/.well-known/autoconfig/", "/apple/"} {
+			mux.Handle(p, mail)
+		}
+		root = mux
+	}
+	srv := web.Server(listen, root)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

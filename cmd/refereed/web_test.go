@@ -23,7 +23,7 @@ func TestWebServesAStoreReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	stop, addr, err := startWeb(context.Background(), "127.0.0.1:0", db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stop, addr, err := startWeb(context.Background(), "127.0.0.1:0", db, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,6 +101,9 @@ func startServer(t *testing.T, s *localmail.Server) *localmail.Server {
 		s.Password = "pw"
 	}
 	s.Referee = "referee@localhost"
+	if s.Domain != "" {
+		s.Referee = "referee@" + s.Domain
+	}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
