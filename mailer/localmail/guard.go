@@ -17,13 +17,13 @@ import (
 
 // Limits a Server keeps to (zero fields: the defaults).
 type Limits struct {
-	MaxConnsPerPeer int           // connections open at once from one address (20)
+	MaxConnsPerPeer int           // connections open at once from one address of another machine (20)
 	MaxConns        int           // connections open at once in all (1,000)
 	IMAPIdle        time.Duration // an IMAP connection without a command for this long is closed (30 min, RFC 3501's autologout)
 	SMTPIdle        time.Duration // an SMTP connection without a command for this long is closed (5 min, RFC 5321's)
 	// FailuresBeforeDelay failed logins from one peer in FailureWindow are answered at once;
 	// each one after waits FailureDelay first; after FailuresBeforeBlock every login from
-	// the peer is refused until the window has passed with no more.
+	// the peer (of another machine) is refused until the window has passed with no more.
 	FailuresBeforeDelay int           // 5
 	FailuresBeforeBlock int           // 20
 	FailureDelay        time.Duration // 2 s
@@ -86,7 +86,9 @@ type conns struct {
 func (c *conns) take(peer netip.Addr) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.total >= c.lim.MaxConns || c.byPeer[peer] >= c.lim.MaxConnsPerPeer {
+	// The players of a club on one machine all come from loopback: the cap per peer is for
+	// other machines.
+	if c.total >= c.lim.MaxConns || !peer.IsLoopback() && c.byPeer[peer] >= c.lim.MaxConnsPerPeer {
 		return false
 	}
 	if c.byPeer == nil {
@@ -238,7 +240,9 @@ func (f *failures) blocked(peer netip.Addr) (blocked bool, wait time.Duration) {
 	if e == nil || f.now().Sub(e.last) > f.lim.FailureWindow {
 		return false, 0
 	}
-	if e.n >= f.lim.FailuresBeforeBlock {
+	// Loopback is every local player at once: slowed, never blocked (a block would lock
+	// them all out).
+	if e.n >= f.lim.FailuresBeforeBlock && !peer.IsLoopback() {
 		return true, f.lim.FailureDelay
 	}
 	if e.n >= f.lim.FailuresBeforeDelay {

@@ -261,10 +261,11 @@ func mustTLS(t *testing.T) *tls.Config {
 	return srv
 }
 
-// Connections are capped per peer (and in all), the one over the cap told so; an idle one
-// is closed.
+// Connections are capped per peer of another machine (and in all), the one over the cap
+// told so; an idle one is closed. From loopback (every player of a club on one machine)
+// only the cap in all holds.
 func TestConnectionCaps(t *testing.T) {
-	s := startServer(t, &localmail.Server{Limits: localmail.Limits{MaxConnsPerPeer: 2, IMAPIdle: 300 * time.Millisecond}})
+	s := startServer(t, &localmail.Server{TLS: mustTLS(t), Listen: fromElsewhere, Limits: localmail.Limits{MaxConnsPerPeer: 2, IMAPIdle: 300 * time.Millisecond}})
 	var open []net.Conn
 	for i := 0; i < 2; i++ {
 		c, err := net.Dial("tcp", s.SMTPListen())
@@ -299,6 +300,17 @@ func TestConnectionCaps(t *testing.T) {
 		t.Errorf("a connection after one closed: %q", line)
 	}
 	open[1].Close()
+	local := startServer(t, &localmail.Server{Limits: localmail.Limits{MaxConnsPerPeer: 2}})
+	for i := 0; i < 4; i++ {
+		c, err := net.Dial("tcp", local.SMTPListen())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if line, _ := bufio.NewReader(c).ReadString('\n'); !strings.HasPrefix(line, "220 ") {
+			t.Fatalf("connection %d from loopback: %q", i, line)
+		}
+	}
 
 	// IMAP: an idle connection is closed.
 	ic, err := net.Dial("tcp", s.IMAPListen())
