@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +22,9 @@ type Limits struct {
 	MaxConns        int           // connections open at once in all (1,000)
 	IMAPIdle        time.Duration // an IMAP connection without a command for this long is closed (30 min, RFC 3501's autologout)
 	SMTPIdle        time.Duration // an SMTP connection without a command for this long is closed (5 min, RFC 5321's)
+	// PreAuthIdle: before anyone has logged in on it, a connection is closed after this
+	// much silence (1 min), or IMAPIdle/SMTPIdle when shorter.
+	PreAuthIdle time.Duration
 	// FailuresBeforeDelay failed logins from one peer in FailureWindow are answered at once;
 	// each one after waits FailureDelay first; after FailuresBeforeBlock every login from
 	// the peer (of another machine) is refused until the window has passed with no more.
@@ -48,6 +52,7 @@ func (l Limits) withDefaults() Limits {
 	defD(&l.IMAPIdle, 30*time.Minute)
 	defD(&l.SMTPIdle, 5*time.Minute)
 	defD(&l.FailureDelay, 2*time.Second)
+	defD(&l.PreAuthIdle, time.Minute)
 	defD(&l.FailureWindow, 15*time.Minute)
 	return l
 }
@@ -108,17 +113,34 @@ func (c *conns) give(peer netip.Addr) {
 	}
 }
 
-// guardedConn is a connection counted in conns until it is closed, closed when idle.
+// guardedConn is a connection counted in conns until it is closed, closed when idle: after
+// preAuth while nobody has logged in on it, after idle once someone has.
 type guardedConn struct {
 	net.Conn
-	idle   time.Duration
-	once   sync.Once
-	onDone func()
+	idle, preAuth time.Duration
+	authed        atomic.Bool
+	once          sync.Once
+	onDone        func()
 }
 
 func (g *guardedConn) Read(p []byte) (int, error) {
-	g.Conn.SetReadDeadline(time.Now().Add(g.idle))
+	idle := g.idle
+	if !g.authed.Load() {
+		idle = min(idle, g.preAuth)
+	}
+	g.Conn.SetReadDeadline(time.Now().Add(idle))
 	return g.Conn.Read(p)
+}
+
+// loggedIn marks the connection c (or the one under its TLS) as one on which someone logged
+// in: it may stay idle longer.
+func loggedIn(c net.Conn) {
+	if t, ok := c.(*tls.Conn); ok {
+		c = t.NetConn()
+	}
+	if g, ok := c.(*guardedConn); ok {
+		g.authed.Store(true)
+	}
 }
 
 func (g *guardedConn) Close() error {
@@ -164,7 +186,7 @@ func (s *split) run() {
 			c.Close()
 			continue
 		}
-		var conn net.Conn = &guardedConn{Conn: c, idle: s.idle, onDone: func() { s.counts.give(peer) }}
+		var conn net.Conn = &guardedConn{Conn: c, idle: s.idle, preAuth: s.counts.lim.PreAuthIdle, onDone: func() { s.counts.give(peer) }}
 		to := s.strict
 		if s.tlsConfig != nil {
 			conn, to = tls.Server(conn, s.tlsConfig), s.lenient

@@ -375,3 +375,34 @@ func TestReserveAndDailyVolume(t *testing.T) {
 		t.Errorf("past the day's volume: %v, want 452", err)
 	}
 }
+
+// A connection on which nobody logs in is closed after a short silence; one on which someone
+// did may stay idle longer (an IMAP client idling between mails).
+func TestPreAuthIdle(t *testing.T) {
+	s := startServer(t, &localmail.Server{Limits: localmail.Limits{PreAuthIdle: 200 * time.Millisecond, IMAPIdle: 5 * time.Second}})
+	quiet, err := net.Dial("tcp", s.IMAPListen())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer quiet.Close()
+	ic, err := imapclient.DialInsecure(s.IMAPListen(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ic.Close()
+	if err := ic.Login("ann@localhost", "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(quiet)
+	r.ReadString('\n') // greeting
+	quiet.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := r.ReadString('\n'); err == nil {
+		t.Fatal("the server wrote to a silent connection")
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatal("a connection on which nobody logged in was not closed")
+	}
+	time.Sleep(600 * time.Millisecond) // three times the first silence
+	if err := ic.Noop().Wait(); err != nil {
+		t.Errorf("a logged-in connection idle for 0.6 s was closed: %v", err)
+	}
+}

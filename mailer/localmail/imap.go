@@ -22,6 +22,7 @@ import (
 type imapSession struct {
 	srv       *Server
 	peer      netip.Addr // where the connection comes from
+	conn      *imapserver.Conn
 	user      *user
 	box       *mailbox                   // selected; nil when none
 	view      *imapserver.SessionTracker // the selected mailbox's updates for this session
@@ -45,6 +46,9 @@ func (sess *imapSession) Login(username, password string) error {
 		return imapserver.ErrAuthFailed
 	}
 	sess.user = u
+	if sess.conn != nil {
+		loggedIn(sess.conn.NetConn())
+	}
 	return nil
 }
 

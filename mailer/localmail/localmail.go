@@ -192,7 +192,7 @@ func (s *Server) serve() error {
 	imapOpts := func(insecure bool) *imapserver.Options {
 		return &imapserver.Options{
 			NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-				return &imapSession{srv: s, peer: peerOf(c.NetConn())}, nil, nil
+				return &imapSession{srv: s, peer: peerOf(c.NetConn()), conn: c}, nil, nil
 			},
 			Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
 			TLSConfig:    s.TLS,
@@ -203,7 +203,7 @@ func (s *Server) serve() error {
 	s.imapStrict, s.imapLenient = imapserver.New(imapOpts(false)), imapserver.New(imapOpts(true))
 	smtpServer := func(insecure bool) *smtp.Server {
 		srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-			return &session{srv: s, peer: peerOf(c.Conn())}, nil
+			return &session{srv: s, peer: peerOf(c.Conn()), conn: c}, nil
 		}))
 		srv.Domain = s.domain()
 		srv.AllowInsecureAuth = insecure // from this machine: the password never leaves it

@@ -41,7 +41,8 @@ var (
 type session struct {
 	srv    *Server
 	peer   netip.Addr // where the connection comes from
-	user   string     // the canonical address logged in as; "" before AUTH
+	conn   *smtp.Conn
+	user   string // the canonical address logged in as; "" before AUTH
 	from   string
 	mailOK bool
 	size   int64 // as the client announced it (SIZE), 0 when not
@@ -95,6 +96,9 @@ func (s *session) loginCheck(username string, ok func(addr string) bool) error {
 		return errTryLater
 	}
 	s.user = addr
+	if s.conn != nil {
+		loggedIn(s.conn.Conn())
+	}
 	return nil
 }
 
