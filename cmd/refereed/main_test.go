@@ -218,7 +218,7 @@ func TestServeStopsWhileTheStoreOpens(t *testing.T) {
 // what to do (issue 36); a certificate and key go together.
 func TestServeNetworkNeedsTLS(t *testing.T) {
 	code, _, errs := run(t, "serve", "--data", t.TempDir(), "--imap", "0.0.0.0:0", "--smtp", "127.0.0.1:0")
-	if code == exitOK || !strings.Contains(errs, "reachable from other machines, and the server has no TLS") || !strings.Contains(errs, "--tls-cert FILE --tls-key FILE") {
+	if code == exitOK || !strings.Contains(errs, "reachable from other machines, and the mail server has no TLS") || !strings.Contains(errs, "--tls-cert FILE --tls-key FILE") {
 		t.Errorf("serve on 0.0.0.0 without TLS: %d %s", code, errs)
 	}
 	code, _, errs = run(t, "serve", "--data", t.TempDir(), "--imap", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--tls-cert", "x.pem")

@@ -179,6 +179,14 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		o.smtpT = mailer.SMTP{Addr: *smtpAddr, Security: "plain"}
 		o.processed = mailer.Delete // the store holds the referee's mail: no second copy kept
 	}
+	if o.local && o.net.cert == "" && o.net.acme == "" {
+		for _, a := range []string{o.localIMAP, o.localSMTP} {
+			if !localmail.IsLoopback(a) {
+				fmt.Fprintf(m.Stderr, "refereed serve: %s is reachable from other machines, and the mail server has no TLS: passwords would cross the network in the clear. Give it a certificate (--tls-cert FILE --tls-key FILE, or --acme HOST), or listen on 127.0.0.1\n", a)
+				return exitUsage
+			}
+		}
+	}
 	if o.store != "" && !store.IsURL(o.store) {
 		fmt.Fprintf(m.Stderr, "refereed serve: --store %q: want a PostgreSQL URL (postgres://user@host/db); without it the store is DIR/refereed.db\n", o.store)
 		return exitUsage
