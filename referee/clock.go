@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"github.com/refereed/refereed/referee/command"
 	"slices"
 	"strings"
 
@@ -155,9 +156,15 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 	return strings.Join(append([]string{say("leave-granted", args)}, notes...), "\n"), nil
 }
 
-// leaveCommand is a player's LEAVE in game sg: granted for all his games, his opponent here
+// leaveCommand is a player's LEAVE.
+func (r *Referee) leaveCommand(c *command.Call) (command.Result, error) {
+	notices, err := r.leave(c.Game.Tx, c.Game.Stored, c.Side, c.Args)
+	return command.Result{Notices: notices}, err
+}
+
+// leave is a player's LEAVE in game sg: granted for all his games, his opponent here
 // told in this mail's news, the others by mail of their own.
-func (r *Referee) leaveCommand(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
+func (r *Referee) leave(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
 	lr, err := clocks.ParseLeave(args)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/referee/command"
 	"log/slog"
 	"slices"
 	"strings"
@@ -206,29 +207,11 @@ const (
 	QueryWindow = time.Hour
 )
 
-// queries are the referee's own commands that only ask; a game declares its own
-// (variant.Variant.Queries; a question that is a move of the game is not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "RATING": true, "RATINGS": true, "PGN": true}
-
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
 		return r.QueryLimit
 	}
 	return QueryLimit
-}
-
-// firstWord is the first word of a line, "" for none.
-func firstWord(line string) string {
-	if f := strings.Fields(line); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
-// isQuery reports whether line, in a game of v, only asks.
-func isQuery(v *variant.Variant, line string) bool {
-	f := strings.Fields(strings.ToUpper(line))
-	return len(f) > 0 && (queries[f[0]] || slices.Contains(v.Queries, f[0]))
 }
 
 // apply runs the command lines of msg through the game and queues the mails.
@@ -260,7 +243,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			out.Quoted = append(out.Quoted, rest.Text)
 		}
 	}
-	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
+	once := map[string]bool{} // the commands a mail holds once that it held (LEAVE: each is told to every opponent)
 	type aside struct {
 		i, first, last int // the index in lines of its last line, its first and last line numbers
 		text           string
@@ -287,7 +270,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if joined {
 			after++
 		}
-		if isQuery(v, line.Text) {
+		if commandTable.IsQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
 			if err != nil {
 				return err
@@ -302,31 +285,26 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		var notices []variant.Notice
 		var warns []chess.Warning
 		var err error
-		isLeave := strings.EqualFold(firstWord(line.Text), "LEAVE")
-		if isLeave && leaves > 0 {
-			err = variant.Reject("%s", say("leave-one-a-mail", nil))
-		} else if sg.Over() && !g.Outcome().Over() && !isQuery(v, line.Text) {
+		c, call := commandTable.Find(command.Player, line.Text)
+		if c != nil && c.OneAMail != "" && once[c.Word] {
+			err = variant.Reject("%s", say(c.OneAMail, nil))
+		} else if sg.Over() && !g.Outcome().Over() && !commandTable.IsQuery(v, line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
 			err = variant.Reject("the game is over (%s)", sg.Result)
-		} else if verb := takebackVerb(line.Text); verb != "" {
-			// A takeback logs itself; an accepted one takes commands out of the game,
-			// which is then what its log now replays to.
-			var changed bool
-			if notices, changed, err = r.takeback(tx, sg, side, verb, key.String()); err == nil && changed {
-				if a, err = r.openGame(tx, sg.ID); err == nil {
-					sg, g = a.Stored, a.Live
-					before = len(g.Log())
-				}
-			}
-		} else if verb, words, ok := conditionalVerb(line.Text); ok {
-			notices, err = r.conditional(a, side, verb, words, key.String())
 		} else {
-			notices, warns, err = r.command(a, side, line.Text)
-			if isLeave {
-				leaves++
+			var res command.Result
+			res, err = r.run(a, side, c, call, line.Text, key.String())
+			notices, warns = res.Notices, res.Warnings
+			if c != nil && c.OneAMail != "" {
+				once[c.Word] = true
 			}
-			if f := strings.Fields(line.Text); err == nil && len(f) > 1 && strings.EqualFold(f[0], "SET") {
+			if err == nil && res.Reloaded != nil {
+				a = res.Reloaded
+				sg, g = a.Stored, a.Live
+				before = len(g.Log())
+			}
+			if err == nil && res.Prefs {
 				// What comes after it in this mail is said as he now asks.
 				out.Numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
 			}
@@ -434,43 +412,23 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	return r.fault("enqueue")
 }
 
-// command runs one line: the referee's own commands (HELP, BOARD, HISTORY), else the game's.
-func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
-	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
-	case "HELP", "?":
-		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: play.HelpText(v, g, sg.Tournament != 0)}}, nil, nil
-	case "BOARD":
-		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
-	case "HISTORY":
-		h, err := r.history(a, side)
-		if err != nil {
-			return nil, nil, err
-		}
-		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
-	case "PGN":
-		return []variant.Notice{{To: variant.To(side), Kind: "pgn", Text: say("pgn", nil)}}, nil, nil
-	case "STANDINGS":
-		notices, err := r.standingsAnswer(tx, sg, side)
-		return notices, nil, err
-	case "RATING", "RATINGS":
-		text, err := play.RatingsAnswer(tx, a.Rating, sg.Players[side].Address)
-		return []variant.Notice{{To: variant.To(side), Kind: "rating", Text: text}}, nil, err
+// run runs one command line of side's in game a: c, a command of the table's (call: its
+// words), or the game's own (c nil, or a row the game reads: RESIGN, DRAW).
+func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call, line, source string) (command.Result, error) {
+	switch {
+	case c != nil && c.Lists:
+		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant, a.Live, a.Stored.Tournament != 0), 0), nil
+	case c != nil && c.Handle != nil:
+		call.Game, call.Side, call.Source = a, side, source
+		return c.Handle(r, call)
 	}
-	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "SET") {
-		notices, err := r.setCommand(tx, sg, side, f[1:])
-		return notices, nil, err
-	}
-	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "LEAVE") {
-		notices, err := r.leaveCommand(tx, sg, side, f[1:])
-		return notices, nil, err
-	}
-	cmd, warns, err := g.Resolve(side, text)
+	g := a.Live
+	cmd, warns, err := g.Resolve(side, line)
 	if err != nil {
-		return nil, warns, err
+		return command.Result{Warnings: warns}, err
 	}
 	notices, err := g.Submit(cmd)
-	return notices, warns, err
+	return command.Result{Notices: notices, Warnings: warns}, err
 }
 
 // history replays the game's log with notices on and keeps what side was told, a line a

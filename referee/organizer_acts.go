@@ -150,7 +150,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
-				Paras: []string{say("replacement-welcome", args), play.HelpText(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
+				Paras: []string{say("replacement-welcome", args), commandTable.PlayerHelp(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
 				return 0, err
 			}
 			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),

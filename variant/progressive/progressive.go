@@ -58,15 +58,15 @@ func init() {
 		"                 numbered prefix is optional and the moves may be separated by\n" +
 		"                 commas or spaces. Promotion: e8=Q or e8(Q)."
 	variant.Register(&variant.Variant{Open: true, Key: KeyScottish, Name: "Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
-		Help:    help,
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
-		Options: map[string]variant.Option{"series": {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"}},
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+		Aliases:  []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Options:  map[string]variant.Option{"series": {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"}},
+		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 	variant.Register(&variant.Variant{Open: true, Key: KeyItalian, Name: "Italian Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"italian progressive", "italian progressive chess"},
-		Help:    help + "\nItalian rules: a check only with the last move of a full series.",
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Aliases:  []string{"italian progressive", "italian progressive chess"},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}, {Help: "Italian rules: a check only with the last move of a full series."}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, true) },
 		Options: map[string]variant.Option{
 			"series":         {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"},
 			"strict-forfeit": {Type: variant.Bool, Doc: "a check before the last move of a series forfeits the game, instead of being refused"},

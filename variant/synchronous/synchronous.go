@@ -81,35 +81,31 @@ func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Synchronous Chess (PSC)",
 		// The number of the turn (both learn when a turn resolves); who is to act would tell
 		// whether one player has sealed his move.
-		InProgress: variant.Spectator{Number: true}, Queries: []string{"CONTROL"},
-		Aliases: []string{"psc", "parrow synchronous", "synchronous chess"},
-		Help:    help(false, false),
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		InProgress: variant.Spectator{Number: true},
+		Aliases:    []string{"psc", "parrow synchronous", "synchronous chess"},
+		Commands: []variant.CommandRow{
+			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+				"                 It is sealed until your opponent has chosen too, and final.\n" +
+				"                 Move only to squares you control, and no frozen man"},
+			// Under fog CONTROL is not offered (PS-D9).
+			{Word: "CONTROL", Query: true, Help: "CONTROL          who controls each square now",
+				Offered: func(g variant.Game) bool { return !g.(*Game).fog }},
+		},
+		New:   func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]variant.Option{OptionFog: {Type: variant.Bool, Doc: "fog of war: each player sees only the squares his men attack; off by default"}}})
 	variant.Register(&variant.Variant{Key: KeyKorolev, Name: "Korolev Synchronous Chess",
 		InProgress: variant.Spectator{Number: true},
 		Aliases:    []string{"korolev synchronous", "korolev synchronous chess"},
-		Help:       help(true, false),
-		New:        func(o variant.Options) (variant.Game, error) { return New(o, true) },
-		Steps:      Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Commands: []variant.CommandRow{
+			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+				"                 It is sealed until your opponent has chosen too, and final"},
+			{Help: "Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
+				"                 enemy capture there"},
+		},
+		New:   func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]variant.Option{OptionKingMustMove: {Type: variant.Bool, Doc: "a player in check may move only his king (or take the enemy king); off by default"}}})
-}
-
-func help(korolev, fog bool) string {
-	if korolev {
-		return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-			"                 It is sealed until your opponent has chosen too, and final\n" +
-			"Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
-			"                 enemy capture there"
-	}
-	text := "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-		"                 It is sealed until your opponent has chosen too, and final.\n" +
-		"                 Move only to squares you control, and no frozen man"
-	if fog {
-		return text
-	}
-	return text + "\nCONTROL          who controls each square now"
 }
 
 // Game is a game of PSC or of Korolev's Synchronous Chess.
@@ -254,9 +250,6 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	return g.readMove(by, t)
 }
-
-// Help is the game's HELP: under fog CONTROL is not offered (PS-D9).
-func (g *Game) Help() string { return help(g.korolev, g.fog) }
 
 // readMove reads by's move for the turn, written in SAN or coordinates, among his moves.
 // Under fog it is read among the moves his men's patterns allow, which depend only on what he
