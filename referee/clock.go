@@ -158,7 +158,7 @@ func (r *Referee) grantLeave(tx *store.Tx, addr string, lr clocks.LeaveRequest, 
 
 // leaveCommand is a player's LEAVE.
 func (r *Referee) leaveCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.leave(c.Game.Tx, c.Game.Stored, c.Side, c.Args)
+	notices, err := r.leave(c.Game.Tx(), c.Game.Stored, c.Side, c.Args)
 	return command.Result{Notices: notices}, err
 }
 

@@ -105,12 +105,12 @@ func (r *Referee) pgnCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) ratingCommand(c *command.Call) (command.Result, error) {
 	a := c.Game
-	text, err := play.RatingsAnswer(a.Tx, a.Rating, a.Stored.Players[c.Side].Address)
+	text, err := play.RatingsAnswer(a.Tx(), a.Rating(), a.Stored.Players[c.Side].Address)
 	return ask(c, "rating", text, 0), err
 }
 
 func (r *Referee) standingsCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.standingsAnswer(c.Game.Tx, c.Game.Stored, c.Side)
+	notices, err := r.standingsAnswer(c.Game.Tx(), c.Game.Stored, c.Side)
 	return command.Result{Notices: notices}, err
 }
 
@@ -124,10 +124,10 @@ func (r *Referee) ifCommand(c *command.Call) (command.Result, error) {
 // which is then what its log now replays to (Reloaded).
 func (r *Referee) takebackCommand(c *command.Call) (command.Result, error) {
 	a := c.Game
-	notices, changed, err := r.takeback(a.Tx, a.Stored, c.Side, takebackVerb(c.Line), c.Source)
+	notices, changed, err := r.takeback(a, c.Side, takebackVerb(c.Line), c.Source)
 	res := command.Result{Notices: notices}
 	if err == nil && changed {
-		res.Reloaded, err = r.openGame(a.Tx, a.Stored.ID)
+		res.Reloaded, err = r.openGame(a.Tx(), a.Stored.ID)
 	}
 	return res, err
 }

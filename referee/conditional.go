@@ -133,7 +133,7 @@ func kindOf(w string) record.TokenKind {
 
 // conditional runs an IF line of side's in the game a, sent in the mail source.
 func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	if !v.Conditionals {
 		return nil, variant.Reject("%s", say("if-none-here", templates.Args{"Variant": v.Name}))
 	}
@@ -163,7 +163,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 		if len(mine) == 0 {
 			return tell(say("if-list-none", nil)), nil
 		}
-		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if clear", Source: source}); err != nil {
+		if err := a.Record(store.Event{Side: int(side), Kind: store.EventConditional, Text: "if clear"}, source); err != nil {
 			return nil, err
 		}
 		return tell(say("if-cleared", templates.Args{"N": len(mine)})), nil
@@ -234,7 +234,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 			}
 		}
 	}
-	if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if " + strings.Join(moves, ";"), Source: source}); err != nil {
+	if err := a.Record(store.Event{Side: int(side), Kind: store.EventConditional, Text: "if " + strings.Join(moves, ";")}, source); err != nil {
 		return nil, err
 	}
 	return tell(stated(pos, moves, mine)), nil
@@ -267,7 +267,7 @@ func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
 		return nil
 	}
 	for range MaxConditionalMoves + 2 { // each round plays one reply; a sequence is that long at most
-		tx, g := a.Tx, a.Live
+		tx, g := a.Tx(), a.Live
 		if g.Outcome().Over() {
 			return nil
 		}

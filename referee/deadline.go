@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
@@ -69,10 +68,11 @@ func markDue(tx *store.Tx, ids ...uint64) error {
 // over or a simultaneous turn nobody has chosen yet: a command marks it again).
 func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) {
 	r.deadlineLoads.Add(1)
-	l, err := archive.Load(tx, id)
+	a, err := r.openGame(tx, id)
 	if err != nil {
 		return 0, err
 	}
+	l := a.Game
 	sg, v, g := l.Stored, l.Variant, l.Live
 	act := g.ToAct()
 	if g.Outcome().Over() || len(act) != 1 {
@@ -102,7 +102,6 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error)
 		if dl.OnTime {
 			forfeit = variant.CmdTimeForfeit
 		}
-		a := &play.Game{Game: l, Tx: tx, Rating: r.Rating}
 		notices, err := a.Submit(variant.Command{By: waiting, Text: forfeit}, "deadline")
 		if err != nil {
 			return 0, err
@@ -128,8 +127,7 @@ func (r *Referee) checkDeadline(tx *store.Tx, id uint64) (queued int, err error)
 		r.logger().Info("forfeit", "game", id, "side", waiting, "reason", res.Reason)
 		return queued, nil
 	case !dl.Remind.IsZero() && !clocks.Reminded(sg, start) && !tx.Now.Before(dl.Remind):
-		sg.Reminded = tx.Now
-		if err := tx.PutGame(sg); err != nil {
+		if err := a.Reminded(); err != nil {
 			return 0, err
 		}
 		var text, subject string

@@ -216,7 +216,7 @@ func (r *Referee) queryLimit() int {
 
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	out := play.Outcome{Sender: &side}
 	for s, p := range sg.Players {
 		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
@@ -351,9 +351,6 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if err := r.fault("log"); err != nil {
 			return err
 		}
-		if err := a.LogSince(before, key.String()); err != nil {
-			return err
-		}
 		// A move may be answered at once by a conditional sequence of the opponent's.
 		fired := false
 		if logged := len(g.Log()); logged > before {
@@ -422,12 +419,11 @@ func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call
 		call.Game, call.Side, call.Source = a, side, source
 		return c.Handle(r, call)
 	}
-	g := a.Live
-	cmd, warns, err := g.Resolve(side, line)
+	cmd, warns, err := a.Live.Resolve(side, line)
 	if err != nil {
 		return command.Result{Warnings: warns}, err
 	}
-	notices, err := g.Submit(cmd)
+	notices, err := a.Submit(cmd, source) // played and logged
 	return command.Result{Notices: notices, Warnings: warns}, err
 }
 
@@ -437,7 +433,7 @@ func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call
 // after "you have not stated a C-move"), and the takebacks are told where they came, with
 // the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	tx, sg, v := a.Tx, a.Stored, a.Variant
+	tx, sg, v := a.Tx(), a.Stored, a.Variant
 	all, err := tx.Events(sg.ID)
 	if err != nil {
 		return "", err
@@ -539,10 +535,7 @@ func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any)
 	if !ok {
 		return nil
 	}
-	p := &sg.Players[side]
-	p.Bounces++
-	p.LastBounce = fmt.Sprintf("%s: %s", tx.Now.UTC().Format("2006-01-02 15:04"), firstLine(msg.Subject))
-	return tx.PutGame(sg)
+	return play.NoteBounce(tx, sg, side, firstLine(msg.Subject))
 }
 
 func firstLine(s string) string {

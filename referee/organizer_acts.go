@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
@@ -45,10 +44,11 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
 // clocks, or, with the simple deadline, for the action they are on. Both players are told.
 func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
-	l, err := archive.Load(tx, sg.ID)
+	a, err := r.openGame(tx, sg.ID)
 	if err != nil {
 		return err
 	}
+	l := a.Game
 	if len(sides) == 0 {
 		sides = l.Live.ToAct()
 		if len(sides) == 0 {
@@ -56,7 +56,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 		}
 	}
 	for _, s := range sides {
-		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n), Source: "organizer"}); err != nil {
+		if err := a.Record(store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n)}, "organizer"); err != nil {
 			return err
 		}
 	}
@@ -105,11 +105,11 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if tg.White != i && tg.Black != i {
 				continue
 			}
-			l, err := archive.Load(tx, tg.Game)
+			a, err := r.openGame(tx, tg.Game)
 			if err != nil {
 				return 0, err
 			}
-			sg := l.Stored
+			l, sg := a.Game, a.Stored
 			if sg.Over() {
 				continue
 			}
@@ -130,22 +130,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if err := tx.PutTokenRef(tok, store.GameRef{Game: sg.ID, Side: int(side)}); err != nil {
 				return 0, err
 			}
-			// The game records who played it up to here (its log, its PGN, its pages).
-			move := l.Live.Position().Fullmove
-			if side == chess.White && !slices.Contains(l.Live.ToAct(), chess.White) {
-				move++ // his successor's first move is White's of the next number
-			}
-			events, err := tx.Events(sg.ID)
-			if err != nil {
-				return 0, err
-			}
-			commands := len(store.Effective(events))
-			sg.Former = append(sg.Former, store.Former{Side: int(side), Address: sg.Players[side].Address, Commands: commands, Move: move, At: tx.Now})
-			if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventReplace, Text: "replace " + old + " " + neu, Source: "organizer"}); err != nil {
-				return 0, err
-			}
-			sg.Players[side] = store.Player{Address: neu, Token: tok}
-			if err := tx.PutGame(sg); err != nil {
+			if err := a.Replace(side, old, neu, tok); err != nil {
 				return 0, err
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}

@@ -290,7 +290,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		// over before it begins, and says so everywhere.
 		play.MarkOver(sg, out.Result, out.Reason)
 	}
-	if err := tx.CreateGame(sg); err != nil {
+	if err := play.Create(tx, sg); err != nil {
 		return nil, err
 	}
 	for _, side := range []chess.Color{chess.White, chess.Black} {
@@ -362,9 +362,7 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 			return err
 		}
 		p := &sg.Players[m.Side]
-		p.Bounces++
-		p.LastBounce = fmt.Sprintf("%s: %v", tx.Now.UTC().Format("2006-01-02 15:04"), reason)
-		if err := tx.PutGame(sg); err != nil {
+		if err := play.NoteBounce(tx, sg, chess.Color(m.Side), reason.Error()); err != nil {
 			return err
 		}
 		_, err = r.tellOrganizer(tx, sg, say("organizer-undelivered", templates.Args{"Game": sg.ID, "Player": p.Address, "Side": chess.Color(m.Side), "Why": clip(reason.Error())}))
@@ -440,8 +438,7 @@ const restoreBatch = 256
 // restored numbers game sg's next mails apart from those sent since the backup taken at
 // taken and, if it is in progress, tells both players: it returns how many mails it queued.
 func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, error) {
-	sg.Restores++
-	if err := tx.PutGame(sg); err != nil {
+	if err := play.NoteRestored(tx, sg); err != nil {
 		return 0, err
 	}
 	if sg.Over() {
@@ -481,7 +478,7 @@ type (
 
 // enqueue writes l to a player of game g, of variant v, into the outbox.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
-	return r.out().Game(tx, g, v.Name, l)
+	return play.Mail(r.out(), tx, g, v.Name, l)
 }
 
 // enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
@@ -514,9 +511,5 @@ func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
 
 // openGame loads game id for playing in tx, with the referee's rating system.
 func (r *Referee) openGame(tx *store.Tx, id uint64) (*play.Game, error) {
-	a, err := play.Open(tx, id)
-	if a != nil {
-		a.Rating = r.Rating
-	}
-	return a, err
+	return play.Open(tx, id, r.Rating)
 }

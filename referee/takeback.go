@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"github.com/refereed/refereed/referee/play"
 	"strings"
 
 	"github.com/refereed/refereed/archive"
@@ -52,7 +53,8 @@ func takebackVerb(line string) string {
 // takeback runs a takeback command of side in game sg, sent in the mail source (its inbox
 // key). It logs it and returns the notices; an accepted takeback changes the game, which the
 // caller loads again (changed).
-func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
+func (r *Referee) takeback(a *play.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
+	tx, sg := a.Tx(), a.Stored
 	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return nil, false, err
@@ -65,8 +67,7 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb,
 	if err != nil {
 		return nil, false, err
 	}
-	event.Source = source
-	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
+	if err := a.Record(event, source); err != nil {
 		return nil, false, err
 	}
 	return notices, event.Undo > 0, nil

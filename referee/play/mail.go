@@ -283,7 +283,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}
-		if err := w.Game(tx, sg, v.Name, l); err != nil {
+		if err := Mail(w, tx, sg, v.Name, l); err != nil {
 			return err
 		}
 	}
