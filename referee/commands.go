@@ -2,6 +2,7 @@ package referee
 
 import (
 	"github.com/refereed/refereed/referee/command"
+	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/variant"
 )
@@ -48,7 +49,7 @@ func rows() []*cmd {
 			Help: "TAKEBACK         ask to take back your last turn, before your opponent\n" +
 				"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"},
 		&cmd{Word: "IF", Args: "moves...|LIST|CLEAR", Who: command.Player,
-			Match: func(line string) bool { _, _, ok := conditionalVerb(line); return ok }, Handle: (*Referee).ifCommand,
+			Match: func(line string) bool { _, _, ok := ifmoves.Parse(line); return ok }, Handle: (*Referee).ifCommand,
 			In: func(v *variant.Variant, _ bool) bool { return v.Conditionals },
 			Help: "IF Nf6 e5        after your move: if your opponent plays Nf6, e5 is played\n" +
 				"                 at once; more pairs may follow (IF Nf6 e5 d6 exd6), and\n" +
@@ -115,8 +116,8 @@ func (r *Referee) standingsCommand(c *command.Call) (command.Result, error) {
 }
 
 func (r *Referee) ifCommand(c *command.Call) (command.Result, error) {
-	verb, words, _ := conditionalVerb(c.Line)
-	notices, err := r.conditional(c.Game, c.Side, verb, words, c.Source)
+	verb, words, _ := ifmoves.Parse(c.Line)
+	notices, err := ifmoves.Run(c.Game, c.Side, verb, words, c.Source)
 	return command.Result{Notices: notices}, err
 }
 

@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"github.com/refereed/refereed/referee/command"
+	"github.com/refereed/refereed/referee/ifmoves"
 	"log/slog"
 	"slices"
 	"strings"
@@ -354,7 +355,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		// A move may be answered at once by a conditional sequence of the opponent's.
 		fired := false
 		if logged := len(g.Log()); logged > before {
-			if err := r.fireConditionals(a, &out); err != nil {
+			if err := ifmoves.Fire(a, &out); err != nil {
 				return err
 			}
 			fired = len(g.Log()) > logged
@@ -448,7 +449,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	source := ""
 	var numeric [2]bool
 	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
-	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventConditional })
+	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventIf })
 	flush := func() { // one line a mail, its paragraphs run together as sentences
 		if mail != nil && len(mail.Paras[side]) > 0 {
 			paras := make([]string, len(mail.Paras[side]))
@@ -475,10 +476,10 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
 			}
 			if hasIf {
-				ns = append(append(firedNews(e, pos), ns...), droppedNews(all[:i+1])...)
+				ns = append(append(ifmoves.FiredNews(e, pos), ns...), ifmoves.DroppedNews(all[:i+1])...)
 			}
-		case e.Kind == store.EventConditional:
-			ns = conditionalTold(g, sequences(all[:i])[e.Side&1], e)
+		case e.Kind == store.EventIf:
+			ns = ifmoves.Told(g, all[:i+1])
 		case e.Kind == store.EventTakeback:
 			l, err := archive.LoadEvents(tx, sg, v, all[:i])
 			if err != nil {

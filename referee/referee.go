@@ -49,7 +49,7 @@
 //     conditions, not moves; the move news of orthodox chess, Progressive, Train Wreck and
 //     Kriegspiel too) and read everywhere.
 //   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
-//     games have none: conditional.go.
+//     games have none: package ifmoves.
 package referee
 
 import (

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/play"
 	"strings"
 
@@ -113,12 +114,12 @@ func takebackStep(l *archive.Game, events []store.Event, side chess.Color, verb 
 		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
 		if verb == takebackAccept {
-			// The conditional sequences go with the moves they were stated on: each player
-			// who had some is told, and only he.
-			for s, mine := range sequences(events) {
-				if len(mine) > 0 {
+			// The IF sequences go with the moves they were stated on: each player who had
+			// some is told, and only he.
+			for s, n := range ifmoves.Standing(events) {
+				if n > 0 {
 					notices = append(notices, variant.Notice{To: variant.To(chess.Color(s)), Kind: variant.KindAnswer,
-						Text: say("if-taken-back", templates.Args{"N": len(mine)})})
+						Text: say("if-taken-back", templates.Args{"N": n})})
 				}
 			}
 		}
