@@ -15,6 +15,7 @@ package variant
 import (
 	"errors"
 	"fmt"
+	"github.com/refereed/refereed/templates"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,8 @@ const (
 // Rejection is a command refused: private to its sender, revealing nothing hidden, saying
 // what was wrong and what to send instead. Nothing changed. It says the sentence of
 // templates/words named Words, filled from Args as a Notice's is, or else Reason as it stands.
+// The sentences are the games' own words (templates/words/<key>.tmpl, common.tmpl), read
+// from templates wherever a rejection is said: nothing needs to set them first.
 type Rejection struct {
 	Reason string
 	Words  string
@@ -107,9 +110,7 @@ func (r *Rejection) Text() (text string, ok bool) {
 	if r.Words == "" {
 		return r.Reason, true
 	}
-	if say != nil {
-		text, ok = say(r.Words, r.Args)
-	}
+	text, ok = templates.SayWords(r.Words, r.Args)
 	if !ok {
 		text = fmt.Sprintf("[%s %v]", r.Words, r.Args)
 	}
@@ -120,11 +121,11 @@ func (r *Rejection) Text() (text string, ok bool) {
 // where there is one, in the words of a record ("the record gives 1") rather than a
 // player's ("you sent 1"; "wait for it"); else the rejection as it is.
 func (r *Rejection) ForRecord() *Rejection {
-	if r.Words == "" || say == nil {
+	if r.Words == "" {
 		return r
 	}
 	rec := &Rejection{Words: "record/" + r.Words, Args: r.Args}
-	if _, ok := say(rec.Words, rec.Args); ok {
+	if _, ok := templates.SayWords(rec.Words, rec.Args); ok {
 		return rec
 	}
 	return r
@@ -138,13 +139,6 @@ func Refuse(words string, args map[string]any) error { return &Rejection{Words: 
 // error (chess.ParseNotation, chess.Resolve ...): Reject("%v", err). A game's own words are
 // sentences, said with Refuse.
 func Reject(format string, a ...any) error { return &Rejection{Reason: fmt.Sprintf(format, a...)} }
-
-var say func(words string, args map[string]any) (string, bool)
-
-// SetWords sets how a Rejection's sentence is rendered: fn renders the sentence named words
-// with args, or reports false when there is none or it cannot be filled. variant does not
-// import templates: variant/all and variant/varianttest set it to templates.SayWords.
-func SetWords(fn func(words string, args map[string]any) (string, bool)) { say = fn }
 
 // IsRejection reports whether err is a player's error rather than a fault.
 func IsRejection(err error) bool {
