@@ -132,3 +132,9 @@ func (r *Referee) takebackCommand(c *command.Call) (command.Result, error) {
 	}
 	return res, err
 }
+
+// leaveCommand is a player's LEAVE.
+func (r *Referee) leaveCommand(c *command.Call) (command.Result, error) {
+	notices, err := r.keeper().Leave(c.Game.Tx(), c.Game.Stored, c.Side, c.Args)
+	return command.Result{Notices: notices}, err
+}

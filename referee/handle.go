@@ -2,8 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/referee/command"
-	"github.com/refereed/refereed/referee/ifmoves"
 	"log/slog"
 	"slices"
 	"strings"
@@ -12,6 +10,8 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/command"
+	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/inbox"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"

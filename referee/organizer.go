@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/referee/command"
 	"log/slog"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
@@ -318,7 +318,7 @@ func (r *Referee) pauseCommand(c *command.Call) (command.Result, error) {
 	if err := logOrganizer(c, strings.ToLower(c.Word)); err != nil {
 		return command.Result{}, err
 	}
-	if err := markDue(c.Tx, tournamentGames(c.Tournament)...); err != nil {
+	if err := clocks.MarkDue(c.Tx, clocks.TournamentGames(c.Tournament)...); err != nil {
 		return command.Result{}, err
 	}
 	text := say("tournament-paused", templates.Args{"Name": c.Tournament.Name, "Paused": c.Word == "PAUSE", "Organizer": false})
@@ -348,7 +348,7 @@ func (r *Referee) organizerLeaveCommand(c *command.Call) (command.Result, error)
 	if err != nil {
 		return command.Result{}, err
 	}
-	granted, err := r.grantLeave(c.Tx, addr, lr, c.By, c.Tournament, 0)
+	granted, err := r.keeper().GrantLeave(c.Tx, addr, lr, c.By, c.Tournament, 0)
 	if err != nil {
 		return command.Result{}, err
 	}

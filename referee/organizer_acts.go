@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -145,7 +146,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			n++
 		}
 	}
-	if err := markDue(tx, tournamentGames(t)...); err != nil { // the new player's leave counts now
+	if err := clocks.MarkDue(tx, clocks.TournamentGames(t)...); err != nil { // the new player's leave counts now
 		return 0, err
 	}
 	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {

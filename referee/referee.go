@@ -470,6 +470,17 @@ func (r *Referee) out() *outbox.Writer {
 	return &outbox.Writer{Address: r.Address, Name: r.Name, Rand: r.Rand, Clock: clocks.Para}
 }
 
+// keeper is the clocks' keeper of this referee: its deadline check and leave.
+func (r *Referee) keeper() *clocks.Keeper {
+	return &clocks.Keeper{DB: r.DB, LeaveDays: r.LeaveDays, Rating: r.Rating, Out: r.out(),
+		TellOrganizer: r.tellOrganizer, GameOver: r.tournamentGameOver, Log: r.logger(), Loads: &r.deadlineLoads}
+}
+
+// CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each
+// player whose action has waited one deadline, the loss after the second. It returns how many
+// mails it queued.
+func (r *Referee) CheckDeadlines() (int, error) { return r.keeper().CheckDeadlines() }
+
 // letter is one mail to one player of a game; noticeMail one that belongs to no one game.
 type (
 	letter     = outbox.Letter

@@ -1,10 +1,10 @@
 package referee
 
 import (
-	"github.com/refereed/refereed/referee/command"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"

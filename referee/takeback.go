@@ -1,12 +1,12 @@
 package referee
 
 import (
-	"github.com/refereed/refereed/referee/ifmoves"
-	"github.com/refereed/refereed/referee/play"
 	"strings"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/ifmoves"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
