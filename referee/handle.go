@@ -110,7 +110,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if from == "" {
 			from = say("unreadable-from", nil)
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("forged-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "From": from}),
 			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
@@ -120,7 +120,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("unconfirmed-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "Why": why}),
 			say("send-directly", templates.Args{"Address": player.Address}),
 		}})
@@ -144,7 +144,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if last {
 			paras = append(paras, say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: paras})
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: paras})
 	}
 	return r.apply(key, msg, a, side)
 }
@@ -577,7 +577,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil {
 		return nil
 	}
-	return r.enqueue(tx, sg, v, letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
+	return r.enqueue(tx, sg, v, outbox.Letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
 		say("internal-error", nil),
 	}})
 }

@@ -89,7 +89,7 @@ func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject st
 	if err != nil {
 		return err
 	}
-	return r.notice(tx, noticeMail{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
+	return r.notice(tx, outbox.Notice{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
 		Footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), Answers: answers,
 		MessageID: r.organizerMessageID(t, n), Root: r.organizerMessageID(t, 1)})
 }

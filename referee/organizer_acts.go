@@ -7,6 +7,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -67,7 +68,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	}
 	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
+		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
 			return err
 		}
 	}
@@ -135,11 +136,11 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 				return 0, err
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
-			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
 				Paras: []string{say("replacement-welcome", args), commandTable.PlayerHelp(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
 				return 0, err
 			}
-			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),
 				Paras: []string{say("replacement-told", args)}}); err != nil {
 				return 0, err
 			}

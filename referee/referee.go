@@ -294,7 +294,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		return nil, err
 	}
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		l := letter{Side: side, Kind: "opening"}
+		l := outbox.Letter{Side: side, Kind: "opening"}
 		other := sg.Players[side.Other()].Address
 		if out.Over() {
 			l.What = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
@@ -454,7 +454,7 @@ func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, 
 		if slices.Contains(l.Live.ToAct(), side) {
 			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabel(l.Live, side)})
 		}
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
+		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: side, Kind: "update", What: what,
 			Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
 			Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[side].Address))}); err != nil {
 			return 0, err
@@ -481,14 +481,8 @@ func (r *Referee) keeper() *clocks.Keeper {
 // mails it queued.
 func (r *Referee) CheckDeadlines() (int, error) { return r.keeper().CheckDeadlines() }
 
-// letter is one mail to one player of a game; noticeMail one that belongs to no one game.
-type (
-	letter     = outbox.Letter
-	noticeMail = outbox.Notice
-)
-
 // enqueue writes l to a player of game g, of variant v, into the outbox.
-func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
+func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l outbox.Letter) error {
 	return play.Mail(r.out(), tx, g, v.Name, l)
 }
 
@@ -500,11 +494,11 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string,
 
 // enqueueNotice sends a mail that belongs to no one game, with its footer.
 func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
-	return r.out().Notice(tx, noticeMail{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
+	return r.out().Notice(tx, outbox.Notice{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
 }
 
 // notice writes n into the outbox.
-func (r *Referee) notice(tx *store.Tx, n noticeMail) error { return r.out().Notice(tx, n) }
+func (r *Referee) notice(tx *store.Tx, n outbox.Notice) error { return r.out().Notice(tx, n) }
 
 // newToken is a new reply token (outbox.Writer.NewToken).
 func (r *Referee) newToken() (string, error) { return r.out().NewToken() }
