@@ -15,6 +15,7 @@ import (
 	"github.com/refereed/refereed/referee/inbox"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -25,7 +26,7 @@ import (
 // to be retried); a player's mistakes are not errors, they are answered.
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 	m := store.InboundMail{Key: key, Raw: raw}
-	defer r.prejudge(m)()
+	defer r.senders().Prejudge(m)()
 	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
 
@@ -53,7 +54,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if err := r.fault("parse"); err != nil {
 		return err
 	}
-	msg, ok, err := r.parsed(key) // parsed once, before the transaction
+	msg, ok, err := r.senders().Parsed(key) // parsed once, before the transaction
 	if !ok {
 		msg, err = parser.Parse(raw)
 	}
@@ -62,7 +63,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		return nil
 	}
 	log = log.With("from", msg.From, "message_id", msg.MessageID)
-	token, isBounce := r.tokenOf(msg)
+	token, isBounce := r.senders().TokenOf(msg)
 	if why := msg.Automatic(); why != "" || isBounce {
 		if why == "" {
 			why = "mail to a bounce address"
@@ -84,7 +85,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		log.Info("mail for no game ignored (a reply token that is not valid)")
 		return nil
 	}
-	if !r.addressedTo(msg, token, ref) {
+	if !r.senders().AddressedTo(msg, token, ref) {
 		log.Info("mail for no game ignored (a reply address whose game or side is not its token's)")
 		return nil
 	}
@@ -115,8 +116,8 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
 	}
-	if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
-		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", authPolicy(sg), "why", why)
+	if ok, why := r.senders().Authentic(key, sg, raw, msg.From); !ok {
+		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", senders.Policy(sg), "why", why)
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
@@ -532,7 +533,7 @@ func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any)
 	if !isBounce && !msg.Report {
 		return nil
 	}
-	sg, side, ok := r.bounced(tx, msg)
+	sg, side, ok := r.senders().Bounced(tx, msg)
 	if !ok {
 		return nil
 	}
@@ -554,7 +555,7 @@ func clip(s string) string {
 // ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
 // page at a time, new mail in batches, each attempt counted, failing mail quarantined).
 func (r *Referee) ProcessInbox() (handled int, err error) {
-	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.prejudge, Kept: r.tellKept,
+	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.senders().Prejudge, Kept: r.tellKept,
 		MaxAttempts: r.MaxAttempts, Log: r.logger()}).Process()
 }
 
@@ -564,7 +565,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil || msg.Automatic() != "" {
 		return nil
 	}
-	token, _ := r.tokenOf(msg)
+	token, _ := r.senders().TokenOf(msg)
 	ref, err := tx.TokenRef(token)
 	if err != nil {
 		return nil
@@ -591,7 +592,7 @@ func (r *Referee) Admit(prefix []byte) bool {
 	if err != nil {
 		return false
 	}
-	token, bounce := r.tokenOf(msg)
+	token, bounce := r.senders().TokenOf(msg)
 	if token == "" || bounce {
 		return false
 	}

@@ -3,7 +3,6 @@ package referee
 import (
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,9 +41,6 @@ import (
 
 // organizerHelp is the answer to HELP from the organizer.
 func organizerHelp() string { return commandTable.OrganizerHelp() }
-
-// organizerAddr is the form of an organizer's reply address.
-var organizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
 
 // OrganizerAddress is the reply address of tournament t's organizer (it holds his token: it
 // is his to use, nobody else's).
@@ -122,7 +118,7 @@ func (r *Referee) organizerMail(tx *store.Tx, key store.InboxKey, raw []byte, ms
 	}
 	if len(t.Rounds) > 0 && len(t.Rounds[0].Games) > 0 {
 		if sg, err := tx.Game(t.Rounds[0].Games[0].Game); err == nil {
-			if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
+			if ok, why := r.senders().Authentic(key, sg, raw, msg.From); !ok {
 				log.Warn("organizer's mail not confirmed by the mail system: refused", "tournament", t.ID, "why", why)
 				if ok, err := r.allowRefusal(tx, t.Organizer, limitForged); !ok || err != nil {
 					return err

@@ -9,12 +9,16 @@
 // one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
 // its log, exports, a tournament's section) is package archive's.
 //
-// The service is divided by idea: this package reads each mail and decides (intake of a
-// mail, the organizer, leave and the deadline check); referee/play is the game aggregate (the
-// only way a game changes or ends) and what its players are told; referee/inbox runs the
-// stored mail in batches and quarantines what keeps failing; referee/outbox writes and
-// queues the mail; referee/clocks says what is due when, in words. None of them imports this
-// package.
+// The service is divided by idea, a package each, none of which imports this one: this
+// package reads each mail through to its answer (handle.go), runs the command table's
+// handlers (commands.go), the organizer and tournaments (organizer.go, organizer_acts.go,
+// tournament.go) and takebacks; referee/command is the command table (every command one
+// row: word, who may send it, query or act, HELP line, handler); referee/senders reads who
+// sent a mail and to what (tokens, reply and bounce addresses, DKIM and DMARC);
+// referee/play is the game aggregate (the only code that changes, ends or writes a game) and
+// what its players are told; referee/clocks is time (deadlines, ICCF clocks, leave, the
+// deadline check); referee/ifmoves is IF moves; referee/inbox runs the stored mail in
+// batches and quarantines what keeps failing; referee/outbox writes and queues the mail.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
@@ -53,17 +57,14 @@
 package referee
 
 import (
-	"crypto/hmac"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,7 @@ import (
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -116,8 +118,7 @@ type Referee struct {
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
-	judgedMu sync.Mutex
-	judged   map[store.InboxKey]judgement // senders judged before their mail's transaction
+	judged senders.Judged // senders judged before their mail's transaction
 
 	// deadlineLoads counts the games the deadline check replayed (tests).
 	deadlineLoads atomic.Int64
@@ -145,72 +146,13 @@ func (r *Referee) local() (local, domain string) {
 	return local, domain
 }
 
-var tokenAddr = regexp.MustCompile(`^[^+@]+\+(bounce-)?g(\d+)-([wb])-([a-z2-7]{8,32})@`)
+// Ignorable says why a fetched mail needs no handling at all (the intake then records it as
+// processed without storing it): a stranger's ordinary mail (senders.Reader.Ignorable).
+func (r *Referee) Ignorable(raw []byte) string { return r.senders().Ignorable(raw) }
 
-// tokenOf finds a reply token in the recipient addresses: the one place a token travels.
-// bounce reports that the mail came to a bounce address; token is then the thread id found
-// there (see bounced).
-func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
-	_, domain := r.local()
-	for _, a := range m.To {
-		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
-			return sub[4], sub[1] != ""
-		}
-		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
-			return sub[2], false
-		}
-	}
-	return "", false
-}
-
-// addressedTo reports whether the address m came to that carries token names what the
-// token stands for: the game and side of a player's token, the tournament of an
-// organizer's. A reply address with another game's number or side is not taken.
-func (r *Referee) addressedTo(m *parser.Message, token string, ref store.GameRef) bool {
-	_, domain := r.local()
-	for _, a := range m.To {
-		if !strings.HasSuffix(a, "@"+domain) {
-			continue
-		}
-		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && sub[1] == "" && sub[4] == token {
-			side := "w"
-			if ref.Side == 1 {
-				side = "b"
-			}
-			return ref.Tournament == 0 && sub[2] == strconv.FormatUint(ref.Game, 10) && sub[3] == side
-		}
-		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && sub[2] == token {
-			return ref.Tournament != 0 && sub[1] == strconv.FormatUint(ref.Tournament, 10)
-		}
-	}
-	return false
-}
-
-// bounced finds the game and side of the bounce address m came to, checking its thread id.
-func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.Color, bool) {
-	_, domain := r.local()
-	for _, a := range m.To {
-		sub := tokenAddr.FindStringSubmatch(a)
-		if sub == nil || sub[1] == "" || !strings.HasSuffix(a, "@"+domain) {
-			continue
-		}
-		id, err := strconv.ParseUint(sub[2], 10, 64)
-		if err != nil {
-			continue
-		}
-		sg, err := tx.Game(id)
-		if err != nil {
-			continue
-		}
-		side := chess.White
-		if sub[3] == "b" {
-			side = chess.Black
-		}
-		if hmac.Equal([]byte(outbox.ThreadID(sg.Players[side].Token)), []byte(sub[4])) {
-			return sg, side, true
-		}
-	}
-	return nil, 0, false
+// senders is this referee's reader of mail and senders (package senders).
+func (r *Referee) senders() *senders.Reader {
+	return &senders.Reader{DB: r.DB, Address: r.Address, Auth: r.Auth, Judged: &r.judged}
 }
 
 // RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
