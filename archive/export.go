@@ -174,12 +174,12 @@ func EndOf(date, clock string) time.Time {
 }
 
 // Revealed is a finished game's log as it is revealed and exported: all but the players'
-// conditional sequences (store.EventConditional), which are not part of the game and stay
+// IF sequences (store.EventIf), which are not part of the game and stay
 // their authors' secrets.
 func Revealed(events []store.Event) []store.Event {
 	out := make([]store.Event, 0, len(events))
 	for _, e := range events {
-		if e.Kind != store.EventConditional {
+		if e.Kind != store.EventIf {
 			out = append(out, e)
 		}
 	}

@@ -10,9 +10,12 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/command"
+	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/inbox"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -23,7 +26,7 @@ import (
 // to be retried); a player's mistakes are not errors, they are answered.
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 	m := store.InboundMail{Key: key, Raw: raw}
-	defer r.prejudge(m)()
+	defer r.senders().Prejudge(m)()
 	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
 
@@ -51,7 +54,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if err := r.fault("parse"); err != nil {
 		return err
 	}
-	msg, ok, err := r.parsed(key) // parsed once, before the transaction
+	msg, ok, err := r.senders().Parsed(key) // parsed once, before the transaction
 	if !ok {
 		msg, err = parser.Parse(raw)
 	}
@@ -60,7 +63,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		return nil
 	}
 	log = log.With("from", msg.From, "message_id", msg.MessageID)
-	token, isBounce := r.tokenOf(msg)
+	token, isBounce := r.senders().TokenOf(msg)
 	if why := msg.Automatic(); why != "" || isBounce {
 		if why == "" {
 			why = "mail to a bounce address"
@@ -82,7 +85,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		log.Info("mail for no game ignored (a reply token that is not valid)")
 		return nil
 	}
-	if !r.addressedTo(msg, token, ref) {
+	if !r.senders().AddressedTo(msg, token, ref) {
 		log.Info("mail for no game ignored (a reply address whose game or side is not its token's)")
 		return nil
 	}
@@ -108,17 +111,17 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if from == "" {
 			from = say("unreadable-from", nil)
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("forged-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "From": from}),
 			say("send-from-registered", templates.Args{"Address": player.Address}),
 		}})
 	}
-	if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
-		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", authPolicy(sg), "why", why)
+	if ok, why := r.senders().Authentic(key, sg, raw, msg.From); !ok {
+		log.Warn("sender not confirmed by the mail system: refused", "game", sg.ID, "policy", senders.Policy(sg), "why", why)
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("unconfirmed-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "Why": why}),
 			say("send-directly", templates.Args{"Address": player.Address}),
 		}})
@@ -142,7 +145,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if last {
 			paras = append(paras, say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
 		}
-		return r.enqueue(tx, sg, v, letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: paras})
+		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "reply", Answers: msg, What: say("subject/too-large", nil), Paras: paras})
 	}
 	return r.apply(key, msg, a, side)
 }
@@ -206,10 +209,6 @@ const (
 	QueryWindow = time.Hour
 )
 
-// queries are the referee's own commands that only ask; a game declares its own
-// (variant.Variant.Queries; a question that is a move of the game is not a query).
-var queries = map[string]bool{"HELP": true, "?": true, "BOARD": true, "HISTORY": true, "STANDINGS": true, "RATING": true, "RATINGS": true, "PGN": true}
-
 func (r *Referee) queryLimit() int {
 	if r.QueryLimit > 0 {
 		return r.QueryLimit
@@ -217,23 +216,9 @@ func (r *Referee) queryLimit() int {
 	return QueryLimit
 }
 
-// firstWord is the first word of a line, "" for none.
-func firstWord(line string) string {
-	if f := strings.Fields(line); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
-// isQuery reports whether line, in a game of v, only asks.
-func isQuery(v *variant.Variant, line string) bool {
-	f := strings.Fields(strings.ToUpper(line))
-	return len(f) > 0 && (queries[f[0]] || slices.Contains(v.Queries, f[0]))
-}
-
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	out := play.Outcome{Sender: &side}
 	for s, p := range sg.Players {
 		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
@@ -260,7 +245,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			out.Quoted = append(out.Quoted, rest.Text)
 		}
 	}
-	leaves := 0 // LEAVE lines read: one a mail, each is told to every opponent
+	once := map[string]bool{} // the commands a mail holds once that it held (LEAVE: each is told to every opponent)
 	type aside struct {
 		i, first, last int // the index in lines of its last line, its first and last line numbers
 		text           string
@@ -287,7 +272,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if joined {
 			after++
 		}
-		if isQuery(v, line.Text) {
+		if commandTable.IsQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
 			if err != nil {
 				return err
@@ -302,31 +287,26 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		var notices []variant.Notice
 		var warns []chess.Warning
 		var err error
-		isLeave := strings.EqualFold(firstWord(line.Text), "LEAVE")
-		if isLeave && leaves > 0 {
-			err = variant.Reject("%s", say("leave-one-a-mail", nil))
-		} else if sg.Over() && !g.Outcome().Over() && !isQuery(v, line.Text) {
+		c, call := commandTable.Find(command.Player, line.Text)
+		if c != nil && c.OneAMail != "" && once[c.Word] {
+			err = variant.Reject("%s", say(c.OneAMail, nil))
+		} else if sg.Over() && !g.Outcome().Over() && !commandTable.IsQuery(v, line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
 			err = variant.Reject("the game is over (%s)", sg.Result)
-		} else if verb := takebackVerb(line.Text); verb != "" {
-			// A takeback logs itself; an accepted one takes commands out of the game,
-			// which is then what its log now replays to.
-			var changed bool
-			if notices, changed, err = r.takeback(tx, sg, side, verb, key.String()); err == nil && changed {
-				if a, err = r.openGame(tx, sg.ID); err == nil {
-					sg, g = a.Stored, a.Live
-					before = len(g.Log())
-				}
-			}
-		} else if verb, words, ok := conditionalVerb(line.Text); ok {
-			notices, err = r.conditional(a, side, verb, words, key.String())
 		} else {
-			notices, warns, err = r.command(a, side, line.Text)
-			if isLeave {
-				leaves++
+			var res command.Result
+			res, err = r.run(a, side, c, call, line.Text, key.String())
+			notices, warns = res.Notices, res.Warnings
+			if c != nil && c.OneAMail != "" {
+				once[c.Word] = true
 			}
-			if f := strings.Fields(line.Text); err == nil && len(f) > 1 && strings.EqualFold(f[0], "SET") {
+			if err == nil && res.Reloaded != nil {
+				a = res.Reloaded
+				sg, g = a.Stored, a.Live
+				before = len(g.Log())
+			}
+			if err == nil && res.Prefs {
 				// What comes after it in this mail is said as he now asks.
 				out.Numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
 			}
@@ -373,13 +353,10 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if err := r.fault("log"); err != nil {
 			return err
 		}
-		if err := a.LogSince(before, key.String()); err != nil {
-			return err
-		}
 		// A move may be answered at once by a conditional sequence of the opponent's.
 		fired := false
 		if logged := len(g.Log()); logged > before {
-			if err := r.fireConditionals(a, &out); err != nil {
+			if err := ifmoves.Fire(a, &out); err != nil {
 				return err
 			}
 			fired = len(g.Log()) > logged
@@ -434,43 +411,22 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	return r.fault("enqueue")
 }
 
-// command runs one line: the referee's own commands (HELP, BOARD, HISTORY), else the game's.
-func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]variant.Notice, []chess.Warning, error) {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
-	switch strings.ToUpper(strings.Join(strings.Fields(text), " ")) {
-	case "HELP", "?":
-		return []variant.Notice{{To: variant.To(side), Kind: "help", Text: play.HelpText(v, g, sg.Tournament != 0)}}, nil, nil
-	case "BOARD":
-		return []variant.Notice{{To: variant.To(side), Kind: "board", Text: say("board", nil), Show: variant.ShowView}}, nil, nil
-	case "HISTORY":
-		h, err := r.history(a, side)
-		if err != nil {
-			return nil, nil, err
-		}
-		return []variant.Notice{{To: variant.To(side), Kind: "history", Text: h}}, nil, nil
-	case "PGN":
-		return []variant.Notice{{To: variant.To(side), Kind: "pgn", Text: say("pgn", nil)}}, nil, nil
-	case "STANDINGS":
-		notices, err := r.standingsAnswer(tx, sg, side)
-		return notices, nil, err
-	case "RATING", "RATINGS":
-		text, err := play.RatingsAnswer(tx, a.Rating, sg.Players[side].Address)
-		return []variant.Notice{{To: variant.To(side), Kind: "rating", Text: text}}, nil, err
+// run runs one command line of side's in game a: c, a command of the table's (call: its
+// words), or the game's own (c nil, or a row the game reads: RESIGN, DRAW).
+func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call, line, source string) (command.Result, error) {
+	switch {
+	case c != nil && c.Lists:
+		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant, a.Live, a.Stored.Tournament != 0), 0), nil
+	case c != nil && c.Handle != nil:
+		call.Game, call.Side, call.Source = a, side, source
+		return c.Handle(r, call)
 	}
-	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "SET") {
-		notices, err := r.setCommand(tx, sg, side, f[1:])
-		return notices, nil, err
-	}
-	if f := strings.Fields(text); len(f) > 0 && strings.EqualFold(f[0], "LEAVE") {
-		notices, err := r.leaveCommand(tx, sg, side, f[1:])
-		return notices, nil, err
-	}
-	cmd, warns, err := g.Resolve(side, text)
+	cmd, warns, err := a.Live.Resolve(side, line)
 	if err != nil {
-		return nil, warns, err
+		return command.Result{Warnings: warns}, err
 	}
-	notices, err := g.Submit(cmd)
-	return notices, warns, err
+	notices, err := a.Submit(cmd, source) // played and logged
+	return command.Result{Notices: notices, Warnings: warns}, err
 }
 
 // history replays the game's log with notices on and keeps what side was told, a line a
@@ -479,7 +435,7 @@ func (r *Referee) command(a *play.Game, side chess.Color, text string) ([]varian
 // after "you have not stated a C-move"), and the takebacks are told where they came, with
 // the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	tx, sg, v := a.Tx, a.Stored, a.Variant
+	tx, sg, v := a.Tx(), a.Stored, a.Variant
 	all, err := tx.Events(sg.ID)
 	if err != nil {
 		return "", err
@@ -494,7 +450,7 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 	source := ""
 	var numeric [2]bool
 	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
-	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventConditional })
+	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventIf })
 	flush := func() { // one line a mail, its paragraphs run together as sentences
 		if mail != nil && len(mail.Paras[side]) > 0 {
 			paras := make([]string, len(mail.Paras[side]))
@@ -521,10 +477,10 @@ func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
 				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
 			}
 			if hasIf {
-				ns = append(append(firedNews(e, pos), ns...), droppedNews(all[:i+1])...)
+				ns = append(append(ifmoves.FiredNews(e, pos), ns...), ifmoves.DroppedNews(all[:i+1])...)
 			}
-		case e.Kind == store.EventConditional:
-			ns = conditionalTold(g, sequences(all[:i])[e.Side&1], e)
+		case e.Kind == store.EventIf:
+			ns = ifmoves.Told(g, all[:i+1])
 		case e.Kind == store.EventTakeback:
 			l, err := archive.LoadEvents(tx, sg, v, all[:i])
 			if err != nil {
@@ -577,14 +533,11 @@ func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any)
 	if !isBounce && !msg.Report {
 		return nil
 	}
-	sg, side, ok := r.bounced(tx, msg)
+	sg, side, ok := r.senders().Bounced(tx, msg)
 	if !ok {
 		return nil
 	}
-	p := &sg.Players[side]
-	p.Bounces++
-	p.LastBounce = fmt.Sprintf("%s: %s", tx.Now.UTC().Format("2006-01-02 15:04"), firstLine(msg.Subject))
-	return tx.PutGame(sg)
+	return play.NoteBounce(tx, sg, side, firstLine(msg.Subject))
 }
 
 func firstLine(s string) string {
@@ -602,7 +555,7 @@ func clip(s string) string {
 // ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
 // page at a time, new mail in batches, each attempt counted, failing mail quarantined).
 func (r *Referee) ProcessInbox() (handled int, err error) {
-	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.prejudge, Kept: r.tellKept,
+	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.senders().Prejudge, Kept: r.tellKept,
 		MaxAttempts: r.MaxAttempts, Log: r.logger()}).Process()
 }
 
@@ -612,7 +565,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil || msg.Automatic() != "" {
 		return nil
 	}
-	token, _ := r.tokenOf(msg)
+	token, _ := r.senders().TokenOf(msg)
 	ref, err := tx.TokenRef(token)
 	if err != nil {
 		return nil
@@ -625,7 +578,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil {
 		return nil
 	}
-	return r.enqueue(tx, sg, v, letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
+	return r.enqueue(tx, sg, v, outbox.Letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
 		say("internal-error", nil),
 	}})
 }
@@ -639,7 +592,7 @@ func (r *Referee) Admit(prefix []byte) bool {
 	if err != nil {
 		return false
 	}
-	token, bounce := r.tokenOf(msg)
+	token, bounce := r.senders().TokenOf(msg)
 	if token == "" || bounce {
 		return false
 	}

@@ -150,3 +150,27 @@ func (h *harness) outcome(id uint64) variant.Outcome {
 	}
 	return out
 }
+
+// mustSay is mustContain on texts as a reader takes them: a mail's lines are wrapped, so
+// words are compared apart from the spaces and line breaks between them.
+func mustSay(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(got), " ")
+	for _, w := range wants {
+		if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// trainWreck starts a game of key (a Train Wreck, or any other) from fen with flags and
+// empties the outbox.
+func (h *harness) trainWreck(key, fen string, flags map[string]string) uint64 {
+	h.t.Helper()
+	id, err := h.ref.NewGame(key, ann, bob, variant.Options{FEN: fen, Flags: flags})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.outbox()
+	return id
+}

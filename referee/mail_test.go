@@ -31,7 +31,7 @@ func init() {
 // registerOrthodoxLike registers a test variant: orthodox chess wrapped by wrap.
 func registerOrthodoxLike(key, name string, wrap func(*orthodox.Game) variant.Game) {
 	o := variant.MustLookup("orthodox")
-	variant.Register(&variant.Variant{Key: key, Name: name, Help: o.Help,
+	variant.Register(&variant.Variant{Key: key, Name: name, Commands: o.Commands,
 		New: func(opts variant.Options) (variant.Game, error) {
 			g, err := orthodox.New(opts)
 			if err != nil {

@@ -3,7 +3,6 @@ package referee
 import (
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
@@ -40,10 +40,7 @@ import (
 // once it is over, never while it goes on: he may be a player elsewhere.
 
 // organizerHelp is the answer to HELP from the organizer.
-func organizerHelp() string { return templates.Columns(say("organizer-help", nil)) }
-
-// organizerAddr is the form of an organizer's reply address.
-var organizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
+func organizerHelp() string { return commandTable.OrganizerHelp() }
 
 // OrganizerAddress is the reply address of tournament t's organizer (it holds his token: it
 // is his to use, nobody else's).
@@ -88,7 +85,7 @@ func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject st
 	if err != nil {
 		return err
 	}
-	return r.notice(tx, noticeMail{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
+	return r.notice(tx, outbox.Notice{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
 		Footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), Answers: answers,
 		MessageID: r.organizerMessageID(t, n), Root: r.organizerMessageID(t, 1)})
 }
@@ -121,7 +118,7 @@ func (r *Referee) organizerMail(tx *store.Tx, key store.InboxKey, raw []byte, ms
 	}
 	if len(t.Rounds) > 0 && len(t.Rounds[0].Games) > 0 {
 		if sg, err := tx.Game(t.Rounds[0].Games[0].Game); err == nil {
-			if ok, why := r.authentic(key, sg, raw, msg.From); !ok {
+			if ok, why := r.senders().Authentic(key, sg, raw, msg.From); !ok {
 				log.Warn("organizer's mail not confirmed by the mail system: refused", "tournament", t.ID, "why", why)
 				if ok, err := r.allowRefusal(tx, t.Organizer, limitForged); !ok || err != nil {
 					return err
@@ -183,181 +180,203 @@ func (r *Referee) Organize(id uint64, line string) (string, error) {
 // organize runs one organizer's command on t; a refusal is a variant rejection (it says
 // what was wrong), and changes nothing.
 func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) ([]string, error) {
-	f := strings.Fields(line)
-	if len(f) == 0 {
+	c, call := commandTable.Find(command.Organizer, line)
+	if c == nil {
 		return nil, variant.Reject("%s", say("organizer-unknown", nil))
 	}
-	verb, args := strings.ToUpper(f[0]), f[1:]
-	logIt := func(text string) error {
-		t.Log = append(t.Log, store.TournamentEvent{At: tx.Now, By: by, Text: text})
-		return tx.PutTournament(t)
-	}
-	switch verb {
-	case "HELP", "?":
+	if c.Lists {
 		return []string{organizerHelp()}, nil
-	case "STANDINGS":
-		return standingsParas(tx, t)
-	case "GAMES":
-		games, err := gamesList(tx, t)
-		return []string{games}, err
-	case "ADJUDICATE":
-		if len(args) < 2 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
-		}
-		sg, err := r.gameOf(tx, t, args[0])
-		if err != nil {
-			return nil, err
-		}
-		result := args[1]
-		if result == "½-½" || result == "1/2" || result == "=" {
-			result = variant.Draw
-		}
-		if result != "1-0" && result != "0-1" && result != variant.Draw {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
-		}
-		reason := strings.Join(args[2:], " ")
-		if !plainText(reason) {
-			return nil, variant.Reject("%s", say("organizer-reason-plain", nil))
-		}
-		if r := []rune(reason); len(r) > maxReason {
-			reason = string(r[:maxReason]) + "..."
-		}
-		if err := r.adjudicate(tx, sg, result, reason); err != nil {
-			return nil, err
-		}
-		if err := logIt(fmt.Sprintf("adjudicate #%d %s %s", sg.ID, result, reason)); err != nil {
-			return nil, err
-		}
-		return []string{say("organizer-adjudicated", templates.Args{"Game": sg.ID, "Result": result})}, nil
-	case "EXTEND":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
-		}
-		sg, err := r.gameOf(tx, t, args[0])
-		if err != nil {
-			return nil, err
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(args[1]), "d"))
-		if err != nil || n < 1 || n > 365 {
-			return nil, variant.Reject("%s", say("organizer-days", nil))
-		}
-		var sides []chess.Color
-		if len(args) == 3 {
-			switch strings.ToLower(args[2]) {
-			case "white", "w":
-				sides = []chess.Color{chess.White}
-			case "black", "b":
-				sides = []chess.Color{chess.Black}
-			default:
-				return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
-			}
-		}
-		if err := r.extend(tx, sg, n, sides); err != nil {
-			return nil, err
-		}
-		if err := logIt(strings.TrimSpace(fmt.Sprintf("extend #%d %d %s", sg.ID, n, strings.Join(args[2:], " ")))); err != nil {
-			return nil, err
-		}
-		return []string{say("organizer-extended", templates.Args{"Game": sg.ID, "Days": n})}, nil
-	case "REPLACE":
-		if len(args) != 2 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "REPLACE <old address> <new address>"}))
-		}
-		n, err := r.replace(tx, t, args[0], args[1])
-		if err != nil {
-			return nil, err
-		}
-		if err := logIt("replace " + args[0] + " " + args[1]); err != nil {
-			return nil, err
-		}
-		return []string{say("organizer-replaced", templates.Args{"Old": args[0], "New": args[1], "Games": n})}, nil
-	case "WITHDRAW":
-		if len(args) != 1 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "WITHDRAW <player address>"}))
-		}
-		if err := r.withdraw(tx, t, args[0]); err != nil {
-			return nil, variant.Reject("%v", err)
-		}
-		if err := logIt("withdraw " + args[0]); err != nil {
-			return nil, err
-		}
-		return []string{say("organizer-withdrawn", templates.Args{"Player": args[0]})}, nil
-	case "PAUSE", "RESUME":
-		if len(args) != 0 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": verb}))
-		}
-		if (verb == "PAUSE") == t.Paused() {
-			return nil, variant.Reject("%s", say("organizer-pause-already", templates.Args{"Paused": t.Paused()}))
-		}
-		if verb == "PAUSE" {
-			t.Pauses = append(t.Pauses, store.Pause{From: tx.Now})
-		} else {
-			t.Pauses[len(t.Pauses)-1].To = tx.Now
-		}
-		if err := logIt(strings.ToLower(verb)); err != nil {
-			return nil, err
-		}
-		if err := markDue(tx, tournamentGames(t)...); err != nil {
-			return nil, err
-		}
-		text := say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": false})
-		for i, p := range t.Players {
-			if slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }) {
-				continue // a withdrawn player has no clock in it (issue 33: he was told)
-			}
-			if err := r.enqueueTournamentNote(tx, t, p, text); err != nil {
-				return nil, err
-			}
-		}
-		return []string{say("tournament-paused", templates.Args{"Name": t.Name, "Paused": verb == "PAUSE", "Organizer": true})}, nil
-	case "LEAVE":
-		if len(args) < 2 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
-		}
-		addr, err := r.CheckAddress(args[0])
-		if err != nil {
-			return nil, variant.Reject("%v", err)
-		}
-		if !slices.Contains(t.Players, addr) {
-			return nil, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": t.Name}))
-		}
-		lr, err := clocks.ParseLeave(args[1:])
-		if err != nil {
-			return nil, err
-		}
-		granted, err := r.grantLeave(tx, addr, lr, by, t, 0)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.enqueueTournamentNote(tx, t, addr, say("leave-by-organizer", templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days()})); err != nil {
-			return nil, err
-		}
-		return []string{granted}, nil
-	case "SHOW":
-		if len(args) != 1 {
-			return nil, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "SHOW <game>"}))
-		}
-		sg, err := r.gameIn(tx, t, args[0])
-		if err != nil {
-			return nil, err
-		}
-		if !sg.Over() {
-			return nil, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
-		}
-		l, err := archive.Load(tx, sg.ID)
-		if err != nil {
-			return nil, err
-		}
-		g := l.Live
-		paras, err := play.Reveal(tx, l, false)
-		if err != nil {
-			return nil, err
-		}
-		head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
-		head += " " + say("organizer-ended-why", templates.Args{"Reason": sg.Reason})
-		return append(append([]string{head}, paras...), play.Diagram(l.Variant, g, chess.White, variant.ShowReveal, play.Prefs{})), nil
 	}
-	return nil, variant.Reject("%s", say("organizer-unknown", nil))
+	call.Tx, call.Tournament, call.By = tx, t, by
+	res, err := c.Handle(r, call)
+	return res.Paras, err
+}
+
+// logOrganizer logs an organizer's command in his tournament's log.
+func logOrganizer(c *command.Call, text string) error {
+	t := c.Tournament
+	t.Log = append(t.Log, store.TournamentEvent{At: c.Tx.Now, By: c.By, Text: text})
+	return c.Tx.PutTournament(t)
+}
+
+func (r *Referee) organizerStandings(c *command.Call) (command.Result, error) {
+	paras, err := standingsParas(c.Tx, c.Tournament)
+	return command.Result{Paras: paras}, err
+}
+
+func (r *Referee) gamesCommand(c *command.Call) (command.Result, error) {
+	games, err := gamesList(c.Tx, c.Tournament)
+	return command.Result{Paras: []string{games}}, err
+}
+
+func (r *Referee) adjudicateCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) < 2 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
+	}
+	sg, err := r.gameOf(c.Tx, c.Tournament, c.Args[0])
+	if err != nil {
+		return command.Result{}, err
+	}
+	result := c.Args[1]
+	if result == "½-½" || result == "1/2" || result == "=" {
+		result = variant.Draw
+	}
+	if result != "1-0" && result != "0-1" && result != variant.Draw {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
+	}
+	reason := strings.Join(c.Args[2:], " ")
+	if !plainText(reason) {
+		return command.Result{}, variant.Reject("%s", say("organizer-reason-plain", nil))
+	}
+	if r := []rune(reason); len(r) > maxReason {
+		reason = string(r[:maxReason]) + "..."
+	}
+	if err := r.adjudicate(c.Tx, sg, result, reason); err != nil {
+		return command.Result{}, err
+	}
+	if err := logOrganizer(c, fmt.Sprintf("adjudicate #%d %s %s", sg.ID, result, reason)); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("organizer-adjudicated", templates.Args{"Game": sg.ID, "Result": result})}}, nil
+}
+
+func (r *Referee) extendCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) < 2 || len(c.Args) > 3 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+	}
+	sg, err := r.gameOf(c.Tx, c.Tournament, c.Args[0])
+	if err != nil {
+		return command.Result{}, err
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(c.Args[1]), "d"))
+	if err != nil || n < 1 || n > 365 {
+		return command.Result{}, variant.Reject("%s", say("organizer-days", nil))
+	}
+	var sides []chess.Color
+	if len(c.Args) == 3 {
+		switch strings.ToLower(c.Args[2]) {
+		case "white", "w":
+			sides = []chess.Color{chess.White}
+		case "black", "b":
+			sides = []chess.Color{chess.Black}
+		default:
+			return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+		}
+	}
+	if err := r.extend(c.Tx, sg, n, sides); err != nil {
+		return command.Result{}, err
+	}
+	if err := logOrganizer(c, strings.TrimSpace(fmt.Sprintf("extend #%d %d %s", sg.ID, n, strings.Join(c.Args[2:], " ")))); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("organizer-extended", templates.Args{"Game": sg.ID, "Days": n})}}, nil
+}
+
+func (r *Referee) replaceCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) != 2 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "REPLACE <old address> <new address>"}))
+	}
+	n, err := r.replace(c.Tx, c.Tournament, c.Args[0], c.Args[1])
+	if err != nil {
+		return command.Result{}, err
+	}
+	if err := logOrganizer(c, "replace "+c.Args[0]+" "+c.Args[1]); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("organizer-replaced", templates.Args{"Old": c.Args[0], "New": c.Args[1], "Games": n})}}, nil
+}
+
+func (r *Referee) withdrawCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) != 1 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "WITHDRAW <player address>"}))
+	}
+	if err := r.withdraw(c.Tx, c.Tournament, c.Args[0]); err != nil {
+		return command.Result{}, variant.Reject("%v", err)
+	}
+	if err := logOrganizer(c, "withdraw "+c.Args[0]); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("organizer-withdrawn", templates.Args{"Player": c.Args[0]})}}, nil
+}
+
+func (r *Referee) pauseCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) != 0 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": c.Word}))
+	}
+	if (c.Word == "PAUSE") == c.Tournament.Paused() {
+		return command.Result{}, variant.Reject("%s", say("organizer-pause-already", templates.Args{"Paused": c.Tournament.Paused()}))
+	}
+	if c.Word == "PAUSE" {
+		c.Tournament.Pauses = append(c.Tournament.Pauses, store.Pause{From: c.Tx.Now})
+	} else {
+		c.Tournament.Pauses[len(c.Tournament.Pauses)-1].To = c.Tx.Now
+	}
+	if err := logOrganizer(c, strings.ToLower(c.Word)); err != nil {
+		return command.Result{}, err
+	}
+	if err := clocks.MarkDue(c.Tx, clocks.TournamentGames(c.Tournament)...); err != nil {
+		return command.Result{}, err
+	}
+	text := say("tournament-paused", templates.Args{"Name": c.Tournament.Name, "Paused": c.Word == "PAUSE", "Organizer": false})
+	for i, p := range c.Tournament.Players {
+		if slices.ContainsFunc(c.Tournament.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }) {
+			continue // a withdrawn player has no clock in it (issue 33: he was told)
+		}
+		if err := r.enqueueTournamentNote(c.Tx, c.Tournament, p, text); err != nil {
+			return command.Result{}, err
+		}
+	}
+	return command.Result{Paras: []string{say("tournament-paused", templates.Args{"Name": c.Tournament.Name, "Paused": c.Word == "PAUSE", "Organizer": true})}}, nil
+}
+
+func (r *Referee) organizerLeaveCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) < 2 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
+	}
+	addr, err := r.CheckAddress(c.Args[0])
+	if err != nil {
+		return command.Result{}, variant.Reject("%v", err)
+	}
+	if !slices.Contains(c.Tournament.Players, addr) {
+		return command.Result{}, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": c.Tournament.Name}))
+	}
+	lr, err := clocks.ParseLeave(c.Args[1:])
+	if err != nil {
+		return command.Result{}, err
+	}
+	granted, err := r.keeper().GrantLeave(c.Tx, addr, lr, c.By, c.Tournament, 0)
+	if err != nil {
+		return command.Result{}, err
+	}
+	if err := r.enqueueTournamentNote(c.Tx, c.Tournament, addr, say("leave-by-organizer", templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days()})); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{granted}}, nil
+}
+
+func (r *Referee) showCommand(c *command.Call) (command.Result, error) {
+	if len(c.Args) != 1 {
+		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "SHOW <game>"}))
+	}
+	sg, err := r.gameIn(c.Tx, c.Tournament, c.Args[0])
+	if err != nil {
+		return command.Result{}, err
+	}
+	if !sg.Over() {
+		return command.Result{}, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
+	}
+	l, err := archive.Load(c.Tx, sg.ID)
+	if err != nil {
+		return command.Result{}, err
+	}
+	g := l.Live
+	paras, err := play.Reveal(c.Tx, l, false)
+	if err != nil {
+		return command.Result{}, err
+	}
+	head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": c.Tournament.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
+	head += " " + say("organizer-ended-why", templates.Args{"Reason": sg.Reason})
+	return command.Result{Paras: append(append([]string{head}, paras...), play.Diagram(l.Variant, g, chess.White, variant.ShowReveal, play.Prefs{}))}, nil
 }
 
 // gamesList is the tournament's games by round, with their numbers and how they stand (a

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -45,10 +46,11 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
 // clocks, or, with the simple deadline, for the action they are on. Both players are told.
 func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
-	l, err := archive.Load(tx, sg.ID)
+	a, err := r.openGame(tx, sg.ID)
 	if err != nil {
 		return err
 	}
+	l := a.Game
 	if len(sides) == 0 {
 		sides = l.Live.ToAct()
 		if len(sides) == 0 {
@@ -56,7 +58,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 		}
 	}
 	for _, s := range sides {
-		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n), Source: "organizer"}); err != nil {
+		if err := a.Record(store.Event{Side: int(s), Kind: store.EventExtend, Days: n, Text: fmt.Sprintf("extend %s %d", strings.ToLower(s.String()), n)}, "organizer"); err != nil {
 			return err
 		}
 	}
@@ -66,7 +68,7 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	}
 	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
+		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
 			return err
 		}
 	}
@@ -105,11 +107,11 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if tg.White != i && tg.Black != i {
 				continue
 			}
-			l, err := archive.Load(tx, tg.Game)
+			a, err := r.openGame(tx, tg.Game)
 			if err != nil {
 				return 0, err
 			}
-			sg := l.Stored
+			l, sg := a.Game, a.Stored
 			if sg.Over() {
 				continue
 			}
@@ -130,37 +132,22 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if err := tx.PutTokenRef(tok, store.GameRef{Game: sg.ID, Side: int(side)}); err != nil {
 				return 0, err
 			}
-			// The game records who played it up to here (its log, its PGN, its pages).
-			move := l.Live.Position().Fullmove
-			if side == chess.White && !slices.Contains(l.Live.ToAct(), chess.White) {
-				move++ // his successor's first move is White's of the next number
-			}
-			events, err := tx.Events(sg.ID)
-			if err != nil {
-				return 0, err
-			}
-			commands := len(store.Effective(events))
-			sg.Former = append(sg.Former, store.Former{Side: int(side), Address: sg.Players[side].Address, Commands: commands, Move: move, At: tx.Now})
-			if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventReplace, Text: "replace " + old + " " + neu, Source: "organizer"}); err != nil {
-				return 0, err
-			}
-			sg.Players[side] = store.Player{Address: neu, Token: tok}
-			if err := tx.PutGame(sg); err != nil {
+			if err := a.Replace(side, old, neu, tok); err != nil {
 				return 0, err
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
-			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
-				Paras: []string{say("replacement-welcome", args), play.HelpText(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
+				Paras: []string{say("replacement-welcome", args), commandTable.PlayerHelp(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
 				return 0, err
 			}
-			if err := r.enqueue(tx, sg, l.Variant, letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),
 				Paras: []string{say("replacement-told", args)}}); err != nil {
 				return 0, err
 			}
 			n++
 		}
 	}
-	if err := markDue(tx, tournamentGames(t)...); err != nil { // the new player's leave counts now
+	if err := clocks.MarkDue(tx, clocks.TournamentGames(t)...); err != nil { // the new player's leave counts now
 		return 0, err
 	}
 	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {

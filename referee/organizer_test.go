@@ -9,6 +9,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
@@ -26,7 +27,7 @@ func organizerReplyTo(t *testing.T, mails []store.OutMail) string {
 		for _, line := range strings.Split(string(m.Raw), "\r\n") {
 			if rest, ok := strings.CutPrefix(line, "Reply-To: "); ok {
 				a := rest[strings.Index(rest, "<")+1 : strings.Index(rest, ">")]
-				if !organizerAddr.MatchString(a) {
+				if !senders.OrganizerAddr.MatchString(a) {
 					t.Fatalf("the organizer's reply address %q", a)
 				}
 				return a

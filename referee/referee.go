@@ -9,12 +9,16 @@
 // one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
 // its log, exports, a tournament's section) is package archive's.
 //
-// The service is divided by idea: this package reads each mail and decides (intake of a
-// mail, the organizer, leave and the deadline check); referee/play is the game aggregate (the
-// only way a game changes or ends) and what its players are told; referee/inbox runs the
-// stored mail in batches and quarantines what keeps failing; referee/outbox writes and
-// queues the mail; referee/clocks says what is due when, in words. None of them imports this
-// package.
+// The service is divided by idea, a package each, none of which imports this one: this
+// package reads each mail through to its answer (handle.go), runs the command table's
+// handlers (commands.go), the organizer and tournaments (organizer.go, organizer_acts.go,
+// tournament.go) and takebacks; referee/command is the command table (every command one
+// row: word, who may send it, query or act, HELP line, handler); referee/senders reads who
+// sent a mail and to what (tokens, reply and bounce addresses, DKIM and DMARC);
+// referee/play is the game aggregate (the only code that changes, ends or writes a game) and
+// what its players are told; referee/clocks is time (deadlines, ICCF clocks, leave, the
+// deadline check); referee/ifmoves is IF moves; referee/inbox runs the stored mail in
+// batches and quarantines what keeps failing; referee/outbox writes and queues the mail.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
@@ -49,21 +53,18 @@
 //     conditions, not moves; the move news of orthodox chess, Progressive, Train Wreck and
 //     Kriegspiel too) and read everywhere.
 //   - Conditional moves (IF) are in orthodox chess only; their rules and why the other
-//     games have none: conditional.go.
+//     games have none: package ifmoves.
 package referee
 
 import (
-	"crypto/hmac"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,7 @@ import (
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -116,8 +118,7 @@ type Referee struct {
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
-	judgedMu sync.Mutex
-	judged   map[store.InboxKey]judgement // senders judged before their mail's transaction
+	judged senders.Judged // senders judged before their mail's transaction
 
 	// deadlineLoads counts the games the deadline check replayed (tests).
 	deadlineLoads atomic.Int64
@@ -145,72 +146,13 @@ func (r *Referee) local() (local, domain string) {
 	return local, domain
 }
 
-var tokenAddr = regexp.MustCompile(`^[^+@]+\+(bounce-)?g(\d+)-([wb])-([a-z2-7]{8,32})@`)
+// Ignorable says why a fetched mail needs no handling at all (the intake then records it as
+// processed without storing it): a stranger's ordinary mail (senders.Reader.Ignorable).
+func (r *Referee) Ignorable(raw []byte) string { return r.senders().Ignorable(raw) }
 
-// tokenOf finds a reply token in the recipient addresses: the one place a token travels.
-// bounce reports that the mail came to a bounce address; token is then the thread id found
-// there (see bounced).
-func (r *Referee) tokenOf(m *parser.Message) (token string, bounce bool) {
-	_, domain := r.local()
-	for _, a := range m.To {
-		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
-			return sub[4], sub[1] != ""
-		}
-		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
-			return sub[2], false
-		}
-	}
-	return "", false
-}
-
-// addressedTo reports whether the address m came to that carries token names what the
-// token stands for: the game and side of a player's token, the tournament of an
-// organizer's. A reply address with another game's number or side is not taken.
-func (r *Referee) addressedTo(m *parser.Message, token string, ref store.GameRef) bool {
-	_, domain := r.local()
-	for _, a := range m.To {
-		if !strings.HasSuffix(a, "@"+domain) {
-			continue
-		}
-		if sub := tokenAddr.FindStringSubmatch(a); sub != nil && sub[1] == "" && sub[4] == token {
-			side := "w"
-			if ref.Side == 1 {
-				side = "b"
-			}
-			return ref.Tournament == 0 && sub[2] == strconv.FormatUint(ref.Game, 10) && sub[3] == side
-		}
-		if sub := organizerAddr.FindStringSubmatch(a); sub != nil && sub[2] == token {
-			return ref.Tournament != 0 && sub[1] == strconv.FormatUint(ref.Tournament, 10)
-		}
-	}
-	return false
-}
-
-// bounced finds the game and side of the bounce address m came to, checking its thread id.
-func (r *Referee) bounced(tx *store.Tx, m *parser.Message) (*store.Game, chess.Color, bool) {
-	_, domain := r.local()
-	for _, a := range m.To {
-		sub := tokenAddr.FindStringSubmatch(a)
-		if sub == nil || sub[1] == "" || !strings.HasSuffix(a, "@"+domain) {
-			continue
-		}
-		id, err := strconv.ParseUint(sub[2], 10, 64)
-		if err != nil {
-			continue
-		}
-		sg, err := tx.Game(id)
-		if err != nil {
-			continue
-		}
-		side := chess.White
-		if sub[3] == "b" {
-			side = chess.Black
-		}
-		if hmac.Equal([]byte(outbox.ThreadID(sg.Players[side].Token)), []byte(sub[4])) {
-			return sg, side, true
-		}
-	}
-	return nil, 0, false
+// senders is this referee's reader of mail and senders (package senders).
+func (r *Referee) senders() *senders.Reader {
+	return &senders.Reader{DB: r.DB, Address: r.Address, Auth: r.Auth, Judged: &r.judged}
 }
 
 // RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
@@ -290,11 +232,11 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		// over before it begins, and says so everywhere.
 		play.MarkOver(sg, out.Result, out.Reason)
 	}
-	if err := tx.CreateGame(sg); err != nil {
+	if err := play.Create(tx, sg); err != nil {
 		return nil, err
 	}
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		l := letter{Side: side, Kind: "opening"}
+		l := outbox.Letter{Side: side, Kind: "opening"}
 		other := sg.Players[side.Other()].Address
 		if out.Over() {
 			l.What = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
@@ -362,9 +304,7 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 			return err
 		}
 		p := &sg.Players[m.Side]
-		p.Bounces++
-		p.LastBounce = fmt.Sprintf("%s: %v", tx.Now.UTC().Format("2006-01-02 15:04"), reason)
-		if err := tx.PutGame(sg); err != nil {
+		if err := play.NoteBounce(tx, sg, chess.Color(m.Side), reason.Error()); err != nil {
 			return err
 		}
 		_, err = r.tellOrganizer(tx, sg, say("organizer-undelivered", templates.Args{"Game": sg.ID, "Player": p.Address, "Side": chess.Color(m.Side), "Why": clip(reason.Error())}))
@@ -440,8 +380,7 @@ const restoreBatch = 256
 // restored numbers game sg's next mails apart from those sent since the backup taken at
 // taken and, if it is in progress, tells both players: it returns how many mails it queued.
 func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, error) {
-	sg.Restores++
-	if err := tx.PutGame(sg); err != nil {
+	if err := play.NoteRestored(tx, sg); err != nil {
 		return 0, err
 	}
 	if sg.Over() {
@@ -457,7 +396,7 @@ func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, 
 		if slices.Contains(l.Live.ToAct(), side) {
 			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabel(l.Live, side)})
 		}
-		if err := r.enqueue(tx, l.Stored, l.Variant, letter{Side: side, Kind: "update", What: what,
+		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: side, Kind: "update", What: what,
 			Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
 			Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[side].Address))}); err != nil {
 			return 0, err
@@ -473,15 +412,20 @@ func (r *Referee) out() *outbox.Writer {
 	return &outbox.Writer{Address: r.Address, Name: r.Name, Rand: r.Rand, Clock: clocks.Para}
 }
 
-// letter is one mail to one player of a game; noticeMail one that belongs to no one game.
-type (
-	letter     = outbox.Letter
-	noticeMail = outbox.Notice
-)
+// keeper is the clocks' keeper of this referee: its deadline check and leave.
+func (r *Referee) keeper() *clocks.Keeper {
+	return &clocks.Keeper{DB: r.DB, LeaveDays: r.LeaveDays, Rating: r.Rating, Out: r.out(),
+		TellOrganizer: r.tellOrganizer, GameOver: r.tournamentGameOver, Log: r.logger(), Loads: &r.deadlineLoads}
+}
+
+// CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each
+// player whose action has waited one deadline, the loss after the second. It returns how many
+// mails it queued.
+func (r *Referee) CheckDeadlines() (int, error) { return r.keeper().CheckDeadlines() }
 
 // enqueue writes l to a player of game g, of variant v, into the outbox.
-func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l letter) error {
-	return r.out().Game(tx, g, v.Name, l)
+func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l outbox.Letter) error {
+	return play.Mail(r.out(), tx, g, v.Name, l)
 }
 
 // enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
@@ -492,11 +436,11 @@ func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string,
 
 // enqueueNotice sends a mail that belongs to no one game, with its footer.
 func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
-	return r.out().Notice(tx, noticeMail{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
+	return r.out().Notice(tx, outbox.Notice{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
 }
 
 // notice writes n into the outbox.
-func (r *Referee) notice(tx *store.Tx, n noticeMail) error { return r.out().Notice(tx, n) }
+func (r *Referee) notice(tx *store.Tx, n outbox.Notice) error { return r.out().Notice(tx, n) }
 
 // newToken is a new reply token (outbox.Writer.NewToken).
 func (r *Referee) newToken() (string, error) { return r.out().NewToken() }
@@ -514,9 +458,5 @@ func (r *Referee) ReplyAddress(g *store.Game, side chess.Color) string {
 
 // openGame loads game id for playing in tx, with the referee's rating system.
 func (r *Referee) openGame(tx *store.Tx, id uint64) (*play.Game, error) {
-	a, err := play.Open(tx, id)
-	if a != nil {
-		a.Rating = r.Rating
-	}
-	return a, err
+	return play.Open(tx, id, r.Rating)
 }

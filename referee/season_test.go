@@ -24,6 +24,7 @@ import (
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 )
 
@@ -261,7 +262,7 @@ func (w *seasonWorld) check(m *seasonMail) {
 	if m.to != seasonTD {
 		return
 	}
-	if organizerAddr.MatchString(m.msg.ReplyTo) {
+	if senders.OrganizerAddr.MatchString(m.msg.ReplyTo) {
 		w.orgMail = m
 	}
 	if m.says("The whole game:") || m.says("Every command I accepted") || seasonDiagram.MatchString(m.msg.Body) {
@@ -474,7 +475,7 @@ func TestSeasonByMail(t *testing.T) {
 	}
 	welcome := got.only(t, seasonTD)
 	mustSay(t, "the welcome", welcome.text, "You organize "+seasonName+": Progressive Chess, 4 players, 6 games, all started now, time control 10d+1d (whole days).")
-	if !organizerAddr.MatchString(welcome.msg.ReplyTo) {
+	if !senders.OrganizerAddr.MatchString(welcome.msg.ReplyTo) {
 		t.Fatalf("the organizer's reply address %q", welcome.msg.ReplyTo)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -76,7 +77,7 @@ func signer(t *testing.T, h *harness) func(raw []byte) []byte {
 // one are accepted and a mail whose signature fails (a forgery of a signed mail) is refused to
 // the registered address; with "require" only a verified signature counts.
 func TestSenderAuthentication(t *testing.T) {
-	for _, policy := range []string{"", AuthRequire, AuthNone} {
+	for _, policy := range []string{"", senders.AuthRequire, senders.AuthNone} {
 		t.Run("policy="+policy, func(t *testing.T) {
 			h := newHarness(t)
 			sign := signer(t, h)
@@ -94,22 +95,22 @@ func TestSenderAuthentication(t *testing.T) {
 			forged := bytes.Replace(sign(h.reply(id, W, "e4")), []byte("e4"), []byte("f3"), 1)
 			h.deliver(forged)
 			wantForged := 0
-			if policy == AuthNone {
+			if policy == senders.AuthNone {
 				wantForged = 1
 			}
 			if got := moves(); got != wantForged {
 				t.Fatalf("forged signed mail: %d moves applied, want %d", got, wantForged)
 			}
-			if policy != AuthNone {
+			if policy != senders.AuthNone {
 				mustContain(t, "refusal", bodyTo(t, h.outbox(), ann), "could not confirm that you sent it")
 			}
 			h.outbox()
 			before := moves()
 			h.deliver(h.reply(id, W, "RESIGN")) // unsigned
-			if over := h.outcome(id).Over(); over != (policy != AuthRequire) {
+			if over := h.outcome(id).Over(); over != (policy != senders.AuthRequire) {
 				t.Errorf("unsigned mail under %q: game over %v", policy, over)
 			}
-			if policy == AuthRequire {
+			if policy == senders.AuthRequire {
 				h.outbox()
 				h.deliver(sign(h.reply(id, W, "e4")))
 				if moves() != before+1 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -22,8 +23,15 @@ import (
 // keeps of each ("" for the default).
 var settingValues = map[string][2]string{"NOTATION": {"algebraic", "numeric"}, "BOARD": {"ascii", "unicode"}}
 
-// setCommand runs SET [NOTATION|BOARD value] of side's in game sg.
-func (r *Referee) setCommand(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
+// setCommand runs a player's SET [NOTATION|BOARD value]: what comes after it in his mail is
+// said as he now asks.
+func (r *Referee) setCommand(c *command.Call) (command.Result, error) {
+	notices, err := r.set(c.Game.Tx(), c.Game.Stored, c.Side, c.Args)
+	return command.Result{Notices: notices, Prefs: len(c.Args) > 0}, err
+}
+
+// set runs SET [NOTATION|BOARD value] of side's in game sg.
+func (r *Referee) set(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
 	rec, err := tx.PlayerRecord(sg.Players[side].Address)
 	if err != nil {
 		return nil, err

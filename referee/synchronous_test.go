@@ -1,76 +1,12 @@
 package referee
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/store"
 )
-
-// Synchronous chess by mail (rules.md §7.3, §8.3, PS-D8): a chosen move is sealed and
-// final, its maker is told so, the opponent is told only that a move was chosen; when both
-// are in, both players get both moves, what happened, and the new board.
-func TestSynchronousByMail(t *testing.T) {
-	h := newHarness(t)
-	id := h.trainWreck("synchronous", "", nil)
-	h.deliver(h.reply(id, W, "MOVE e4"))
-	mails := h.outbox()
-	for _, m := range mails {
-		checkMail(t, m)
-	}
-	toAnn, toBob := bodyTo(t, mails, ann), bodyTo(t, mails, bob)
-	mustSay(t, "White's answer", toAnn, "Subject: [refereed #1] Synchronous (PSC): move sealed; opponent to choose",
-		"Your move for turn 1, e4, is sealed.")
-	mustSay(t, "Black's news", toBob, "Subject: [refereed #1] Synchronous (PSC): your move (turn 1); opponent waits",
-		"Your opponent has chosen his move for turn 1.")
-	if strings.Contains(toBob, "e4") {
-		t.Errorf("Black is told White's sealed move:\n%s", toBob)
-	}
-
-	// A second move for the same turn is refused: a chosen move is final.
-	h.deliver(h.reply(id, W, "d4"))
-	mustSay(t, "the refusal", bodyTo(t, h.outbox(), ann), "you have already chosen your move for turn 1 (e4), and a chosen move is final")
-
-	h.deliver(h.reply(id, B, "e5"))
-	mails = h.outbox()
-	for _, m := range mails {
-		checkMail(t, m)
-	}
-	for who, body := range map[string]string{"White": bodyTo(t, mails, ann), "Black": bodyTo(t, mails, bob)} {
-		mustSay(t, who+"'s mail", body, "your move (turn 2)", "Turn 1: White played e4, Black played e5.", "Turn 2: both players choose their moves.")
-	}
-
-	// CONTROL answers with the control map, privately.
-	h.deliver(h.reply(id, B, "CONTROL"))
-	mails = h.outbox()
-	if len(mails) != 1 {
-		t.Fatalf("%d mails for CONTROL, want 1", len(mails))
-	}
-	mustSay(t, "the control map", bodyTo(t, mails, bob), "Control of the squares before turn 2.")
-}
-
-// Noninterference (PS-D8, KO-D6): before the turn is played, what Black is sent is the
-// same, word for word, whatever White chose.
-func TestSynchronousSealedMoveDoesNotShow(t *testing.T) {
-	for _, key := range []string{"synchronous", "korolev"} {
-		var seen []string
-		for _, white := range []string{"e4", "Nf3", "d2-d4"} {
-			h := newHarness(t)
-			id := h.trainWreck(key, "", nil)
-			h.deliver(h.reply(id, W, white))
-			bob1 := bodyTo(t, h.outbox(), bob)
-			h.deliver(h.reply(id, B, "BOARD\nHISTORY"))
-			seen = append(seen, bob1+"\n"+bodyTo(t, h.outbox(), bob))
-		}
-		for i := 1; i < len(seen); i++ {
-			if seen[i] != seen[0] {
-				t.Errorf("%s: Black can tell White's sealed moves apart:\n%s\n---\n%s", key, seen[0], seen[i])
-			}
-		}
-	}
-}
 
 // Deadlines of a simultaneous turn (rules.md 0.4a): no clock runs while neither player has
 // chosen; once one has, the other's runs from that moment, with a reminder after one

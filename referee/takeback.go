@@ -5,6 +5,8 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/ifmoves"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
@@ -52,7 +54,8 @@ func takebackVerb(line string) string {
 // takeback runs a takeback command of side in game sg, sent in the mail source (its inbox
 // key). It logs it and returns the notices; an accepted takeback changes the game, which the
 // caller loads again (changed).
-func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
+func (r *Referee) takeback(a *play.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
+	tx, sg := a.Tx(), a.Stored
 	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return nil, false, err
@@ -65,8 +68,7 @@ func (r *Referee) takeback(tx *store.Tx, sg *store.Game, side chess.Color, verb,
 	if err != nil {
 		return nil, false, err
 	}
-	event.Source = source
-	if _, err := tx.AppendEvent(sg.ID, event); err != nil {
+	if err := a.Record(event, source); err != nil {
 		return nil, false, err
 	}
 	return notices, event.Undo > 0, nil
@@ -112,12 +114,12 @@ func takebackStep(l *archive.Game, events []store.Event, side chess.Color, verb 
 		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
 		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
 		if verb == takebackAccept {
-			// The conditional sequences go with the moves they were stated on: each player
-			// who had some is told, and only he.
-			for s, mine := range sequences(events) {
-				if len(mine) > 0 {
+			// The IF sequences go with the moves they were stated on: each player who had
+			// some is told, and only he.
+			for s, n := range ifmoves.Standing(events) {
+				if n > 0 {
 					notices = append(notices, variant.Notice{To: variant.To(chess.Color(s)), Kind: variant.KindAnswer,
-						Text: say("if-taken-back", templates.Args{"N": len(mine)})})
+						Text: say("if-taken-back", templates.Args{"N": n})})
 				}
 			}
 		}

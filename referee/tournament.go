@@ -9,6 +9,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -350,7 +351,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			}
 			for _, s := range []chess.Color{chess.White, chess.Black} {
 				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
-				l := letter{Side: s, Kind: "update", What: say("subject/tournament-withdrawn", args),
+				l := outbox.Letter{Side: s, Kind: "update", What: say("subject/tournament-withdrawn", args),
 					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: play.Diagram(v, g, s, variant.ShowReveal, play.PrefsOf(tx, sg.Players[s].Address))}
 				if err := r.enqueue(tx, sg, v, l); err != nil {
 					return err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -23,8 +24,9 @@ import (
 // raw copy of a sent mail kept as bytes apart from its record (bSentRaw); 6: the raw mail
 // waiting in the inbox kept apart from its record likewise (bInboxRaw); 7: the players who
 // have a rating (bRated), and the ratings of each game best first (bRatingOrder); the games
-// of each status and variant counted (keyStateCount).
-const SchemaVersion = 7
+// of each status and variant counted (keyStateCount); 8: a player's IF moves logged as
+// EventIf, and the moves they played from SourceIf ("if" both), no longer as "conditional".
+const SchemaVersion = 8
 
 var (
 	bMeta      = []byte("meta")
@@ -125,6 +127,49 @@ var migrations = map[int]func(tx *bolt.Tx) error{
 		}
 		return countStates(tx)
 	},
+	7: renameIfEvents,
+}
+
+// renameIfEvents renames the events of a player's IF moves, and of the moves they played,
+// logged under their old name (eventIfBefore): EventIf and SourceIf. Game by game, only the
+// events that hold the old name are read.
+func renameIfEvents(tx *bolt.Tx) error {
+	old := []byte(`"` + eventIfBefore + `"`)
+	games := tx.Bucket(bEvents)
+	return games.ForEachBucket(func(id []byte) error {
+		b := games.Bucket(id)
+		var keys [][]byte
+		var rewrite []Event
+		err := b.ForEach(func(k, v []byte) error {
+			if !bytes.Contains(v, old) {
+				return nil
+			}
+			var e Event
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("event %x of game %x: %w", k, id, err)
+			}
+			if e.Kind != eventIfBefore && e.Source != eventIfBefore {
+				return nil
+			}
+			if e.Kind == eventIfBefore {
+				e.Kind = EventIf
+			}
+			if e.Source == eventIfBefore {
+				e.Source = SourceIf
+			}
+			keys, rewrite = append(keys, bytes.Clone(k)), append(rewrite, e)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, e := range rewrite {
+			if err := putJSON(b, keys[i], e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func (db *DB) migrate() error {

@@ -32,8 +32,7 @@ func Say(key, kind string, args Args) string {
 
 // SayWords renders the sentence named name with args, exactly as its fields make it (Say
 // trims it); ok is false when there is no such sentence or a field it needs is missing. It
-// words a game's refusals: variant/all gives it to variant.SetWords (templates imports
-// nothing of ours).
+// words a game's refusals (variant.Rejection reads it; templates imports nothing of ours).
 func SayWords(name string, args map[string]any) (text string, ok bool) {
 	var sb strings.Builder
 	if err := words.ExecuteTemplate(&sb, name, args); err != nil {

@@ -10,9 +10,6 @@ import (
 	"github.com/refereed/refereed/templates"
 )
 
-// Refusals are worded by the templates, as variant/all has them worded for the daemon.
-func init() { SetWords(templates.SayWords) }
-
 // A refusal says its sentence; one whose sentence is missing, or that nothing words, still
 // says which sentence and with what, and is found by Text.
 func TestRefusalWords(t *testing.T) {
@@ -23,11 +20,6 @@ func TestRefusalWords(t *testing.T) {
 	missing := Refuse("no-such-sentence", map[string]any{"N": 1}).(*Rejection)
 	if text, ok := missing.Text(); ok || text != "[no-such-sentence map[N:1]]" {
 		t.Errorf("a missing sentence: %q %v", text, ok)
-	}
-	defer SetWords(say)
-	SetWords(nil)
-	if text, ok := err.(*Rejection).Text(); ok || text != "[common/over map[Result:1-0]]" {
-		t.Errorf("no words set: %q %v", text, ok)
 	}
 	if err := Reject("%v", "e9 is not a square"); err.Error() != "e9 is not a square" {
 		t.Errorf("a text as it stands: %v", err)

@@ -15,6 +15,7 @@ package variant
 import (
 	"errors"
 	"fmt"
+	"github.com/refereed/refereed/templates"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,8 @@ const (
 // Rejection is a command refused: private to its sender, revealing nothing hidden, saying
 // what was wrong and what to send instead. Nothing changed. It says the sentence of
 // templates/words named Words, filled from Args as a Notice's is, or else Reason as it stands.
+// The sentences are the games' own words (templates/words/<key>.tmpl, common.tmpl), read
+// from templates wherever a rejection is said: nothing needs to set them first.
 type Rejection struct {
 	Reason string
 	Words  string
@@ -107,9 +110,7 @@ func (r *Rejection) Text() (text string, ok bool) {
 	if r.Words == "" {
 		return r.Reason, true
 	}
-	if say != nil {
-		text, ok = say(r.Words, r.Args)
-	}
+	text, ok = templates.SayWords(r.Words, r.Args)
 	if !ok {
 		text = fmt.Sprintf("[%s %v]", r.Words, r.Args)
 	}
@@ -120,11 +121,11 @@ func (r *Rejection) Text() (text string, ok bool) {
 // where there is one, in the words of a record ("the record gives 1") rather than a
 // player's ("you sent 1"; "wait for it"); else the rejection as it is.
 func (r *Rejection) ForRecord() *Rejection {
-	if r.Words == "" || say == nil {
+	if r.Words == "" {
 		return r
 	}
 	rec := &Rejection{Words: "record/" + r.Words, Args: r.Args}
-	if _, ok := say(rec.Words, rec.Args); ok {
+	if _, ok := templates.SayWords(rec.Words, rec.Args); ok {
 		return rec
 	}
 	return r
@@ -138,13 +139,6 @@ func Refuse(words string, args map[string]any) error { return &Rejection{Words: 
 // error (chess.ParseNotation, chess.Resolve ...): Reject("%v", err). A game's own words are
 // sentences, said with Refuse.
 func Reject(format string, a ...any) error { return &Rejection{Reason: fmt.Sprintf(format, a...)} }
-
-var say func(words string, args map[string]any) (string, bool)
-
-// SetWords sets how a Rejection's sentence is rendered: fn renders the sentence named words
-// with args, or reports false when there is none or it cannot be filled. variant does not
-// import templates: variant/all and variant/varianttest set it to templates.SayWords.
-func SetWords(fn func(words string, args map[string]any) (string, bool)) { say = fn }
 
 // IsRejection reports whether err is a player's error rather than a fault.
 func IsRejection(err error) bool {
@@ -220,7 +214,7 @@ func (v View) Drawn(figurine bool) string {
 // Game is one game in progress. Methods are marked required (every variant writes them) or
 // final (provided by Common, which every variant embeds; do not override). Optional methods
 // are interfaces of their own, looked for where they are used: TurnNamer by the referee's
-// subjects (every variant has it), Reserver by replay, Helper by the referee's HELP.
+// subjects (every variant has it), Reserver by replay.
 type Game interface {
 	// Key is the registry key of the game's variant. Required.
 	Key() string
@@ -304,18 +298,49 @@ type Joiner interface {
 	Join(by Side, line, next string) (joined string, ok bool)
 }
 
-// Helper is implemented by games whose commands depend on their options (PSC under fog offers
-// no CONTROL). Optional: HelpOf falls back to the Variant's Help.
-type Helper interface {
-	Help() string
+// CommandRow is one of a game's own commands, as the referee's command table takes it in (a row
+// of it; the referee's own commands are rows beside it): its first word, whether it only
+// asks, and its lines in HELP. The game reads and applies it (Resolve, Submit); nothing
+// outside the game's package lists its words.
+type CommandRow struct {
+	// Word is its first word in upper case ("VIEW", "ANY?"); "" for what has none: a move,
+	// written as the game reads it.
+	Word string
+	// Query: it only asks. The game answers it to the asker alone with a notice of kind
+	// KindView or KindAnswer, and the referee counts it against his hourly limit of queries
+	// (a question that is a move of the game, like Kriegspiel's ANY?, is not a query).
+	Query bool
+	// Help is its lines in the player's HELP, in the layout of templates.Columns.
+	Help string
+	// Offered, when set, says whether game g offers it (PSC under fog has no CONTROL); nil:
+	// every game of the variant does.
+	Offered func(g Game) bool
 }
 
-// HelpOf is the commands of g, a game of v, for its player's HELP.
+// HelpOf is the commands of g, a game of v, for its player's HELP: the lines of the
+// commands it offers, in order.
 func HelpOf(v *Variant, g Game) string {
-	if h, ok := g.(Helper); ok {
-		return h.Help()
+	var b strings.Builder
+	for _, c := range v.Commands {
+		if c.Offered != nil && !c.Offered(g) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.Help)
 	}
-	return v.Help
+	return b.String()
+}
+
+// IsQuery reports whether word (a line's first, in upper case) is one of v's queries.
+func (v *Variant) IsQuery(word string) bool {
+	for _, c := range v.Commands {
+		if c.Query && c.Word == word {
+			return true
+		}
+	}
+	return false
 }
 
 // Reserver is implemented by games that can make room for n more commands in advance;
@@ -370,7 +395,7 @@ type Spectator struct {
 }
 
 // The kinds of notice the referee treats alike in every game (Notice.Kind): an answer to a
-// query of the game's (Variant.Queries) is KindView when it shows the asker a view (it is
+// query of the game's (Command.Query) is KindView when it shows the asker a view (it is
 // not kept in his HISTORY, which is what he was told) and KindAnswer when it tells him a fact
 // (kept).
 const (
@@ -383,7 +408,6 @@ type Variant struct {
 	Key     string   // stable lowercase key: stored in bbolt, written in [Variant] tags
 	Name    string   // for people: "Transactional Chess"
 	Aliases []string // other [Variant] tag spellings accepted, lowercase
-	Help    string   // the game's own commands, for a player's HELP
 	New     func(Options) (Game, error)
 	// Steps reads a record's movetext tokens (the record package's Tokenize) into the
 	// commands of the literature's notation, in order, appending to buf; start is the game as
@@ -396,11 +420,9 @@ type Variant struct {
 	// being refused"). `refereed new --option NAME=VALUE` accepts exactly these, each value
 	// of its type, and `refereed variants` lists them.
 	Options map[string]Option
-	// Queries are the game's own private queries, by their first word ("VIEW", "CONTROL"):
-	// the game answers them to the asker alone with a notice of kind KindView or KindAnswer,
-	// and the referee counts them against his hourly limit of queries, as it does its own
-	// (HELP, BOARD, HISTORY).
-	Queries []string
+	// Commands are the game's own commands, in the order its players' HELP lists them: the
+	// referee's command table takes them in beside its own (BOARD, HISTORY ...).
+	Commands []CommandRow
 	// InProgress is what a spectator (the web archive) may see of a game still going, besides
 	// its players and status: only what both players already know (rules.md 0.4b). The zero
 	// value shows nothing more. A finished game is shown whole.

@@ -56,7 +56,7 @@ var styleCSS []byte
 
 // Handler serves the archive of one store.
 type Handler struct {
-	db  *store.DB
+	db  archive.Reader
 	Log *slog.Logger // errors; nil: slog.Default()
 	// Now is the time a running clock is read at (a game's page); nil: time.Now.
 	Now func() time.Time
@@ -70,7 +70,7 @@ func (h *Handler) now() time.Time {
 }
 
 // New returns the archive of db. It only ever opens read-only transactions.
-func New(db *store.DB) *Handler { return &Handler{db: db} }
+func New(db archive.Reader) *Handler { return &Handler{db: db} }
 
 // Server wraps h in an http.Server with timeouts, listening on addr.
 func Server(addr string, h http.Handler) *http.Server {
@@ -509,186 +509,73 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 	if err != nil {
 		return err
 	}
+	step := r.URL.Query().Get("step")
+	if step == "" {
+		step = r.URL.Query().Get("ply") // the old name of step, in links made before
+	}
+	n, bad := -1, false // the last step; a step that is no number (a game in progress has none)
+	if step != "" {
+		if n, err = strconv.Atoi(step); err != nil || n < 0 {
+			n, bad = -1, true
+		}
+	}
 	var pg gamePage
 	if err := h.db.View(func(tx *store.Tx) error {
-		sg, err := tx.Game(id)
+		p, err := archive.Public(tx, id, n, Name)
+		if errors.Is(err, archive.ErrNoStep) || (err == nil && bad && p.Finished) {
+			return errNotFound
+		}
 		if err != nil {
 			return err
 		}
-		v, err := variant.Lookup(sg.Variant)
-		if err != nil {
-			return fmt.Errorf("game %d: %w", id, err)
-		}
-		pg = gamePage{ID: id, Variant: v.Name, VariantKey: v.Key, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
-			Finished: finished(sg), Tournament: sg.Tournament, Round: sg.Round, Result: "*", Replaced: replacedLines(sg)}
-		pg.Title = fmt.Sprintf("Game %d: %s", id, v.Name)
-		if !pg.Finished {
-			pol := v.InProgress
-			pg.Hidden = !pol.Position
-			if pol == (variant.Spectator{}) {
-				return nil // nothing of the game's state is replayed, so nothing can leak
-			}
-			l, err := archive.Load(tx, id)
-			if err != nil {
-				return err
-			}
-			g := l.Live
-			if pol.Turn {
-				pg.Turn = turnOf(g)
-				// The clocks, where spectators may see whose turn it is (what a clock that
-				// runs tells): as ICCF's pages show them (issue 33).
-				if c := l.Clock; c != nil {
-					now := h.now()
-					for s := range 2 {
-						used := c.Used[s]
-						if c.Running == s {
-							used += c.Charged(now)
-						}
-						clock := fmt.Sprintf("%s: %s used, %s left", chess.Color(s), days(used), days(c.Left(s, now)))
-						if c.Running == s {
-							clock += " (running)"
-						}
-						pg.Clocks = append(pg.Clocks, clock)
-					}
-					pg.TimeControl = c.Control.String()
-				}
-			}
-			if pol.Number {
-				pg.Turn = fmt.Sprintf("turn %d", g.Position().Fullmove)
-			}
-			if pol.Position {
-				pos := g.Position()
-				pg.Boards = []board{draw("", &pos.Board, chess.White, 0, "")}
-			}
-			if pol.Moves {
-				pg.Movetext = stripComments(v.WriteMovetext(g))
-			}
-			if pv, ok := g.(variant.PublicViewer); ok && pol.Public {
-				view := pv.PublicView()
-				for i := range view.Panels {
-					p := &view.Panels[i]
-					pg.Boards = append(pg.Boards, draw(p.Title, &p.Board, chess.White, 0, ""))
-				}
-				pg.Lines = view.Lines
-			}
-			return nil
-		}
-		step := r.URL.Query().Get("step")
-		if step == "" {
-			step = r.URL.Query().Get("ply") // the old name of step, in links made before
-		}
-		return h.finishedGame(tx, sg, v, &pg, step)
+		pg = pageOf(p, h.now())
+		return nil
 	}); err != nil {
 		return err
 	}
 	return render(w, r, "game", pg)
 }
 
-// days is n days, in words.
-func days(n int) string {
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d day", n)
-	}
-	return fmt.Sprintf("%d days", n)
-}
-
-// turnOf names whose turn it is, for a game whose turn is public.
-func turnOf(g variant.Game) string {
-	act := g.ToAct()
-	if len(act) != 1 {
-		return ""
-	}
-	s := act[0].String()
-	if tn, ok := g.(variant.TurnNamer); ok {
-		if n := tn.TurnName(act[0]); n != "" {
-			s += " to play: " + n
-		}
-	}
-	return s
-}
-
-// stripComments drops {comments} from a movetext: in a game in progress they may carry what
-// is not yet public (a stated conditional move).
-func stripComments(s string) string {
-	var sb strings.Builder
-	depth := 0
-	for _, c := range s {
-		switch {
-		case c == '{':
-			depth++
-		case c == '}' && depth > 0:
-			depth--
-		case depth == 0:
-			sb.WriteRune(c)
-		}
-	}
-	return strings.Join(strings.Fields(sb.String()), " ")
-}
-
-// finishedGame fills pg with the whole truth of a finished game, at step stepText of its log.
-func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant, pg *gamePage, stepText string) error {
-	all, err := tx.Events(sg.ID)
-	if err != nil {
-		return err
-	}
-	events := store.Effective(all)
-	log := make([]variant.Command, len(events))
-	for i, e := range events {
-		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
-	}
-	pg.Plies = len(log)
-	pg.Ply = len(log)
-	if stepText != "" {
-		n, err := strconv.Atoi(stepText)
-		if err != nil || n < 0 || n > len(log) {
-			return errNotFound
-		}
-		pg.Ply = n
-	}
-	var at variant.View
-	g, fail, err := variant.ReplayWith(v, variant.Options{FEN: sg.FEN, Flags: sg.Flags}, log, variant.Watch{
-		Each: func(i int, g variant.Game, _ []variant.Notice) error {
-			if i+1 == pg.Ply {
-				at = g.View(variant.AsReferee)
+// pageOf is the page of what a spectator may see of a game (archive.Public decides it).
+func pageOf(p *archive.PublicGame, now time.Time) gamePage {
+	sg, v := p.Stored, p.Variant
+	pg := gamePage{ID: sg.ID, Variant: v.Name, VariantKey: v.Key, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
+		Finished: p.Finished, Tournament: sg.Tournament, Round: sg.Round, Result: p.Result, How: p.How, Replaced: replacedLines(sg),
+		Hidden: p.Hidden, Turn: p.Turn, Movetext: p.Movetext, Lines: p.Lines}
+	pg.Title = fmt.Sprintf("Game %d: %s", sg.ID, v.Name)
+	// The clocks, where spectators may see whose turn it is: as ICCF's pages show them
+	// (issue 33).
+	if c := p.Clock; c != nil {
+		for s := range 2 {
+			used := c.Used[s]
+			if c.Running == s {
+				used += c.Charged(now)
 			}
-			return nil
-		}})
-	if err != nil {
-		return fmt.Errorf("game %d: %w", sg.ID, err)
+			clock := fmt.Sprintf("%s: %s used, %s left", chess.Color(s), days(used), days(c.Left(s, now)))
+			if c.Running == s {
+				clock += " (running)"
+			}
+			pg.Clocks = append(pg.Clocks, clock)
+		}
+		pg.TimeControl = c.Control.String()
 	}
-	if fail != nil {
-		return fmt.Errorf("game %d: log does not replay: %w", sg.ID, fail)
+	for _, b := range p.Boards {
+		pg.Boards = append(pg.Boards, draw(b.Title, &b.Board, b.Bottom, b.Marked, b.Legend))
 	}
-	out := g.Outcome()
-	pg.Result, pg.How = out.Result, out.Reason
-	if !out.Over() {
-		pg.Result, pg.How = sg.Result, sg.Reason
+	if !p.Finished {
+		return pg
 	}
-	if pg.Result == "" {
-		pg.Result = "*"
-	}
-	if pg.How == "" {
-		pg.How = out.Termination
-	}
-	// The game is over: its comments (a Conditional game's revealed C-moves) are the truth
-	// now, and so is who played it up to where.
-	if pg.Movetext, err = archive.WithReplacements(sg, v, all, v.WriteMovetext(g), Name); err != nil {
-		return err
-	}
-	for _, p := range at.Panels {
-		pg.Boards = append(pg.Boards, draw(p.Title, &p.Board, at.Bottom, p.Marked, p.MarkLegend))
-	}
-	pg.Lines = at.Lines
+	pg.Plies, pg.Ply = len(p.Steps), p.Step
 	pg.Prev, pg.Next = max(pg.Ply-1, 0), min(pg.Ply+1, pg.Plies)
-	pg.Steps = make([]step, 0, len(log)+1)
+	pg.Steps = make([]step, 0, len(p.Steps)+1)
 	pg.Steps = append(pg.Steps, step{N: 0, Label: "start", Current: pg.Ply == 0})
-	for i, e := range events {
+	for i, e := range p.Steps {
 		label := fmt.Sprintf("%d. %s: %s", i+1, chess.Color(e.Side), e.Text)
 		switch {
 		case archive.EventBy(e) == "organizer":
 			// The organizer's act (an adjudication), not a player's move, with his reason.
 			label = fmt.Sprintf("%d. the organizer: %s", i+1, e.Text)
-			if _, why, ok := strings.Cut(sg.Reason, ": "); ok && i == len(events)-1 {
+			if _, why, ok := strings.Cut(sg.Reason, ": "); ok && i == len(p.Steps)-1 {
 				label += " (" + why + ")"
 			}
 		case e.Text == variant.CmdAbandon:
@@ -697,7 +584,15 @@ func (h *Handler) finishedGame(tx *store.Tx, sg *store.Game, v *variant.Variant,
 		}
 		pg.Steps = append(pg.Steps, step{N: i + 1, Label: label, Current: pg.Ply == i+1})
 	}
-	return nil
+	return pg
+}
+
+// days is n days, in words.
+func days(n int) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d day", n)
+	}
+	return fmt.Sprintf("%d days", n)
 }
 
 // pgn is /game/ID.pgn: refereed's own export of a finished game, players by name.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
@@ -33,7 +34,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if !referee.ValidAuth(*auth) {
+	if !senders.ValidAuth(*auth) {
 		fmt.Fprintf(m.Stderr, "refereed new: --auth %q: want none, prefer or require\n", *auth)
 		return exitUsage
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
@@ -83,7 +84,7 @@ func (m *Main) tournamentNew(args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if !referee.ValidAuth(*auth) {
+	if !senders.ValidAuth(*auth) {
 		fmt.Fprintf(m.Stderr, "refereed tournament new: --auth %q: want none, prefer or require\n", *auth)
 		return exitUsage
 	}

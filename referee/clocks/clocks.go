@@ -1,8 +1,8 @@
-// Package clocks says when a game's player is due and in what words: ICCF clocks in whole days
-// (package tournament counts them) or the simple deadline of rules.md 0.4a, the reminder and
-// the loss they lead to, the clock paragraph of every mail of a timed game, and the leave a
-// player asks for (its dates, the days it takes in a year). It reads the store and writes
-// nothing: granting leave and running the deadline check are the referee's.
+// Package clocks is the referee's one place for time: when a game's player is due and in what
+// words (ICCF clocks in whole days, which package tournament counts, or the simple deadline of
+// rules.md 0.4a), the reminder and the loss they lead to, the clock paragraph of every mail of
+// a timed game, and leave (its dates, the days it takes in a year). Its Keeper runs the
+// deadline check and grants leave (keeper.go), changing games through package play.
 package clocks
 
 import (

@@ -219,13 +219,14 @@ func renderCapped(m templates.Mail) ([]byte, error) {
 	}
 }
 
-// Game renders one mail to a player of game g (of the game named variant) and puts it in
-// the outbox: numbered, threaded under the player's first mail of the game, with the
-// game's clock paragraph (Clock) and footer, cut to MaxReplyText.
-func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) error {
+// Game renders one mail to a player of game g (of the game named variant), for the outbox:
+// numbered (the player's mails in g count it already: play.Mail counts, stores and queues
+// it), threaded under the player's first mail of the game, with the game's clock paragraph
+// (Clock) and footer, cut to MaxReplyText.
+func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (store.OutMail, error) {
 	side := l.Side
 	if cp, err := w.clock(tx, g); err != nil {
-		return err
+		return store.OutMail{}, err
 	} else if cp != "" {
 		// Last, but before the words that lead into the final position.
 		at := len(l.Paras)
@@ -235,7 +236,6 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) err
 		l.Paras = slices.Insert(slices.Clone(l.Paras), at, cp)
 	}
 	l.Paras, l.Quoted = CapText(l.Paras, l.Quoted)
-	g.Players[side].Mails++
 	p := g.Players[side]
 	mid := w.MessageID(g, side, p.Mails)
 	inReplyTo, refs := w.threading(g, side, p.Mails, l.Answers)
@@ -265,15 +265,10 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) err
 		Attachments:   l.Attachments,
 	})
 	if err != nil {
-		return fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
+		return store.OutMail{}, fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
 	}
-	g.Players[side].Sent = RememberSent(g.Players[side].Sent, raw)
-	if err := tx.PutGame(g); err != nil {
-		return err
-	}
-	_, err = tx.Enqueue(store.OutMail{MessageID: mid, From: w.BounceAddress(g.ID, side, p.Token), To: []string{p.Address},
-		Raw: raw, Game: g.ID, Side: int(side), Kind: l.Kind})
-	return err
+	return store.OutMail{MessageID: mid, From: w.BounceAddress(g.ID, side, p.Token), To: []string{p.Address},
+		Raw: raw, Game: g.ID, Side: int(side), Kind: l.Kind}, nil
 }
 
 // Bounds on the sent lines kept for each player of a game (store.Player.Sent): the lines

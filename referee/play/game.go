@@ -25,25 +25,35 @@ import (
 // command (a player's, the organizer's, the clock's) and logs what the game accepted;
 // Settle and End record how the game ended; Finish tells the players. Everything else
 // reads it.
+//
+// The embedded archive.Game is the game as read (its stored record, variant, live game,
+// clock): callers read it, and change it only through the methods here (write_test.go in
+// package referee fails on any other code that writes a game).
 type Game struct {
 	*archive.Game
-	Tx *store.Tx
-	// Rating is the rating system's constants (the zero value: the defaults); Changes, set
+	tx *store.Tx
+	// rating is the rating system's constants (the zero value: the defaults); changes, set
 	// by End when the game was rated, the players' ratings before and after it.
-	Rating  rating.Config
-	Changes *[2]RatingChange
-	// NotRated says that the game, rated, ended in a way that is not rated (without play).
-	NotRated bool
+	rating  rating.Config
+	changes *[2]RatingChange
+	// notRated says that the game, rated, ended in a way that is not rated (without play).
+	notRated bool
 }
 
-// Open loads game id for playing in tx.
-func Open(tx *store.Tx, id uint64) (*Game, error) {
+// Open loads game id for playing in tx, rated (if it is) with the constants cfg.
+func Open(tx *store.Tx, id uint64, cfg rating.Config) (*Game, error) {
 	l, err := archive.Load(tx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Game: l, Tx: tx}, nil
+	return &Game{Game: l, tx: tx, rating: cfg}, nil
 }
+
+// Tx is the store transaction the game is loaded in.
+func (a *Game) Tx() *store.Tx { return a.tx }
+
+// Rating is the rating system's constants the game is rated with.
+func (a *Game) Rating() rating.Config { return a.rating }
 
 // Submit applies cmd to the live game and appends to its event log what the game logged,
 // from source (an inbox key, "organizer", "deadline"). A rejection changes nothing.
@@ -53,14 +63,14 @@ func (a *Game) Submit(cmd variant.Command, source string) ([]variant.Notice, err
 	if err != nil {
 		return nil, err
 	}
-	return notices, a.LogSince(before, source)
+	return notices, a.logSince(before, source)
 }
 
-// LogSince appends to the event log the commands the live game accepted since its log held
+// logSince appends to the event log the commands the live game accepted since its log held
 // n of them.
-func (a *Game) LogSince(n int, source string) error {
+func (a *Game) logSince(n int, source string) error {
 	for _, cmd := range a.Live.Log()[n:] {
-		if _, err := a.Tx.AppendEvent(a.Stored.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: source}); err != nil {
+		if _, err := a.tx.AppendEvent(a.Stored.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: source}); err != nil {
 			return err
 		}
 	}
@@ -89,10 +99,10 @@ func (a *Game) End(result, reason string) error {
 	if err := a.rate(result); err != nil {
 		return err
 	}
-	if err := a.Tx.PutGame(a.Stored); err != nil {
+	if err := a.tx.PutGame(a.Stored); err != nil {
 		return err
 	}
-	return a.Tx.SetDue(a.Stored.ID, time.Time{}) // nothing falls due in a game over
+	return a.tx.SetDue(a.Stored.ID, time.Time{}) // nothing falls due in a game over
 
 }
 
@@ -106,21 +116,21 @@ func MarkOver(sg *store.Game, result, reason string) {
 // and then onEnd (its tournament's standings: they come after the mail that says the game
 // ended). A rated game's mail says both players' new ratings.
 func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedNow bool, kind string, onEnd func(tx *store.Tx, sg *store.Game) error) error {
-	if endedNow && a.Changes != nil {
+	if endedNow && a.changes != nil {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
-			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.Changes, s))
+			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.changes, s))
 		}
 	}
-	if endedNow && a.NotRated {
+	if endedNow && a.notRated {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
 			out.Paras[s] = append(out.Paras[s], say("not-rated", nil))
 		}
 	}
-	if err := Send(w, a.Tx, a.Game, out, msg, endedNow, kind); err != nil {
+	if err := Send(w, a.tx, a.Game, out, msg, endedNow, kind); err != nil {
 		return err
 	}
 	if !endedNow || onEnd == nil {
 		return nil
 	}
-	return onEnd(a.Tx, a.Stored)
+	return onEnd(a.tx, a.Stored)
 }

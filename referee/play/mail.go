@@ -120,52 +120,6 @@ func Reveal(tx *store.Tx, l *archive.Game, numeric bool) ([]string, error) {
 	return append(paras, say("final-position", nil)), nil
 }
 
-// commonHelp lists the commands every game has (rules.md 0.4), in the layout of a game's
-// own Help.
-const commonHelp = "BOARD            your current view\n" +
-	"HISTORY          everything you have been told in this game\n" +
-	"RESIGN           resign the game\n" +
-	"DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
-	"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it\n" +
-	"RATING           your ratings: one for each variant you played rated games of\n" +
-	"SET              your settings, in all your games: SET NOTATION numeric shows\n" +
-	"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
-	"                 unicode draws boards with figurines\n" +
-	"PGN              the game so far, as you know it, as a PGN file\n" +
-	"LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
-	"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"
-
-// takebackHelp is what a game with takebacks adds to commonHelp.
-const takebackHelp = "TAKEBACK         ask to take back your last turn, before your opponent\n" +
-	"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"
-
-// conditionalHelp is what a game with conditional moves adds to commonHelp.
-const conditionalHelp = "IF Nf6 e5        after your move: if your opponent plays Nf6, e5 is played\n" +
-	"                 at once; more pairs may follow (IF Nf6 e5 d6 exd6), and\n" +
-	"                 several IF lines are alternatives. IF LIST shows them,\n" +
-	"                 IF CLEAR drops them; your opponent is not told of them"
-
-// tournamentHelp is what a game of a tournament adds to commonHelp.
-const tournamentHelp = "STANDINGS        the tournament's crosstable"
-
-// HelpText is the answer to HELP; a game of a tournament has STANDINGS too.
-func HelpText(v *variant.Variant, g variant.Game, inTournament bool) string {
-	if out := g.Outcome(); out.Over() {
-		return say("help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
-	}
-	help := variant.HelpOf(v, g) + "\n" + commonHelp
-	if v.Open {
-		help += "\n" + takebackHelp
-	}
-	if v.Conditionals {
-		help += "\n" + conditionalHelp
-	}
-	if inTournament {
-		help += "\n" + tournamentHelp
-	}
-	return say("help", nil) + "\n" + templates.Columns(help)
-}
-
 // SubjectFor says in a few words what the mail to s is about.
 func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	if res := g.Outcome(); res.Over() {
@@ -329,7 +283,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}
-		if err := w.Game(tx, sg, v.Name, l); err != nil {
+		if err := Mail(w, tx, sg, v.Name, l); err != nil {
 			return err
 		}
 	}

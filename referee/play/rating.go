@@ -92,7 +92,7 @@ func (a *Game) rate(result string) error {
 	out := a.Live.Outcome()
 	out.Result = result
 	if !Rated(sg, out, a.Live.Log()) {
-		a.NotRated = sg.Rated
+		a.notRated = sg.Rated
 		return nil
 	}
 	score, _ := rating.Score(result)
@@ -100,21 +100,21 @@ func (a *Game) rate(result string) error {
 	var now [2]rating.Rating
 	var changes [2]RatingChange
 	for i := range recs {
-		rec, err := a.Tx.PlayerRecord(sg.Players[i].Address)
+		rec, err := a.tx.PlayerRecord(sg.Players[i].Address)
 		if err != nil {
 			return err
 		}
 		recs[i] = rec
 		now[i] = rating.New()
 		if r := rec.Rating(sg.Variant); r != nil {
-			now[i] = archive.RatingNow(a.Rating, *r, a.Tx.Now)
+			now[i] = archive.RatingNow(a.rating, *r, a.tx.Now)
 			changes[i].Before = rating.Rating{Rating: r.Rating, RD: r.RD, Vol: r.Vol}
 		} else {
 			changes[i].Before, changes[i].New = now[i], true
 		}
 	}
 	after := [2]rating.Rating{}
-	after[0], after[1] = a.Rating.Game(now[0], now[1], score)
+	after[0], after[1] = a.rating.Game(now[0], now[1], score)
 	for i, rec := range recs {
 		r := rec.Rating(sg.Variant)
 		if r == nil {
@@ -123,14 +123,14 @@ func (a *Game) rate(result string) error {
 		}
 		r.Rating, r.RD, r.Vol = after[i].Rating, after[i].RD, after[i].Vol
 		r.Games++
-		r.Last = a.Tx.Now
-		r.History = append(r.History, store.RatingPoint{At: a.Tx.Now, Game: sg.ID, Rating: r.Rating, RD: r.RD})
-		if err := a.Tx.PutPlayerRecord(rec); err != nil {
+		r.Last = a.tx.Now
+		r.History = append(r.History, store.RatingPoint{At: a.tx.Now, Game: sg.ID, Rating: r.Rating, RD: r.RD})
+		if err := a.tx.PutPlayerRecord(rec); err != nil {
 			return err
 		}
 		changes[i].After = after[i]
 	}
-	a.Changes = &changes
+	a.changes = &changes
 	return nil
 }
 

@@ -8,6 +8,7 @@ package refereetest
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/archive"
 	"math/rand"
 	"os"
 	"strings"
@@ -114,6 +115,58 @@ func (h *Harness) Log(id uint64) []store.Event {
 		h.T.Fatal(err)
 	}
 	return events
+}
+
+// Outcome is how game id stands, replayed from its log.
+func (h *Harness) Outcome(id uint64) variant.Outcome {
+	h.T.Helper()
+	var out variant.Outcome
+	if err := h.DB.View(func(tx *store.Tx) error {
+		l, err := archive.Load(tx, id)
+		if err == nil {
+			out = l.Live.Outcome()
+		}
+		return err
+	}); err != nil {
+		h.T.Fatal(err)
+	}
+	return out
+}
+
+// BodyTo is the subject and text of the one mail to addr in mails ("" if none); each mail
+// passes templates/mailcheck.
+func BodyTo(t testing.TB, mails []store.OutMail, addr string) string {
+	t.Helper()
+	var found []string
+	for _, m := range mails {
+		mailcheck.Check(t, m)
+		if m.To[0] == addr {
+			p, err := parser.Parse(m.Raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found = append(found, "Subject: "+p.Subject+"\n"+p.Body)
+		}
+	}
+	if len(found) > 1 {
+		t.Fatalf("%d mails to %s in one round", len(found), addr)
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return found[0]
+}
+
+// Says checks that got says each of wants as a reader takes it: a mail's lines are wrapped,
+// so words are compared apart from the spaces and line breaks between them.
+func Says(t testing.TB, what, got string, wants ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(got), " ")
+	for _, w := range wants {
+		if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
 }
 
 // Step is one mail of a scripted game: Side's reply with Body, its mails named Name.

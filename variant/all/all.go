@@ -1,4 +1,4 @@
-// Package all registers every variant refereed plays, their refusals worded by templates.
+// Package all registers every variant refereed plays.
 // Import it for its side effect; a new variant adds one line here, its sentences in
 // templates/words, and nothing elsewhere: it declares in its Register what a spectator may
 // see, its private queries and its typed options, and its tests hold it to the referee's
@@ -6,8 +6,6 @@
 package all
 
 import (
-	"github.com/refereed/refereed/templates"
-	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/conditional"
 	_ "github.com/refereed/refereed/variant/kriegspiel"
 	_ "github.com/refereed/refereed/variant/orthodox"
@@ -16,5 +14,3 @@ import (
 	_ "github.com/refereed/refereed/variant/trainwreck"
 	_ "github.com/refereed/refereed/variant/transactional"
 )
-
-func init() { variant.SetWords(templates.SayWords) }

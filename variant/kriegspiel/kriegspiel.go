@@ -119,13 +119,15 @@ func init() {
 		// The move number is announced to both ("Played"), and every announcement.
 		InProgress: variant.Spectator{Turn: true, Public: true},
 		Aliases:    []string{"kriegspiel chess", "kriegsspiel", "wild 16"},
-		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works (Nf3,\n" +
-			"                  exd5, O-O, e8=Q); x and + are ignored\n" +
-			"ANY?              do I have a pawn capture? Try, No, or Nonsense; once a turn; after\n" +
-			"                  Try your next attempt must be a pawn capture\n" +
-			"exf5; e5; Nf3     attempts in order until one is played, on one line or one a\n" +
-			"                  line; Any? may come first. After the move that is played the\n" +
-			"                  rest of your mail is not read: put other commands first",
+		Commands: []variant.CommandRow{
+			{Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works (Nf3,\n" +
+				"                  exd5, O-O, e8=Q); x and + are ignored"},
+			{Word: "ANY?", Help: "ANY?              do I have a pawn capture? Try, No, or Nonsense; once a turn; after\n" +
+				"                  Try your next attempt must be a pawn capture"},
+			{Help: "exf5; e5; Nf3     attempts in order until one is played, on one line or one a\n" +
+				"                  line; Any? may come first. After the move that is played the\n" +
+				"                  rest of your mail is not read: put other commands first"},
+		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
@@ -136,11 +138,13 @@ func init() {
 		// both. No Turn: the page says it once, in the announcements' words.
 		InProgress: variant.Spectator{Public: true},
 		Aliases:    []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
-		Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works\n" +
-			"e4, d4, Nf3       attempts for your series, on one line or one a line: I stop at\n" +
-			"                  the first No, capture, check or pawn tries: yes\n" +
-			"NOSTOP e4, d4     the same, going on past everything but a No (NOSTOP is a word of\n" +
-			"                  its line)",
+		Commands: []variant.CommandRow{
+			{Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works"},
+			{Help: "e4, d4, Nf3       attempts for your series, on one line or one a line: I stop at\n" +
+				"                  the first No, capture, check or pawn tries: yes"},
+			{Word: "NOSTOP", Help: "NOSTOP e4, d4     the same, going on past everything but a No (NOSTOP is a word of\n" +
+				"                  its line)"},
+		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o, true) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },

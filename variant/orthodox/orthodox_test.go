@@ -16,9 +16,6 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// Refusals are worded by the templates, as variant/all has them worded for the daemon.
-func init() { variant.SetWords(templates.SayWords) }
-
 func replay(t *testing.T, pgn string) *variant.Replayed {
 	t.Helper()
 	rec, err := record.NewReader(strings.NewReader(pgn)).Next()

@@ -53,20 +53,38 @@ var ends = variant.EndRules{
 	Quiet:     variant.Limit{At: 10, Termination: "ten-series rule", Reason: "10 series without a capture or a pawn move"},
 }
 
+// Rules are what tells the two rule sets apart, a value each (Scottish, Italian): the game
+// is one, played under one of them.
+type Rules struct {
+	Key string
+	// CheckLast: a check only with the last move of a full series (IT-D2). A check before it
+	// is refused (IT-D1), or forfeits the game under the option strict-forfeit; a player in
+	// check whose every escape gives check before his series' last move is mated (Italian
+	// mate); every diagram says so (Note).
+	CheckLast bool
+	Note      string
+}
+
+// The two rule sets.
+var (
+	Scottish = &Rules{Key: KeyScottish}
+	Italian  = &Rules{Key: KeyItalian, CheckLast: true, Note: "Italian rules: a check only with the last move of a full series."}
+)
+
 func init() {
 	help := "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+   your whole series, one mail; the\n" +
 		"                 numbered prefix is optional and the moves may be separated by\n" +
 		"                 commas or spaces. Promotion: e8=Q or e8(Q)."
 	variant.Register(&variant.Variant{Open: true, Key: KeyScottish, Name: "Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
-		Help:    help,
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
-		Options: map[string]variant.Option{"series": {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"}},
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+		Aliases:  []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, Scottish) },
+		Options:  map[string]variant.Option{"series": {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"}},
+		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 	variant.Register(&variant.Variant{Open: true, Key: KeyItalian, Name: "Italian Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"italian progressive", "italian progressive chess"},
-		Help:    help + "\nItalian rules: a check only with the last move of a full series.",
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Aliases:  []string{"italian progressive", "italian progressive chess"},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}, {Help: Italian.Note}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, Italian) },
 		Options: map[string]variant.Option{
 			"series":         {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"},
 			"strict-forfeit": {Type: variant.Bool, Doc: "a check before the last move of a series forfeits the game, instead of being refused"},
@@ -77,7 +95,7 @@ func init() {
 // Game is a Progressive game.
 type Game struct {
 	variant.Common
-	italian       bool
+	rules         *Rules
 	strictForfeit bool
 	start         chess.Position
 	startSeries   int
@@ -88,13 +106,13 @@ type Game struct {
 	played        [][]string     // SAN of each series played, for records and notices
 }
 
-// New starts a game.
-func New(o variant.Options, italian bool) (*Game, error) {
+// New starts a game under rules (Scottish or Italian).
+func New(o variant.Options, rules *Rules) (*Game, error) {
 	pos, err := variant.StartPosition(o)
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{Common: variant.NewCommon(), italian: italian, pos: pos, start: pos, series: 1 + int(pos.Turn)}
+	g := &Game{Common: variant.NewCommon(), rules: rules, pos: pos, start: pos, series: 1 + int(pos.Turn)}
 	if s := o.Flags["series"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -124,12 +142,7 @@ func sideOf(n int) chess.Color {
 	return chess.Black
 }
 
-func (g *Game) Key() string {
-	if g.italian {
-		return KeyItalian
-	}
-	return KeyScottish
-}
+func (g *Game) Key() string { return g.rules.Key }
 
 func (g *Game) Position() chess.Position { return g.pos }
 
@@ -156,7 +169,7 @@ func (g *Game) movesFor(p *chess.Position, k, n int, epSquares chess.Bitboard) [
 		epSquares = 0
 	}
 	legal := p.LegalMovesEP(nil, epSquares)
-	if !g.italian || k == n || n == 1 {
+	if !g.rules.CheckLast || k == n || n == 1 {
 		return legal
 	}
 	out := legal[:0:0]
@@ -180,7 +193,7 @@ func (g *Game) judgeStart() {
 		Dead: p.InsufficientMaterial(), Quiet: g.quiet,
 		Mate: func() string {
 			// IT-D2: in check, with legal escapes that all give check before the last move.
-			if g.italian && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
+			if g.rules.CheckLast && len(g.moves(&chess.Position{Board: p.Board, Turn: p.Turn, Castling: p.Castling, EnPassant: chess.NoSquare}, g.series)) > 0 {
 				return fmt.Sprintf("Italian mate: %s's every escape gives check", p.Turn)
 			}
 			return ""
@@ -202,7 +215,7 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	seq, _, more, err := g.check(words)
 	warns = append(warns, more...)
-	if err != nil && g.italian && g.strictForfeit {
+	if err != nil && g.rules.CheckLast && g.strictForfeit {
 		// strict-forfeit: an early check is not refused but played up to that move, and
 		// Submit forfeits the game (the literal AISE rule).
 		if k, early := g.earlyCheck(words); k > 0 {
@@ -262,7 +275,7 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 		m, mw, rerr := chess.Resolve(&p, not, available)
 		if rerr != nil {
 			// Say why a legal move is not available: the Italian check rule.
-			if all := p.LegalMoves(nil); g.italian && len(all) > len(available) {
+			if all := p.LegalMoves(nil); g.rules.CheckLast && len(all) > len(available) {
 				if lm, _, e2 := chess.Resolve(&p, not, all); e2 == nil && p.GivesCheck(lm) {
 					return nil, nil, warns, variant.Refuse("progressive/italian-early-check", map[string]any{"K": k, "Move": w})
 				}
@@ -357,7 +370,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		return nil, variant.Refuse("progressive/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn, "Wait": false})
 	}
 	words := strings.Fields(rest)
-	if g.italian && g.strictForfeit {
+	if g.rules.CheckLast && g.strictForfeit {
 		if k, _ := g.earlyCheck(words); k > 0 {
 			// strict-forfeit: the literal AISE rule (E:L1066-1067) instead of IT-D1.
 			g.Accept(cmd)
@@ -464,8 +477,8 @@ func (g *Game) View(v variant.Viewer) variant.View {
 				lines = append(lines, "Capturable en passant with the first move: the pawn on "+strings.Join(pawns, ", ")+".")
 			}
 		}
-		if g.italian {
-			lines = append(lines, "Italian rules: a check only with the last move of a full series.")
+		if g.rules.Note != "" {
+			lines = append(lines, g.rules.Note)
 		}
 		return lines
 	})

@@ -19,7 +19,11 @@ const (
 
 func newGame(t *testing.T, italian bool, fen string, flags map[string]string) *Game {
 	t.Helper()
-	g, err := New(variant.Options{FEN: fen, Flags: flags}, italian)
+	rules := Scottish
+	if italian {
+		rules = Italian
+	}
+	g, err := New(variant.Options{FEN: fen, Flags: flags}, rules)
 	if err != nil {
 		t.Fatal(err)
 	}

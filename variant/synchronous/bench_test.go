@@ -11,7 +11,11 @@ import (
 // randomLog plays up to turns turns of random moves and returns the log.
 func randomLog(korolev bool, turns int) []variant.Command {
 	rng := rand.New(rand.NewSource(1))
-	g, _ := New(variant.Options{}, korolev)
+	rules := PSC
+	if korolev {
+		rules = Korolev
+	}
+	g, _ := New(variant.Options{}, rules)
 	g.SetQuiet(true)
 	for i := 0; i < turns && !g.Outcome().Over(); i++ {
 		for _, c := range []chess.Color{chess.White, chess.Black} {

@@ -123,7 +123,7 @@ func TestPSCDecisions(t *testing.T) {
 		varianttest.Noninterference(t, variant.MustLookup(Key), fog, chess.Black,
 			[]varianttest.Step{s(chess.White, "h3"), s(chess.Black, "Nf6"), s(chess.Black, "BOARD")},
 			[]varianttest.Step{s(chess.White, "h4"), s(chess.Black, "Nf6"), s(chess.Black, "BOARD")})
-		g, _ := New(fog, false)
+		g, _ := New(fog, PSC)
 		varianttest.Refuse(t, g, chess.White, "CONTROL", "secret")
 		v := g.View(variant.AsBlack)
 		if v.FEN != "" || v.Panels[0].Board.At(sq("e2")) != chess.NoPiece || v.Panels[0].Board.At(sq("e7")) == chess.NoPiece {

@@ -17,7 +17,11 @@ func newGame(t *testing.T, korolev bool, fen string, flags map[string]string) *G
 	if fen != "" && !strings.Contains(fen, " ") {
 		fen += " w - - 0 1"
 	}
-	g, err := New(variant.Options{FEN: fen, Flags: flags}, korolev)
+	rules := PSC
+	if korolev {
+		rules = Korolev
+	}
+	g, err := New(variant.Options{FEN: fen, Flags: flags}, rules)
 	if err != nil {
 		t.Fatal(err)
 	}

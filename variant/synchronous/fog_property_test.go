@@ -17,7 +17,7 @@ func TestFogShowsNothingUnseen(t *testing.T) {
 	fog := variant.Options{Flags: map[string]string{OptionFog: "true"}}
 	checked := 0
 	for game := 0; game < 60; game++ {
-		g, err := New(fog, false)
+		g, err := New(fog, PSC)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func checkUnseen(t *testing.T, p chess.Position, observer chess.Color, rng *rand
 		return false
 	}
 	view := func(pos chess.Position) (string, bool) {
-		g, err := New(variant.Options{FEN: pos.FEN(), Flags: map[string]string{OptionFog: "true"}}, false)
+		g, err := New(variant.Options{FEN: pos.FEN(), Flags: map[string]string{OptionFog: "true"}}, PSC)
 		if err != nil {
 			t.Fatalf("%s: %v", pos.FEN(), err)
 		}

@@ -370,7 +370,7 @@ func TestFogLeaksFound(t *testing.T) {
 		varianttest.Noninterference(t, variant.MustLookup(Key), opts, W,
 			[]varianttest.Step{s(W, "Ka2"), s(B, "Bxe5"), s(W, "BOARD")},
 			[]varianttest.Step{s(W, "Ka2"), s(B, "Rxe5"), s(W, "BOARD")})
-		g, _ := New(opts, false)
+		g, _ := New(opts, PSC)
 		varianttest.Send(t, g, W, "Ka2")
 		told := varianttest.TextsTo(varianttest.Send(t, g, B, "Bxe5"), W, false)
 		if !strings.Contains(told, "Your knight on e5 was captured.") || strings.Contains(told, "bishop") {
@@ -382,7 +382,7 @@ func TestFogLeaksFound(t *testing.T) {
 		varianttest.Noninterference(t, variant.MustLookup(Key), opts, W,
 			[]varianttest.Step{s(W, "Kh4"), s(B, "Ba6"), s(W, "MOVE b1d2"), s(B, "Kg8")},
 			[]varianttest.Step{s(W, "Kh4"), s(B, "Bc8"), s(W, "MOVE b1d2"), s(B, "Kg8")})
-		g, _ := New(opts, false)
+		g, _ := New(opts, PSC)
 		varianttest.Send(t, g, W, "Kh4")
 		varianttest.Send(t, g, B, "Ba6")
 		if told := varianttest.TextsTo(varianttest.Send(t, g, W, "b1d2"), W, false); !strings.Contains(told, "Nbd2") {
@@ -391,7 +391,7 @@ func TestFogLeaksFound(t *testing.T) {
 		// Nd2 names two knights by their pattern, frozen or not: ambiguous in both worlds.
 		varianttest.Refuse(t, g, W, "Nd2", "")
 		// A move of the frozen knight is refused with no reason.
-		h, _ := New(opts, false)
+		h, _ := New(opts, PSC)
 		varianttest.Send(t, h, W, "Kh4")
 		varianttest.Send(t, h, B, "Ba6")
 		varianttest.Refuse(t, h, W, "Nf1d2", "Nfd2 is not possible now; choose another move")
@@ -400,11 +400,11 @@ func TestFogLeaksFound(t *testing.T) {
 		}
 	})
 	t.Run("HELP under fog offers no CONTROL", func(t *testing.T) {
-		g, _ := New(variant.Options{Flags: fog}, false)
+		g, _ := New(variant.Options{Flags: fog}, PSC)
 		if h := variant.HelpOf(variant.MustLookup(Key), g); strings.Contains(h, "CONTROL") {
 			t.Errorf("HELP under fog: %q", h)
 		}
-		g, _ = New(variant.Options{}, false)
+		g, _ = New(variant.Options{}, PSC)
 		if h := variant.HelpOf(variant.MustLookup(Key), g); !strings.Contains(h, "CONTROL") {
 			t.Errorf("HELP without fog: %q", h)
 		}

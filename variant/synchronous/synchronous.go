@@ -81,41 +81,89 @@ func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Synchronous Chess (PSC)",
 		// The number of the turn (both learn when a turn resolves); who is to act would tell
 		// whether one player has sealed his move.
-		InProgress: variant.Spectator{Number: true}, Queries: []string{"CONTROL"},
-		Aliases: []string{"psc", "parrow synchronous", "synchronous chess"},
-		Help:    help(false, false),
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		InProgress: variant.Spectator{Number: true},
+		Aliases:    []string{"psc", "parrow synchronous", "synchronous chess"},
+		Commands: []variant.CommandRow{
+			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+				"                 It is sealed until your opponent has chosen too, and final.\n" +
+				"                 Move only to squares you control, and no frozen man"},
+			// Under fog CONTROL is not offered (PS-D9).
+			{Word: "CONTROL", Query: true, Help: "CONTROL          who controls each square now",
+				Offered: func(g variant.Game) bool { return !g.(*Game).fog }},
+		},
+		New:   func(o variant.Options) (variant.Game, error) { return New(o, PSC) },
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]variant.Option{OptionFog: {Type: variant.Bool, Doc: "fog of war: each player sees only the squares his men attack; off by default"}}})
 	variant.Register(&variant.Variant{Key: KeyKorolev, Name: "Korolev Synchronous Chess",
 		InProgress: variant.Spectator{Number: true},
 		Aliases:    []string{"korolev synchronous", "korolev synchronous chess"},
-		Help:       help(true, false),
-		New:        func(o variant.Options) (variant.Game, error) { return New(o, true) },
-		Steps:      Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Commands: []variant.CommandRow{
+			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
+				"                 It is sealed until your opponent has chosen too, and final"},
+			{Help: "Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
+				"                 enemy capture there"},
+		},
+		New:   func(o variant.Options) (variant.Game, error) { return New(o, Korolev) },
+		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: map[string]variant.Option{OptionKingMustMove: {Type: variant.Bool, Doc: "a player in check may move only his king (or take the enemy king); off by default"}}})
 }
 
-func help(korolev, fog bool) string {
-	if korolev {
-		return "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-			"                 It is sealed until your opponent has chosen too, and final\n" +
-			"Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
-			"                 enemy capture there"
-	}
-	text := "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-		"                 It is sealed until your opponent has chosen too, and final.\n" +
-		"                 Move only to squares you control, and no frozen man"
-	if fog {
-		return text
-	}
-	return text + "\nCONTROL          who controls each square now"
+// Rules are what tells the two games apart, a value each (PSC, Korolev): how each side's moves
+// are found, why a move is refused, how a turn's two moves resolve, how the game ends, what a
+// view says of each side's men, and the game's own option (PSC's fog, Korolev's
+// king-must-move).
+type Rules struct {
+	Key     string
+	Option  string
+	option  func(g *Game) *bool
+	refresh func(g *Game)
+	movesAt func(g *Game, p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move
+	why     func(g *Game, by chess.Color, n chess.Notation, err error) error
+	resolve func(p *chess.Position, moves [2]chess.Move) result
+	judge   func(g *Game) *variant.Ending
+	status  func(g *Game, c chess.Color) []string
 }
+
+// The two games.
+var (
+	PSC = &Rules{Key: Key, Option: OptionFog,
+		option: func(g *Game) *bool { return &g.fog },
+		refresh: func(g *Game) {
+			g.att = pscAttacks(&g.pos, g.ep)
+			for _, c := range []chess.Color{chess.White, chess.Black} {
+				g.moves[c] = pscMoves(g.moves[c], &g.pos, g.ep, &g.att, c)
+			}
+		},
+		movesAt: func(g *Game, p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move {
+			a := pscAttacks(p, ep)
+			return pscMoves(nil, p, ep, &a, c)
+		},
+		why:     (*Game).pscWhy,
+		resolve: pscResolve,
+		judge:   (*Game).pscJudge,
+		status:  (*Game).pscStatus,
+	}
+	Korolev = &Rules{Key: KeyKorolev, Option: OptionKingMustMove,
+		option: func(g *Game) *bool { return &g.kingMustMove },
+		refresh: func(g *Game) {
+			for _, c := range []chess.Color{chess.White, chess.Black} {
+				g.moves[c] = koMoves(g.moves[c], &g.pos, g.ep, c, g.kingMustMove)
+			}
+		},
+		movesAt: func(g *Game, p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move {
+			return koMoves(nil, p, ep, c, g.kingMustMove)
+		},
+		why:     (*Game).koWhy,
+		resolve: koResolve,
+		judge:   (*Game).koJudge,
+		status:  (*Game).koStatus,
+	}
+)
 
 // Game is a game of PSC or of Korolev's Synchronous Chess.
 type Game struct {
 	variant.Common
-	korolev      bool
+	rules        *Rules
 	fog          bool // PSC's fog of war (PS-D9)
 	kingMustMove bool // Korolev's option (KO-D1, alternative)
 	start        chess.Position
@@ -140,8 +188,8 @@ type played struct {
 	moves [2]chess.Move
 }
 
-// New starts a game (korolev: Korolev's game, else PSC).
-func New(o variant.Options, korolev bool) (*Game, error) {
+// New starts a game under rules (PSC or Korolev).
+func New(o variant.Options, rules *Rules) (*Game, error) {
 	pos := chess.Start()
 	if o.FEN != "" {
 		var err error
@@ -161,15 +209,10 @@ func New(o variant.Options, korolev bool) (*Game, error) {
 	if pos.Fullmove < 1 {
 		pos.Fullmove = 1
 	}
-	g := &Game{Common: variant.NewCommon(), korolev: korolev, start: pos, pos: pos, ep: [2]chess.Square{chess.NoSquare, chess.NoSquare}}
+	g := &Game{Common: variant.NewCommon(), rules: rules, start: pos, pos: pos, ep: [2]chess.Square{chess.NoSquare, chess.NoSquare}}
 	g.startEP = g.ep
 	var err error
-	if korolev {
-		g.kingMustMove, err = o.Bool(OptionKingMustMove)
-	} else {
-		g.fog, err = o.Bool(OptionFog)
-	}
-	if err != nil {
+	if *rules.option(g), err = o.Bool(rules.Option); err != nil {
 		return nil, err
 	}
 	g.refresh()
@@ -177,12 +220,7 @@ func New(o variant.Options, korolev bool) (*Game, error) {
 	return g, nil
 }
 
-func (g *Game) Key() string {
-	if g.korolev {
-		return KeyKorolev
-	}
-	return Key
-}
+func (g *Game) Key() string { return g.rules.Key }
 
 // Position is the position before the current turn.
 func (g *Game) Position() chess.Position { return g.pos }
@@ -216,25 +254,12 @@ func (g *Game) refresh() {
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		g.moves[c] = g.moves[c][:0]
 	}
-	if g.korolev {
-		for _, c := range []chess.Color{chess.White, chess.Black} {
-			g.moves[c] = koMoves(g.moves[c], &g.pos, g.ep, c, g.kingMustMove)
-		}
-		return
-	}
-	g.att = pscAttacks(&g.pos, g.ep)
-	for _, c := range []chess.Color{chess.White, chess.Black} {
-		g.moves[c] = pscMoves(g.moves[c], &g.pos, g.ep, &g.att, c)
-	}
+	g.rules.refresh(g)
 }
 
 // movesAt is the moves c may choose in p (not the game's own position: the record writer's).
 func (g *Game) movesAt(p *chess.Position, ep [2]chess.Square, c chess.Color) []chess.Move {
-	if g.korolev {
-		return koMoves(nil, p, ep, c, g.kingMustMove)
-	}
-	a := pscAttacks(p, ep)
-	return pscMoves(nil, p, ep, &a, c)
+	return g.rules.movesAt(g, p, ep, c)
 }
 
 // Resolve reads a move ("MOVE e4", "Nf3", "g1-f3"), CONTROL, or a common command.
@@ -254,9 +279,6 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 	}
 	return g.readMove(by, t)
 }
-
-// Help is the game's HELP: under fog CONTROL is not offered (PS-D9).
-func (g *Game) Help() string { return help(g.korolev, g.fog) }
 
 // readMove reads by's move for the turn, written in SAN or coordinates, among his moves.
 // Under fog it is read among the moves his men's patterns allow, which depend only on what he
@@ -326,18 +348,28 @@ func (g *Game) write(p *chess.Position, ep [2]chess.Square, c chess.Color, m che
 	return p.SANAmong(m, legal)
 }
 
-// why refuses a move not among by's moves (err is the core's refusal): in PSC without fog a
-// move with the geometry of chess that the control rules forbid is refused with the rule it
-// breaks.
+// why refuses a move not among by's moves (err is the core's refusal), as the game's rules
+// say.
 func (g *Game) why(by chess.Color, n chess.Notation, err error) error {
-	if g.korolev && g.pos.KingAttacked(by) {
+	return g.rules.why(g, by, n, err)
+}
+
+// koWhy is Korolev's: a player in check is told so; else the core's refusal stands.
+func (g *Game) koWhy(by chess.Color, _ chess.Notation, err error) error {
+	if g.pos.KingAttacked(by) {
 		return variant.Refuse("synchronous/korolev-in-check", map[string]any{"Why": err, "KingMustMove": g.kingMustMove})
 	}
+	return variant.Reject("%v", err)
+}
+
+// pscWhy is PSC's: a move with the geometry of chess that the control rules forbid is
+// refused with the rule it breaks.
+func (g *Game) pscWhy(by chess.Color, n chess.Notation, err error) error {
 	q := g.pos
 	q.EnPassant = g.ep[by.Other()]
 	m, _, gerr := chess.Resolve(&q, n, q.Generate(nil, chess.MoveRules{Color: by, Pseudo: true}))
 	switch {
-	case g.korolev || gerr != nil: // the resolver's refusal stands
+	case gerr != nil: // the resolver's refusal stands
 	case g.att.frozen(by, m.From):
 		return variant.Refuse("synchronous/frozen", map[string]any{"Man": strings.ToLower(q.At(m.From).Role().String()), "Square": m.From})
 	case m.Kind == chess.Castle:
@@ -403,12 +435,7 @@ func (g *Game) play() []variant.Notice {
 			sans[c] = g.write(&pre, preEP, c, moves[c], g.moves[c])
 		}
 	}
-	var r result
-	if g.korolev {
-		r = koResolve(&pre, moves)
-	} else {
-		r = pscResolve(&pre, moves)
-	}
+	r := g.rules.resolve(&pre, moves)
 	g.turns = append(g.turns, played{pre: pre, ep: preEP, moves: moves})
 	g.pos, g.ep = r.pos, r.ep
 	g.pos.Turn, g.pos.EnPassant, g.pos.Fullmove = chess.White, chess.NoSquare, no+1
@@ -486,13 +513,7 @@ func (g *Game) judge() {
 	if g.Outcome().Over() {
 		return
 	}
-	var e *variant.Ending
-	if g.korolev {
-		e = g.koJudge()
-	} else {
-		e = g.pscJudge()
-	}
-	if e != nil {
+	if e := g.rules.judge(g); e != nil {
 		g.End(e.Result, e.Termination, e.Reason)
 	}
 }
@@ -551,30 +572,39 @@ func (g *Game) turnLine(v variant.Viewer) string {
 func (g *Game) status(v variant.Viewer) []string {
 	lines := []string{g.turnLine(v)}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
-		k := g.pos.King(c)
-		if g.korolev {
-			if g.pos.KingAttacked(c) {
-				lines = append(lines, fmt.Sprintf("%v's king on %v is in check.", c, k))
-			}
-			continue
+		lines = append(lines, g.rules.status(g, c)...)
+	}
+	return lines
+}
+
+// koStatus is what a Korolev view says of c's men: that his king is in check.
+func (g *Game) koStatus(c chess.Color) []string {
+	if g.pos.KingAttacked(c) {
+		return []string{fmt.Sprintf("%v's king on %v is in check.", c, g.pos.King(c))}
+	}
+	return nil
+}
+
+// pscStatus is what a PSC view says of c's men: the frozen ones, and how many attack his king.
+func (g *Game) pscStatus(c chess.Color) []string {
+	var lines []string
+	k := g.pos.King(c)
+	var frozen []string
+	for b := g.pos.ByColor(c); b != 0; b &= b - 1 {
+		sq := b.First()
+		if g.att.frozen(c, sq) {
+			frozen = append(frozen, strings.TrimSpace(g.pos.At(sq).Role().Letter())+sq.String())
 		}
-		var frozen []string
-		for b := g.pos.ByColor(c); b != 0; b &= b - 1 {
-			sq := b.First()
-			if g.att.frozen(c, sq) {
-				frozen = append(frozen, strings.TrimSpace(g.pos.At(sq).Role().Letter())+sq.String())
-			}
+	}
+	if len(frozen) > 0 {
+		lines = append(lines, fmt.Sprintf("Frozen %v men: %s.", strings.ToLower(c.String()), strings.Join(frozen, " ")))
+	}
+	if n := g.att[c.Other()][k]; k != chess.NoSquare && n > 0 {
+		men := "man"
+		if n > 1 {
+			men = "men"
 		}
-		if len(frozen) > 0 {
-			lines = append(lines, fmt.Sprintf("Frozen %v men: %s.", strings.ToLower(c.String()), strings.Join(frozen, " ")))
-		}
-		if n := g.att[c.Other()][k]; k != chess.NoSquare && n > 0 {
-			men := "man"
-			if n > 1 {
-				men = "men"
-			}
-			lines = append(lines, fmt.Sprintf("%v's king on %v is attacked by %d %s.", c, k, n, men))
-		}
+		lines = append(lines, fmt.Sprintf("%v's king on %v is attacked by %d %s.", c, k, n, men))
 	}
 	return lines
 }

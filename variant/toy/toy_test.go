@@ -22,7 +22,7 @@ func (toy) Key() string { return "toy" }
 
 func init() {
 	variant.Register(&variant.Variant{Key: "toy", Name: "Toy Chess",
-		Help:       "e4               your move, in SAN or coordinates",
+		Commands:   []variant.CommandRow{{Help: "e4               your move, in SAN or coordinates"}},
 		InProgress: variant.Spectator{Position: true, Moves: true},
 		New: func(o variant.Options) (variant.Game, error) {
 			g, err := orthodox.New(o)

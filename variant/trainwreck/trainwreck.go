@@ -91,16 +91,16 @@ var options = map[string]variant.Option{
 
 func init() {
 	variant.Register(&variant.Variant{Open: true, Key: Key, Name: "Train Wreck Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"train wreck", "train wreck chess", "trainwreck chess"},
-		Help:    help(false),
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, false) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Aliases:  []string{"train wreck", "train wreck chess", "trainwreck chess"},
+		Commands: []variant.CommandRow{{Help: help(false)}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
 	variant.Register(&variant.Variant{Open: true, Key: KeyThree, Name: "Three-Move Train Wreck", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
-		Aliases: []string{"three-move train wreck", "three-move train wreck chess", "three-move trainwreck", "three-move trainwreck chess"},
-		Help:    help(true),
-		New:     func(o variant.Options) (variant.Game, error) { return New(o, true) },
-		Steps:   Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
+		Aliases:  []string{"three-move train wreck", "three-move train wreck chess", "three-move trainwreck", "three-move trainwreck chess"},
+		Commands: []variant.CommandRow{{Help: help(true)}},
+		New:      func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
 }
 

@@ -60,18 +60,20 @@ const MaxPending = 5
 func init() {
 	variant.Register(&variant.Variant{
 		// The committed position both see; whose transaction it is would tell a move pending.
-		InProgress: variant.Spectator{Public: true}, Queries: []string{"VIEW"},
-		Key:     Key,
-		Name:    "Transactional Chess",
-		Aliases: []string{"transactional chess"},
-		Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
-			"                 is optional, and so is the mark (then the transaction stays open)\n" +
-			"Nc6 COMMIT       the same as Nc6 (C); Nc6 ROLLBACK the same as Nc6 (R)\n" +
-			"more lines       lines after your move are kept for your next turns (a batch);\n" +
-			"                 a batch stops when your opponent commits\n" +
-			"EP? e4          may the pawn on e4 be taken en passant this turn?\n" +
-			"VIEW             your transactional and committed views (VIEW COMMITTED\n" +
-			"                 and VIEW TRANSACTIONAL show them too)",
+		InProgress: variant.Spectator{Public: true},
+		Key:        Key,
+		Name:       "Transactional Chess",
+		Aliases:    []string{"transactional chess"},
+		Commands: []variant.CommandRow{
+			{Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
+				"                 is optional, and so is the mark (then the transaction stays open)\n" +
+				"Nc6 COMMIT       the same as Nc6 (C); Nc6 ROLLBACK the same as Nc6 (R)\n" +
+				"more lines       lines after your move are kept for your next turns (a batch);\n" +
+				"                 a batch stops when your opponent commits"},
+			{Word: "EP?", Help: "EP? e4          may the pawn on e4 be taken en passant this turn?"},
+			{Word: "VIEW", Query: true, Help: "VIEW             your transactional and committed views (VIEW COMMITTED\n" +
+				"                 and VIEW TRANSACTIONAL show them too)"},
+		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },

@@ -19,7 +19,6 @@ import (
 )
 
 // The games' refusals are worded by the templates, as in the daemon.
-func init() { variant.SetWords(templates.SayWords) }
 
 // Send resolves and submits text for by, failing the test on any error.
 func Send(t testing.TB, g variant.Game, by chess.Color, text string) []variant.Notice {

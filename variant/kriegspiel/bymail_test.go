@@ -1,4 +1,4 @@
-package referee
+package kriegspiel_test
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/refereetest"
+	"github.com/refereed/refereed/templates/mailcheck"
+	"github.com/refereed/refereed/variant"
 )
 
 // Kriegspiel noninterference at the mail level: two games in which one player's opponent
@@ -22,46 +25,46 @@ func TestKriegspielMailNoninterference(t *testing.T) {
 		observer chess.Color
 		steps    []step
 	}{
-		{"kriegspiel", W, []step{
-			{W, "e4", "e4"},
-			{B, "d5", "f5"},
-			{W, "Nc3", "Nc3"},
-			{B, "axb6\nBc8-c6\ndxe4", "hxg6\nRa8-a6\nfxe4"}, // a No, an impossible attempt, a capture on e4
-			{W, "Nxe4", "Nxe4"},
-			{B, "Any?\nNf6", "Any?\nNf6"},
-			{W, "Nxf6", "Nxf6"}, // check by a knight in both
-			{B, "exf6", "gxf6"},
-			{W, "d4", "d4"},
-			{W, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
+		{"kriegspiel", chess.White, []step{
+			{chess.White, "e4", "e4"},
+			{chess.Black, "d5", "f5"},
+			{chess.White, "Nc3", "Nc3"},
+			{chess.Black, "axb6\nBc8-c6\ndxe4", "hxg6\nRa8-a6\nfxe4"}, // a No, an impossible attempt, a capture on e4
+			{chess.White, "Nxe4", "Nxe4"},
+			{chess.Black, "Any?\nNf6", "Any?\nNf6"},
+			{chess.White, "Nxf6", "Nxf6"}, // check by a knight in both
+			{chess.Black, "exf6", "gxf6"},
+			{chess.White, "d4", "d4"},
+			{chess.White, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
 		}},
-		{"progressive-kriegspiel", B, []step{
-			{W, "e4", "d4"},
-			{B, "NOSTOP a6, h6", "NOSTOP a6, h6"},
-			{W, "Bf1-f3\nNf3, Nc3, a3", "Bc1-c3\nNf3, Nc3, a3"},
-			{B, "Nf6", "Nf6"},
-			{B, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
+		{"progressive-kriegspiel", chess.Black, []step{
+			{chess.White, "e4", "d4"},
+			{chess.Black, "NOSTOP a6, h6", "NOSTOP a6, h6"},
+			{chess.White, "Bf1-f3\nNf3, Nc3, a3", "Bc1-c3\nNf3, Nc3, a3"},
+			{chess.Black, "Nf6", "Nf6"},
+			{chess.Black, "PGN\nHISTORY\nBOARD", "PGN\nHISTORY\nBOARD"},
 		}},
 	} {
 		t.Run(c.key, func(t *testing.T) {
-			a, b := newHarness(t), newHarness(t)
-			ida, idb := a.newGame(c.key), b.newGame(c.key)
-			a.outbox()
-			b.outbox()
-			observer := map[chess.Color]string{W: ann, B: bob}[c.observer]
-			hidden := map[chess.Color]string{W: ann, B: bob}[c.observer.Other()]
+			a, b := refereetest.New(t), refereetest.New(t)
+			ida, idb := a.NewGame(c.key, variant.Options{}), b.NewGame(c.key, variant.Options{})
+			a.Outbox()
+			b.Outbox()
+			observer := map[chess.Color]string{chess.White: refereetest.White, chess.Black: refereetest.Black}[c.observer]
+			hidden := map[chess.Color]string{chess.White: refereetest.White, chess.Black: refereetest.Black}[c.observer.Other()]
 			hiddenDiffered := false
 			for i, s := range c.steps {
-				a.deliver(a.reply(ida, s.side, s.worldA))
-				b.deliver(b.reply(idb, s.side, s.worldB))
-				ma, mb := a.outbox(), b.outbox()
+				a.Deliver(a.Reply(ida, s.side, s.worldA))
+				b.Deliver(b.Reply(idb, s.side, s.worldB))
+				ma, mb := a.Outbox(), b.Outbox()
 				var toA, toB [][]byte
 				for _, m := range ma {
-					checkMail(t, m)
+					mailcheck.Check(t, m)
 					if m.To[0] == observer {
 						toA = append(toA, m.Raw)
 					}
 				}
-				if bodyTo(t, ma, hidden) != bodyTo(t, mb, hidden) {
+				if refereetest.BodyTo(t, ma, hidden) != refereetest.BodyTo(t, mb, hidden) {
 					hiddenDiffered = true
 				}
 				for _, m := range mb {

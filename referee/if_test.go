@@ -65,7 +65,7 @@ func TestConditionalFiresInFull(t *testing.T) {
 	var replies int
 	var prev store.Event
 	for _, e := range h.log(id) {
-		if e.Source == conditionalSource {
+		if e.Source == store.SourceIf {
 			replies++
 			if !e.At.Equal(prev.At) {
 				t.Errorf("reply %s at %v, Black's move at %v", e.Text, e.At, prev.At)
@@ -257,21 +257,4 @@ func TestConditionalNoninterference(t *testing.T) {
 			t.Errorf("seed %d: White's mails were the same in both worlds: nothing was stated", seed)
 		}
 	}
-}
-
-// FuzzConditionalLine: any line is an IF line or not, never a panic; an IF line's moves are
-// its words less move numbers, never more than it has.
-func FuzzConditionalLine(f *testing.F) {
-	for _, s := range []string{"IF Nc6 Bb5", "if list", "IF CLEAR", "IF 2... Nc6 3. Bb5 a6 4.Ba4", "IF", "iffy", "IF 5254 5755", "IF ((", "IF {x}"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		verb, moves, ok := conditionalVerb(line)
-		if !ok {
-			return
-		}
-		if n := len(strings.Fields(line)) - 1; len(moves) > n || (verb != "state" && len(moves) != 0) {
-			t.Fatalf("%q: %s with %d moves from %d words", line, verb, len(moves), n)
-		}
-	})
 }

@@ -1,4 +1,13 @@
-package referee
+// Package ifmoves is a player's IF moves (issue 25), as correspondence servers offer them: a
+// player who has just moved states what he will answer to his opponent's next moves, "IF Nf6
+// e5 d6 exd6", and when the opponent's move matches, his reply is played at once. Several IF
+// lines are alternatives; IF LIST shows them, IF CLEAR drops them. (Not Conditional Chess,
+// variant/conditional, a game of its own.)
+//
+// The sequences are events of the game's log of their own kind (store.EventIf), written
+// through the game aggregate (package play); what stands is a replay of them and of the
+// moves after them.
+package ifmoves
 
 import (
 	"errors"
@@ -15,11 +24,6 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// Conditional moves (issue 25), as correspondence servers offer them: a player who has just
-// moved states what he will answer to his opponent's next moves, "IF Nf6 e5 d6 exd6", and
-// when the opponent's move matches, his reply is played at once. Several IF lines are
-// alternatives; IF LIST shows them, IF CLEAR drops them.
-//
 // Only in the games that offer them (variant.Variant.Conditionals: orthodox chess), where
 // both players see the whole board and move one move at a time: in a game that hides moves
 // the opponent's move cannot be matched without the referee telling what it was, and in
@@ -32,30 +36,27 @@ import (
 //     none but the last may end the game. A reply that fires is therefore legal.
 //   - Alternatives may share their first moves, but two that answer the same moves with
 //     different replies are refused: the later one names the earlier. At most
-//     MaxConditionals sequences, of at most MaxConditionalMoves moves each.
+//     MaxSequences sequences, of at most MaxMoves moves each.
 //   - A move of the opponent that a sequence does not begin with drops it, and the player is
 //     told how many were dropped; one that matches moves it on, and its reply is played at
-//     once, logged as the player's move from the source "conditional", at the time of the
+//     once, logged as the player's move from the source store.SourceIf, at the time of the
 //     opponent's move (so it costs no time on the clock). The opponent's mail says that the
 //     reply was stated in advance.
 //   - An accepted takeback drops every sequence of both players: the position they were
 //     stated on is gone.
 //   - Sequences are the stating player's secret: events of their own kind in the game's log
-//     (store.EventConditional), which are not commands of the game, are never told to the
+//     (store.EventIf), which are not commands of the game, are never told to the
 //     opponent, and are left out of exports and of the end-of-game reveal. The opponent's
 //     mails are the same whether or not a sequence was stated, unless it fires.
 //   - Draw offers, takeback requests and other commands neither match nor drop a sequence;
 //     only moves do.
 
-// MaxConditionals is the most sequences a player may have standing in a game, and
-// MaxConditionalMoves the most moves (his and his opponent's) one may have.
+// MaxSequences is the most sequences a player may have standing in a game, and MaxMoves the
+// most moves (his and his opponent's) one may have.
 const (
-	MaxConditionals     = 10
-	MaxConditionalMoves = 20
+	MaxSequences = 10
+	MaxMoves     = 20
 )
-
-// conditionalSource is the Source of a reply that a conditional sequence played.
-const conditionalSource = "conditional"
 
 // sequence is one conditional sequence standing: the moves still to come, in canonical form
 // ("move e7e5"), the first of them next's.
@@ -64,16 +65,22 @@ type sequence struct {
 	moves []string
 }
 
-// sequences replays the conditional sequences of both players from a game's log: what
+// Standing is how many sequences each player has standing after events.
+func Standing(events []store.Event) [2]int {
+	seqs := sequences(events)
+	return [2]int{len(seqs[0]), len(seqs[1])}
+}
+
+// sequences replays the IF sequences of both players from a game's log: what
 // stands after events.
 func sequences(events []store.Event) [2][]sequence {
 	var seqs [2][]sequence
 	for _, e := range events {
 		side := chess.Color(e.Side & 1)
 		switch {
-		case e.Kind == store.EventConditional && e.Text == "if clear":
+		case e.Kind == store.EventIf && e.Text == "if clear":
 			seqs[side] = nil
-		case e.Kind == store.EventConditional:
+		case e.Kind == store.EventIf:
 			moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
 			// A sequence that goes on from one of his replaces it.
 			seqs[side] = slices.DeleteFunc(seqs[side], func(q sequence) bool { return extends(moves, q.moves) })
@@ -95,9 +102,9 @@ func sequences(events []store.Event) [2][]sequence {
 	return seqs
 }
 
-// conditionalVerb reads an IF line: "list", "clear", or the moves of a sequence; ok is false
-// for a line that is not an IF line.
-func conditionalVerb(line string) (verb string, moves []string, ok bool) {
+// Parse reads an IF line: "list", "clear", or the moves of a sequence; ok is false for a line
+// that is not an IF line.
+func Parse(line string) (verb string, moves []string, ok bool) {
 	f := strings.Fields(line)
 	if len(f) == 0 || !strings.EqualFold(f[0], "IF") {
 		return "", nil, false
@@ -131,9 +138,10 @@ func kindOf(w string) record.TokenKind {
 	return toks[0].Kind
 }
 
-// conditional runs an IF line of side's in the game a, sent in the mail source.
-func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
-	tx, sg, v, g := a.Tx, a.Stored, a.Variant, a.Live
+// Run runs an IF line of side's in the game a, sent in the mail source (verb and words as
+// Parse read them).
+func Run(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
+	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	if !v.Conditionals {
 		return nil, variant.Reject("%s", say("if-none-here", templates.Args{"Variant": v.Name}))
 	}
@@ -163,7 +171,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 		if len(mine) == 0 {
 			return tell(say("if-list-none", nil)), nil
 		}
-		if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if clear", Source: source}); err != nil {
+		if err := a.Record(store.Event{Side: int(side), Kind: store.EventIf, Text: "if clear"}, source); err != nil {
 			return nil, err
 		}
 		return tell(say("if-cleared", templates.Args{"N": len(mine)})), nil
@@ -174,11 +182,11 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 	if len(words) < 2 || len(words)%2 != 0 {
 		return nil, variant.Reject("%s", say("if-form", nil))
 	}
-	if len(words) > MaxConditionalMoves {
-		return nil, variant.Reject("%s", say("if-too-long", templates.Args{"Max": MaxConditionalMoves}))
+	if len(words) > MaxMoves {
+		return nil, variant.Reject("%s", say("if-too-long", templates.Args{"Max": MaxMoves}))
 	}
-	if len(mine) >= MaxConditionals {
-		return nil, variant.Reject("%s", say("if-too-many", templates.Args{"Max": MaxConditionals}))
+	if len(mine) >= MaxSequences {
+		return nil, variant.Reject("%s", say("if-too-many", templates.Args{"Max": MaxSequences}))
 	}
 	// The whole sequence is played on a copy of the game: each move legal after the ones
 	// before it, none but the last ending the game.
@@ -187,7 +195,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 		err = fail
 	}
 	if err != nil {
-		return nil, fmt.Errorf("referee: conditional: %w", err)
+		return nil, fmt.Errorf("ifmoves: %w", err)
 	}
 	moves := make([]string, len(words))
 	for i, w := range words {
@@ -234,7 +242,7 @@ func (r *Referee) conditional(a *play.Game, side chess.Color, verb string, words
 			}
 		}
 	}
-	if _, err := tx.AppendEvent(sg.ID, store.Event{Side: int(side), Kind: store.EventConditional, Text: "if " + strings.Join(moves, ";"), Source: source}); err != nil {
+	if err := a.Record(store.Event{Side: int(side), Kind: store.EventIf, Text: "if " + strings.Join(moves, ";")}, source); err != nil {
 		return nil, err
 	}
 	return tell(stated(pos, moves, mine)), nil
@@ -257,17 +265,17 @@ func extends(long, short []string) bool {
 	return len(long) >= len(short) && slices.Equal(long[:len(short)], short)
 }
 
-// fireConditionals plays the replies of the sequences that the moves just logged in game a
+// Fire plays the replies of the sequences that the moves just logged in game a
 // matched, one after the other (the opponent's sequences may answer a reply in turn), and
 // puts into out what each player is told: the mover that the reply was stated in advance,
 // the stating player that his sequence answered, or that his sequences that did not begin
 // with the move were dropped.
-func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
+func Fire(a *play.Game, out *play.Outcome) error {
 	if !a.Variant.Conditionals {
 		return nil
 	}
-	for range MaxConditionalMoves + 2 { // each round plays one reply; a sequence is that long at most
-		tx, g := a.Tx, a.Live
+	for range MaxMoves + 2 { // each round plays one reply; a sequence is that long at most
+		tx, g := a.Tx(), a.Live
 		if g.Outcome().Over() {
 			return nil
 		}
@@ -282,7 +290,7 @@ func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
 		if i < 0 || !strings.HasPrefix(events[i].Text, "move ") {
 			return nil
 		}
-		for _, n := range droppedNews(events[:i+1]) {
+		for _, n := range DroppedNews(events[:i+1]) {
 			out.Add(n)
 		}
 		s := chess.Color(events[i].Side & 1).Other()
@@ -300,11 +308,11 @@ func (r *Referee) fireConditionals(a *play.Game, out *play.Outcome) error {
 		if _, err := pos.FindLegalUCI(strings.TrimPrefix(reply, "move ")); err != nil {
 			return fmt.Errorf("referee: game %d: a conditional reply checked when stated is not legal: %w", a.Stored.ID, err)
 		}
-		notices, err := a.Submit(variant.Command{By: s, Text: reply}, conditionalSource)
+		notices, err := a.Submit(variant.Command{By: s, Text: reply}, store.SourceIf)
 		if err != nil {
 			return fmt.Errorf("referee: game %d: conditional reply %s: %w", a.Stored.ID, reply, err)
 		}
-		for _, n := range firedNews(store.Event{Side: int(s), Text: reply, Source: conditionalSource}, pos) {
+		for _, n := range FiredNews(store.Event{Side: int(s), Text: reply, Source: store.SourceIf}, pos) {
 			out.Add(n)
 		}
 		for _, n := range notices {
@@ -338,10 +346,11 @@ func writeSequence(p chess.Position, moves []string) string {
 	return sb.String()
 }
 
-// conditionalTold is what a player was told when he stated a sequence or dropped them
-// (event e), on the game g as it then stood, mine being his sequences standing before it:
-// HISTORY tells it again.
-func conditionalTold(g variant.Game, mine []sequence, e store.Event) []variant.Notice {
+// Told is what a player was told when he stated a sequence or dropped them (event e, the
+// last of events), on the game g as it then stood: HISTORY tells it again.
+func Told(g variant.Game, events []store.Event) []variant.Notice {
+	e := events[len(events)-1]
+	mine := sequences(events[:len(events)-1])[e.Side&1]
 	to := variant.To(chess.Color(e.Side & 1))
 	if e.Text == "if clear" {
 		return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-cleared", templates.Args{"N": len(mine)})}}
@@ -350,11 +359,11 @@ func conditionalTold(g variant.Game, mine []sequence, e store.Event) []variant.N
 	return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: stated(g.Position(), moves, mine)}}
 }
 
-// firedNews is what a reply a sequence played (the event e, from pos) told the players,
+// FiredNews is what a reply a sequence played (the event e, from pos) told the players,
 // before the move itself: the stating player that his sequence answered, the mover that the
 // reply was stated in advance.
-func firedNews(e store.Event, pos chess.Position) []variant.Notice {
-	if e.Source != conditionalSource || !strings.HasPrefix(e.Text, "move ") {
+func FiredNews(e store.Event, pos chess.Position) []variant.Notice {
+	if e.Source != store.SourceIf || !strings.HasPrefix(e.Text, "move ") {
 		return nil
 	}
 	by := chess.Color(e.Side & 1)
@@ -364,9 +373,9 @@ func firedNews(e store.Event, pos chess.Position) []variant.Notice {
 	}
 }
 
-// droppedNews is what the move that ends events told the other player, after the move:
+// DroppedNews is what the move that ends events told the other player, after the move:
 // how many of his sequences it dropped, not beginning with it.
-func droppedNews(events []store.Event) []variant.Notice {
+func DroppedNews(events []store.Event) []variant.Notice {
 	e := events[len(events)-1]
 	if !e.IsCommand() || !strings.HasPrefix(e.Text, "move ") {
 		return nil
@@ -377,4 +386,15 @@ func droppedNews(events []store.Event) []variant.Notice {
 		return []variant.Notice{{To: variant.To(other), Kind: "if-dropped", Text: say("if-dropped", templates.Args{"N": dropped, "Left": len(after)})}}
 	}
 	return nil
+}
+
+// say is one of the referee's own sentences (templates/words/referee.tmpl).
+func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
+
+// clip is s cut to 40 characters.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "..."
+	}
+	return s
 }
