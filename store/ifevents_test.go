@@ -71,7 +71,7 @@ func TestIfEventsRenamedBolt(t *testing.T) {
 	checkIfLog(t, db, id)
 }
 
-// A PostgreSQL store migrated up to 4 logs a player's IF moves as "conditional": migration 5
+// A PostgreSQL store migrated up to 7 logs a player's IF moves as "conditional": migration 8
 // renames them.
 func TestIfEventsRenamedPostgres(t *testing.T) {
 	loc := storetest.Postgres(t)
@@ -94,13 +94,13 @@ func TestIfEventsRenamedPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	// As a store of before migration 5 holds it.
+	// As a store of before migration 8 holds it.
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, loc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DELETE FROM schema_migrations WHERE version >= 5`} {
+	for _, q := range []string{`DELETE FROM schema_migrations WHERE version >= 8`} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}

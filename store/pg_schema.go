@@ -147,9 +147,9 @@ CREATE TABLE former_players (
 CREATE INDEX former_players_address ON former_players (lower(address), game);
 CREATE INDEX former_players_local ON former_players (split_part(lower(address), '@', 1), game);
 `,
-	// 5: a player's IF moves logged as EventIf, and the moves they played from SourceIf ("if"
+	// 8: a player's IF moves logged as EventIf, and the moves they played from SourceIf ("if"
 	// both), no longer as "conditional" (bbolt's schema 8).
-	5: `
+	8: `
 UPDATE events SET kind = 'if' WHERE kind = 'conditional';
 UPDATE events SET source = 'if' WHERE source = 'conditional';
 `,

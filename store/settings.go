@@ -11,7 +11,7 @@ const EventIf = "if"
 // SourceIf is the Source of a move that a player's IF sequence played.
 const SourceIf = "if"
 
-// eventIfBefore is what stores of bbolt schema 7 and PostgreSQL migration 4 and older call
+// eventIfBefore is what stores of bbolt schema 7 and PostgreSQL migration 7 and older call
 // EventIf and SourceIf: their events are renamed when the store is opened (bbolt's migration
-// 7, the PostgreSQL migration 5).
+// 7, the PostgreSQL migration 8).
 const eventIfBefore = "conditional"
