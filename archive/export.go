@@ -263,13 +263,7 @@ func WithReplacements(sg *store.Game, v *variant.Variant, events []store.Event, 
 	}
 	var ins []insert
 	for i, f := range sg.Former {
-		next := sg.Players[f.Side&1].Address
-		for _, later := range sg.Former[i+1:] {
-			if later.Side == f.Side {
-				next = later.Address
-				break
-			}
-		}
+		next := sg.Successor(i)
 		side := chess.Color(f.Side & 1)
 		text := fmt.Sprintf("{%s played %s up to here; %s plays %s from move %d on (replaced by the organizer on %s)}",
 			name(f.Address), side, name(next), side, f.Move, f.At.UTC().Format("2006-01-02"))

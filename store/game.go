@@ -47,6 +47,18 @@ type Former struct {
 	At       time.Time `json:"at"`
 }
 
+// Successor is who took over the side of the game's i-th replacement (Former[i]): the next
+// replacement's former player of that side, or the side's player now.
+func (g *Game) Successor(i int) string {
+	f := g.Former[i]
+	for _, later := range g.Former[i+1:] {
+		if later.Side == f.Side {
+			return later.Address
+		}
+	}
+	return g.Players[f.Side&1].Address
+}
+
 // Indexed are the addresses a game is listed under: its players' and its former players'.
 func (g *Game) Indexed() []string {
 	out := []string{g.Players[0].Address, g.Players[1].Address}

@@ -485,13 +485,7 @@ type gamePage struct {
 func replacedLines(sg *store.Game) []string {
 	var out []string
 	for i, f := range sg.Former {
-		next := sg.Players[f.Side&1].Address
-		for _, later := range sg.Former[i+1:] {
-			if later.Side == f.Side {
-				next = later.Address
-				break
-			}
-		}
+		next := sg.Successor(i)
 		upTo := "before the first move"
 		if f.Move > 1 {
 			upTo = fmt.Sprintf("up to move %d", f.Move-1)
