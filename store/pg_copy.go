@@ -177,7 +177,7 @@ func (t *pgTx) putProcessed(k InboxKey, at time.Time, fingerprint string) error 
 }
 
 func (t *pgTx) eachSent(after uint64, max int, fn func(OutMail) error) error {
-	out, err := t.outMails(fmt.Sprintf(`SELECT doc, raw FROM sent WHERE id > %d ORDER BY id LIMIT %d`, after, max))
+	out, err := t.outMails(fmt.Sprintf(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM sent WHERE id > %d ORDER BY id LIMIT %d`, after, max))
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,8 @@ func (t *pgTx) CreateGame(g *Game) error {
 	return nil
 }
 
-// scanGames decodes the docs rows returns, in order.
+// scanGames decodes the (id, doc) rows returns, in order. A game's id is its row's key, whatever
+// its doc says (a hand-edited or merged database may disagree): what pages go by.
 func scanGames(rows pgx.Rows, err error) ([]Game, error) {
 	if err != nil {
 		return nil, err
@@ -73,14 +74,16 @@ func scanGames(rows pgx.Rows, err error) ([]Game, error) {
 	defer rows.Close()
 	var out []Game
 	for rows.Next() {
+		var id int64
 		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
+		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, err
 		}
 		var g Game
 		if err := json.Unmarshal(doc, &g); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("game %d: %w", id, err)
 		}
+		g.ID = uint64(id)
 		out = append(out, g)
 	}
 	return out, rows.Err()
@@ -106,6 +109,7 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	if err := json.Unmarshal(doc, &g); err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
+	g.ID = id // the row's key
 	return &g, nil
 }
 
@@ -129,14 +133,15 @@ func (t *pgTx) PutGame(g *Game) error {
 	return nil
 }
 
-// EachGame reads the games a page at a time, so that it holds one page, never all.
+// EachGame reads the games a page at a time, so that it holds one page, never all; the pages
+// go by the rows' keys, so that the loop ends and gives each row once.
 func (t *pgTx) EachGame(fn func(*Game) error) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
 	after := int64(0)
 	for {
-		page, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
+		page, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
 		if err != nil {
 			return fmt.Errorf("store: list games: %w", err)
 		}
@@ -200,7 +205,7 @@ func (t *pgTx) GamesOf(address string) ([]Game, error) {
 		return nil, err
 	}
 	a := strings.ToLower(address)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games WHERE lower(white) = $1 OR lower(black) = $1
 		OR id IN (SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`, a))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s: %w", address, err)
@@ -213,7 +218,7 @@ func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
 		return nil, err
 	}
 	l := strings.ToLower(local)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games
+	out, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games
 		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
 		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0)
 		   OR id IN (SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`, l))
@@ -394,21 +399,22 @@ func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
+	tr.ID = id // the row's key
 	return &tr, nil
 }
 
 func (t *pgTx) TournamentCount() int { return int(t.counter("tournaments")) }
 
 func (t *pgTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
-	return t.tournaments(`SELECT doc FROM tournaments ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
+	return t.tournaments(`SELECT id, doc FROM tournaments ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
 }
 
 // EachTournament reads the tournaments in pages of 64, so that fn may query the transaction
-// (no rows are open while it runs).
+// (no rows are open while it runs); the pages go by the rows' keys.
 func (t *pgTx) EachTournament(fn func(*Tournament) error) error {
 	after := int64(0)
 	for {
-		page, err := t.tournaments(`SELECT doc FROM tournaments WHERE id > $1 ORDER BY id LIMIT 64`, after)
+		page, err := t.tournaments(`SELECT id, doc FROM tournaments WHERE id > $1 ORDER BY id LIMIT 64`, after)
 		if err != nil {
 			return err
 		}
@@ -424,7 +430,7 @@ func (t *pgTx) EachTournament(fn func(*Tournament) error) error {
 	}
 }
 
-// tournaments decodes the tournaments query q gives.
+// tournaments decodes the (id, doc) rows query q gives; a tournament's id is its row's key.
 func (t *pgTx) tournaments(q string, args ...any) ([]Tournament, error) {
 	rows, err := t.tx.Query(t.ctx, q, args...)
 	if err != nil {
@@ -433,14 +439,16 @@ func (t *pgTx) tournaments(q string, args ...any) ([]Tournament, error) {
 	defer rows.Close()
 	var out []Tournament
 	for rows.Next() {
+		var id int64
 		var doc []byte
 		var tr Tournament
-		if err := rows.Scan(&doc); err != nil {
+		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, fmt.Errorf("store: list tournaments: %w", err)
 		}
 		if err := json.Unmarshal(doc, &tr); err != nil {
-			return nil, fmt.Errorf("store: list tournaments: %w", err)
+			return nil, fmt.Errorf("store: list tournaments: tournament %d: %w", id, err)
 		}
+		tr.ID = uint64(id)
 		out = append(out, tr)
 	}
 	if err := rows.Err(); err != nil {

@@ -276,7 +276,8 @@ func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	return uint64(id), nil
 }
 
-// scanOut decodes one row of outbox or sent.
+// scanOut decodes one row of outbox or sent. Its queries put the row's key in the doc's id
+// (jsonb_set): a mail is done, and pages go, by its row, whatever its doc says.
 func scanOut(rows pgx.Rows) (OutMail, error) {
 	return scanDoc(rows, func(m *OutMail) *[]byte { return &m.Raw })
 }
@@ -299,7 +300,7 @@ func (t *pgTx) outMails(q string) ([]OutMail, error) {
 }
 
 func (t *pgTx) Outbox() ([]OutMail, error) {
-	out, err := t.outMails(`SELECT doc, raw FROM outbox ORDER BY id`)
+	out, err := t.outMails(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM outbox ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list outbox: %w", err)
 	}
@@ -354,7 +355,7 @@ func (t *pgTx) Done(m OutMail) error {
 }
 
 func (t *pgTx) SentMails() ([]OutMail, error) {
-	out, err := t.outMails(`SELECT doc, raw FROM sent ORDER BY id`)
+	out, err := t.outMails(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM sent ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list sent: %w", err)
 	}
