@@ -105,8 +105,14 @@ func (p *pgStore) close() {
 // migrate applies the migrations the database has not had, each in its own transaction.
 func (p *pgStore) migrate() error {
 	return p.wait(func() error {
+		// Read first: a database up to date is not written to (it may be read-only for now).
+		var newest int
+		err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest)
+		if err == nil && newest == len(pgMigrations)-1 {
+			return nil
+		}
 		if _, err := p.pool.Exec(p.ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL)`); err != nil {
-			return err
+			return readOnlyErr(err)
 		}
 		for v := 1; v < len(pgMigrations); v++ {
 			err := p.run(false, func(tx pgx.Tx) error {
@@ -127,7 +133,6 @@ func (p *pgStore) migrate() error {
 				return err
 			}
 		}
-		var newest int
 		if err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
 			return err
 		}
@@ -179,9 +184,21 @@ func transient(err error) bool {
 // for the benchmarks and an operator's curiosity.
 var Retries atomic.Int64
 
-// run runs f in one SERIALIZABLE transaction, again while it loses serialization races.
+// readOnlyErr reports err as ErrReadOnly (too) when the database refused a write because it is
+// read-only (SQLSTATE 25006).
+func readOnlyErr(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "25006" {
+		return fmt.Errorf("%w: %w", ErrReadOnly, err)
+	}
+	return err
+}
+
+// run runs f in one SERIALIZABLE transaction, again while it loses serialization races. A write
+// transaction asks for no access mode: the database's default decides, so that a database set
+// read-only (default_transaction_read_only) refuses it (ErrReadOnly).
 func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
-	mode := pgx.ReadWrite
+	var mode pgx.TxAccessMode // the database's default
 	if readOnly {
 		mode = pgx.ReadOnly
 	}
@@ -197,8 +214,14 @@ func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
 			}
 			return tx.Commit(p.ctx)
 		}()
+		if !readOnly && attempt < 3 && errors.Is(readOnlyErr(err), ErrReadOnly) && !p.frozen() {
+			// Refused by a connection opened while the database was read-only: it keeps that
+			// default, though the database is writable again. New connections have the new one.
+			p.pool.Reset()
+			continue
+		}
 		if err == nil || !retryable(err) || attempt >= 50 {
-			return err
+			return readOnlyErr(err)
 		}
 		Retries.Add(1)
 		time.Sleep(time.Duration(rand.IntN(10*attempt)+1) * time.Millisecond)

@@ -34,6 +34,11 @@ var ErrLocked = errors.New("the database is in use by another refereed process (
 // since it was granted, and the store refused to let it write.
 var ErrFenced = errors.New("store: another instance leads now: this one may not write")
 
+// ErrReadOnly means the database refuses writes: a DBA set it read-only (ALTER DATABASE ...
+// SET default_transaction_read_only = on), or it is a standby replica. A leader stands by
+// until it is writable again.
+var ErrReadOnly = errors.New("store: the database is read-only (default_transaction_read_only, or a replica): nothing may be written")
+
 // ErrNotFile is returned for what only a bbolt file can do (Backup, Compact) when the store is
 // a PostgreSQL database: its own tools back it up (pg_dump, replicas).
 var ErrNotFile = errors.New("store: the store is a PostgreSQL database: back it up with its own tools (pg_dump, a replica)")

@@ -506,8 +506,10 @@ const (
 // leadership runs lead while this instance leads the store, until ctx ends. A bbolt file
 // admits one process: it leads at once, for good. On a shared store it stands by until it
 // acquires the lease, leads while it renews it, and stands by again when it loses it (another
-// took over while it was paused, or the database was out of reach for longer than the lease):
-// its writes are fenced from the moment another leads, before it learns it.
+// took over while it was paused, or the database was out of reach for longer than the lease)
+// or the database is set read-only (a DBA's freeze: it says so, and leads again once the
+// database is writable): its writes are fenced from the moment another leads, before it
+// learns it.
 func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, log *slog.Logger, lead func(context.Context)) {
 	if !db.Postgres() {
 		lead(ctx)
@@ -520,13 +522,19 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 	host, _ := os.Hostname()
 	lease := db.NewLease(fmt.Sprintf("%s/%d/%x", host, os.Getpid(), time.Now().UnixNano()&0xffffff), ttl)
 	log = log.With("instance", lease.Holder())
-	standing := false
+	standing, frozen := false, false
 	for ctx.Err() == nil {
 		ok, err := acquire(ctx, lease)
 		if ctx.Err() != nil {
 			return
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, store.ErrReadOnly):
+			if !frozen { // said once, not every second of a DBA's freeze
+				log.Warn("standing by: the database is read-only; leading again once it is writable", "err", err)
+				frozen, standing = true, true
+			}
+		case err != nil:
 			log.Error("asking for the lease", "err", err)
 		}
 		if !ok {
@@ -541,7 +549,7 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 			}
 			continue
 		}
-		standing = false
+		standing, frozen = false, false
 		log.Info("leading", "epoch", lease.Epoch())
 		leadCtx, stop := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -563,6 +571,10 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 				continue
 			case errors.Is(err, store.ErrLeaseLost):
 				log.Warn("another instance took over: standing by", "epoch", lease.Epoch())
+				break renewing
+			case errors.Is(err, store.ErrReadOnly):
+				log.Warn("the database was set read-only: standing by until it is writable", "err", err)
+				frozen = true
 				break renewing
 			case time.Since(renewed) > ttl:
 				log.Warn("the lease could not be renewed in time: standing by", "err", err)

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
+)
+
+// A DBA sets the shared database read-only: the leader stops leading and says why, and leads
+// again once the database is writable.
+func TestLeaderStandsByWhileReadOnly(t *testing.T) {
+	loc, name := storetest.Database(t)
+	db, err := store.OpenURL(loc, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	started, stopped := make(chan struct{}, 4), make(chan struct{}, 4)
+	lead := func(ctx context.Context) {
+		started <- struct{}{}
+		<-ctx.Done()
+		stopped <- struct{}{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); (&Main{}).leadership(ctx, db, &serveOptions{leaseTTL: 3 * time.Second}, log, lead) }()
+	defer func() { cancel(); <-done }()
+	wait := func(ch chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: not after 30 s; log:\n%s", what, logs.String())
+		}
+	}
+	wait(started, "leading")
+	storetest.Exec(t, "ALTER DATABASE "+name+" SET default_transaction_read_only = on")
+	wait(stopped, "standing by in a read-only database")
+	if !strings.Contains(logs.String(), "read-only") {
+		t.Errorf("the log does not say why it stands by:\n%s", logs.String())
+	}
+	storetest.Exec(t, "ALTER DATABASE "+name+" RESET default_transaction_read_only")
+	wait(started, "leading again once writable")
+}
