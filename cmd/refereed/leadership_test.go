@@ -30,7 +30,10 @@ func TestLeaderStandsByWhileReadOnly(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); (&Main{}).leadership(ctx, db, &serveOptions{leaseTTL: 3 * time.Second}, log, lead) }()
+	go func() {
+		defer close(done)
+		(&Main{}).leadership(ctx, db, &serveOptions{leaseTTL: 3 * time.Second}, log, lead)
+	}()
 	defer func() { cancel(); <-done }()
 	wait := func(ch chan struct{}, what string) {
 		t.Helper()
