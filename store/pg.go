@@ -377,7 +377,7 @@ func (p *pgStore) setSetting(key, value string) error {
 var pgTables = []struct{ name, order string }{
 	{"counters", "name"}, {"settings", "key"}, {"games", "id"}, {"events", "game, seq"},
 	{"tokens", "token"}, {"seen_message_ids", "game, side, message_id"}, {"tournaments", "id"},
-	{"players", "address"}, {"rate_limits", "address"},
+	{"players", "address"}, {"ratings", "address, variant"}, {"rate_limits", "address"},
 	{"inbox", "mailbox, uidvalidity, uid, content"}, {"processed", "mailbox, uidvalidity, uid, content"},
 	{"outbox", "id"}, {"sent", "id"},
 }

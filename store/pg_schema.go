@@ -147,4 +147,23 @@ CREATE TABLE former_players (
 CREATE INDEX former_players_address ON former_players (lower(address), game);
 CREATE INDEX former_players_local ON former_players (split_part(lower(address), '@', 1), game);
 `,
+	// 5: the ratings as rows, as bbolt's ratings-by-rating: a rating list reads its page by the
+	// index ratings_order, the games in which someone is rated by a walk down it, and each
+	// game's count of rated players from counters ('rated/<game>'), kept as ratings come and go.
+	5: `
+CREATE TABLE ratings (
+	address TEXT NOT NULL,
+	variant TEXT NOT NULL,
+	rating  FLOAT8 NOT NULL,
+	entry   JSONB NOT NULL,
+	PRIMARY KEY (address, variant)
+);
+CREATE INDEX ratings_order ON ratings (variant, rating DESC, address);
+INSERT INTO ratings (address, variant, rating, entry)
+	SELECT p.address, r->>'variant', (r->>'rating')::FLOAT8, r - 'history'
+	FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings'
+	ON CONFLICT (address, variant) DO NOTHING;
+INSERT INTO counters (name, value) SELECT 'rated/' || variant, count(*) FROM ratings GROUP BY variant
+	ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+`,
 }
