@@ -106,9 +106,9 @@ func (p *pgStore) close() {
 func (p *pgStore) migrate() error {
 	return p.wait(func() error {
 		// Read first: a database up to date is not written to (it may be read-only for now).
-		var newest int
-		err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest)
-		if err == nil && newest == len(pgMigrations)-1 {
+		var newest, applied int
+		err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0), count(*) FROM schema_migrations`).Scan(&newest, &applied)
+		if err == nil && newest == len(pgMigrations)-1 && applied == newest {
 			return nil
 		}
 		if _, err := p.pool.Exec(p.ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL)`); err != nil {

@@ -27,10 +27,24 @@ func (t *pgTx) putGameRow(g *Game, insert bool) error {
 			status = excluded.status, result = excluded.result, reason = excluded.reason, tournament = excluded.tournament,
 			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc`
 	}
-	tag, err := t.tx.Exec(t.ctx, q, int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
-		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc)
-	if err == nil && tag.RowsAffected() != 1 {
+	// The row, and what its status and game were before (for the counts of GameIDPage), in one
+	// round trip; the counts move only when those change (a game begun or ended).
+	var wasStatus, wasVariant *string
+	var n int
+	err = t.tx.QueryRow(t.ctx, `WITH was AS (SELECT status, variant FROM games WHERE id = $1), put AS (`+q+` RETURNING 1)
+		SELECT (SELECT status FROM was), (SELECT variant FROM was), (SELECT count(*) FROM put)`,
+		int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
+		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc).Scan(&wasStatus, &wasVariant, &n)
+	if err == nil && n != 1 {
 		err = ErrNotFound
+	}
+	if err == nil && (wasStatus == nil || *wasStatus != string(g.Status) || *wasVariant != g.Variant) {
+		if wasStatus != nil {
+			_, err = t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, stateCounter(Status(*wasStatus), *wasVariant))
+		}
+		if err == nil {
+			_, err = t.next(stateCounter(g.Status, g.Variant))
+		}
 	}
 	for _, f := range g.Former {
 		if err != nil {
@@ -178,16 +192,43 @@ func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
 	return out, rows.Err()
 }
 
+// stateCounter names the counter of the games of variant in status (GameIDPage's counts, as
+// bbolt's by-state counts).
+func stateCounter(status Status, variant string) string {
+	return "games/" + string(status) + "/" + variant
+}
+
+// GameIDPage reads the page by an index (games_state, or the key when nothing filters) and the
+// count from the counters kept as games begin and end: both cost the page, not the games.
 func (t *pgTx) GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error) {
 	if err := t.flush(); err != nil {
 		return nil, 0, err
 	}
-	const where = `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2)`
-	var n int
-	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) FROM games `+where, string(status), variant).Scan(&n); err != nil {
+	n := 0
+	var name string
+	var v int64
+	err := t.rows(`SELECT name, value FROM counters WHERE name > 'games/' AND name < 'games0'`, nil, []any{&name, &v}, func() error {
+		st, vr, _ := strings.Cut(strings.TrimPrefix(name, "games/"), "/")
+		if (status == "" || st == string(status)) && (variant == "" || vr == variant) {
+			n += int(v)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("store: list games: %w", err)
 	}
-	ids, err := t.ids(`SELECT id FROM games `+where+` ORDER BY id DESC OFFSET $3 LIMIT $4`, string(status), variant, skip, limit)
+	// One query text for each filter, so that each is planned on its index.
+	q, args := `SELECT id FROM games`, []any{}
+	switch {
+	case status != "" && variant != "":
+		q, args = q+` WHERE status = $1 AND variant = $2`, []any{string(status), variant}
+	case status != "":
+		q, args = q+` WHERE status = $1`, []any{string(status)}
+	case variant != "":
+		q, args = q+` WHERE variant = $1`, []any{variant}
+	}
+	q += fmt.Sprintf(` ORDER BY id DESC OFFSET $%d LIMIT $%d`, len(args)+1, len(args)+2)
+	ids, err := t.ids(q, append(args, skip, limit)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list games: %w", err)
 	}
@@ -201,13 +242,26 @@ func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {
 	return ids
 }
 
+// gamesOfSQL reads a player's games by the indexes games_white, games_black and
+// former_players_address, each alone (an OR of the three was planned as a walk of every game).
+const gamesOfSQL = `SELECT id, doc FROM games WHERE id IN (
+		SELECT id FROM games WHERE lower(white) = $1
+		UNION SELECT id FROM games WHERE lower(black) = $1
+		UNION SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`
+
+// gamesOfLocalSQL is gamesOfSQL by the local part (games_white_local, games_black_local,
+// former_players_local).
+const gamesOfLocalSQL = `SELECT id, doc FROM games WHERE id IN (
+		SELECT id FROM games WHERE split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0
+		UNION SELECT id FROM games WHERE split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0
+		UNION SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`
+
 func (t *pgTx) GamesOf(address string) ([]Game, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
 	a := strings.ToLower(address)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games WHERE lower(white) = $1 OR lower(black) = $1
-		OR id IN (SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`, a))
+	out, err := scanGames(t.tx.Query(t.ctx, gamesOfSQL, a))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s: %w", address, err)
 	}
@@ -219,10 +273,7 @@ func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
 		return nil, err
 	}
 	l := strings.ToLower(local)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games
-		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
-		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0)
-		   OR id IN (SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`, l))
+	out, err := scanGames(t.tx.Query(t.ctx, gamesOfLocalSQL, l))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s@: %w", local, err)
 	}

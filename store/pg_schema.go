@@ -166,4 +166,14 @@ INSERT INTO ratings (address, variant, rating, entry)
 INSERT INTO counters (name, value) SELECT 'rated/' || variant, count(*) FROM ratings GROUP BY variant
 	ON CONFLICT (name) DO UPDATE SET value = excluded.value;
 `,
+	// 6: the games by state (status and game) for the lists and their counts, as bbolt's
+	// by-state index: the counts in counters ('games/<status>/<game>'), kept as games begin and
+	// end; a game's variant alone is filtered by games_variant. And the tournaments by name,
+	// for the archivist's queries.
+	6: `
+INSERT INTO counters (name, value) SELECT 'games/' || status || '/' || variant, count(*) FROM games GROUP BY status, variant
+	ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+CREATE INDEX games_variant ON games (variant, id);
+CREATE INDEX tournaments_name ON tournaments (name);
+`,
 }

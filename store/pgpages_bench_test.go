@@ -12,7 +12,7 @@ import (
 
 // pgLeague fills a fresh database with n games (a tenth in tournaments of ten games), n/20
 // players rated in three games each, by SQL: what the web's pages read of it, fast to build.
-func pgLeague(b *testing.B, n int) *DB {
+func pgLeague(b testing.TB, n int) *DB {
 	b.Helper()
 	db := open(b, storetest.Postgres(b))
 	b.Cleanup(func() { db.Close() })
@@ -34,6 +34,9 @@ func pgLeague(b *testing.B, n int) *DB {
 				'history', (SELECT jsonb_agg(jsonb_build_object('game', h, 'rating', 1500)) FROM generate_series(1, 10) h)))
 				FROM unnest(ARRAY['orthodox', 'progressive', 'kriegspiel']) v))
 			FROM generate_series(1, %d) i`, players),
+		fmt.Sprintf(`INSERT INTO events (game, seq, side, text, at, source) SELECT g, s, s %% 2, 'e4', now(), 'm' || g || '.' || s
+			FROM generate_series(1, %d) g, generate_series(1, 4) s`, n),
+		fmt.Sprintf(`INSERT INTO former_players (game, address) SELECT i, 'f' || i || '@x' FROM generate_series(1, %d, 100) i`, n),
 		`INSERT INTO ratings (address, variant, rating, entry)
 			SELECT p.address, r->>'variant', (r->>'rating')::FLOAT8, r - 'history' FROM players p, jsonb_array_elements(p.doc->'ratings') r`,
 		`INSERT INTO counters (name, value) SELECT 'rated/' || variant, count(*) FROM ratings GROUP BY variant`,
