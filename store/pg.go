@@ -75,7 +75,7 @@ func OpenURL(s string, o Options) (*DB, error) {
 		p.outage = o.Timeout
 	}
 	defer func() { p.outage = time.Minute }()
-	db := &DB{pg: p, path: redact(s), Now: time.Now}
+	db := &DB{pg: p, path: redact(s)} // Now nil: the database's clock
 	if !o.ReadOnly {
 		if err := p.migrate(); err != nil {
 			p.close()
@@ -240,13 +240,20 @@ func (p *pgStore) view(now func() time.Time, fn func(*Tx) error) error {
 func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) error {
 	return p.wait(func() error {
 		return p.run(readOnly, func(tx pgx.Tx) error {
-			if !readOnly {
-				if err := p.checkFence(tx); err != nil {
+			// The transaction's moment: the database's (its now(), read with the fence in one
+			// round trip), or the clock a test pinned.
+			var at time.Time
+			if now == nil || !readOnly && p.fence.Load() != 0 {
+				var err error
+				if at, err = p.begin(tx, !readOnly); err != nil {
 					return err
 				}
 			}
+			if now != nil {
+				at = now()
+			}
 			// The database keeps microseconds: so does the clock its transactions read.
-			t := &pgTx{tx: tx, ctx: p.ctx, Now: now().Truncate(time.Microsecond)}
+			t := &pgTx{tx: tx, ctx: p.ctx, Now: at.UTC().Truncate(time.Microsecond)}
 			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
 				return err
 			}
@@ -258,21 +265,24 @@ func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) er
 	})
 }
 
-// checkFence fails with ErrFenced when this process writes under a lease epoch that is no
+// begin reads the transaction's moment on the database's clock and, for a write, checks the
+// fence: it fails with ErrFenced when this process writes under a lease epoch that is no
 // longer the lease's. Read inside the transaction: a standby that takes the lease while it
 // runs makes one of the two fail to commit (serializable), never both succeed.
-func (p *pgStore) checkFence(tx pgx.Tx) error {
+func (p *pgStore) begin(tx pgx.Tx, write bool) (time.Time, error) {
 	epoch := p.fence.Load()
-	if epoch == 0 {
-		return nil
+	var at time.Time
+	if !write || epoch == 0 {
+		err := tx.QueryRow(p.ctx, `SELECT now()`).Scan(&at)
+		return at, err
 	}
-	var holder string
-	var now int64
-	err := tx.QueryRow(p.ctx, `SELECT holder, epoch FROM lease WHERE name = 'leader'`).Scan(&holder, &now)
-	if errors.Is(err, pgx.ErrNoRows) || err == nil && (now != epoch || holder != *p.holder.Load()) {
-		return ErrFenced
+	var holder *string
+	var cur *int64
+	err := tx.QueryRow(p.ctx, `SELECT now(), (SELECT holder FROM lease WHERE name = 'leader'), (SELECT epoch FROM lease WHERE name = 'leader')`).Scan(&at, &holder, &cur)
+	if err == nil && (holder == nil || cur == nil || *cur != epoch || *holder != *p.holder.Load()) {
+		return at, ErrFenced
 	}
-	return err
+	return at, err
 }
 
 // pgTx is a transaction on the database. Methods whose signature returns no error keep the
@@ -413,9 +423,10 @@ func (p *pgStore) dump() (map[string]string, error) {
 
 // pruneSome is bboltTx.pruneSome on the database: the raw copies of up to max sent mails done
 // before the retention, after the mark.
-func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err error) {
-	err = p.tx(false, func() time.Time { return now }, func(tx *Tx) error {
+func (p *pgStore) pruneSome(clock func() time.Time, max int) (pruned int, more bool, err error) {
+	err = p.tx(false, clock, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
+		now := tx.Now
 		mark := int64(0)
 		var s string
 		err := t.tx.QueryRow(t.ctx, `SELECT value FROM settings WHERE key = 'sent-pruned'`).Scan(&s)
@@ -473,15 +484,23 @@ func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err 
 // jsonDoc encodes a record for its doc column.
 func jsonDoc(v any) ([]byte, error) { return json.Marshal(v) }
 
-// forgetSome drops up to max processed keys older than cutoff; more reports that there may be
-// others.
-func (p *pgStore) forgetSome(cutoff time.Time, max int) (forgot int, more bool, err error) {
-	err = p.tx(false, time.Now, func(tx *Tx) error {
+// forgetSome drops up to max processed keys older than ProcessedRetention, and as many of the
+// Message-IDs seen as old (the same retention: a mail re-sent after it is a new one); more
+// reports that there may be others.
+func (p *pgStore) forgetSome(clock func() time.Time, max int) (forgot int, more bool, err error) {
+	err = p.tx(false, clock, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
+		cutoff := tx.Now.Add(-ProcessedRetention)
 		tag, err := t.tx.Exec(t.ctx, `DELETE FROM processed WHERE (mailbox, uidvalidity, uid, content) IN
 			(SELECT mailbox, uidvalidity, uid, content FROM processed WHERE at < $1 LIMIT $2)`, cutoff, max)
+		if err != nil {
+			return err
+		}
+		seen, err := t.tx.Exec(t.ctx, `DELETE FROM seen_message_ids WHERE (game, side, message_id) IN
+			(SELECT game, side, message_id FROM seen_message_ids WHERE at < $1 LIMIT $2)`, cutoff, max)
 		forgot = int(tag.RowsAffected())
+		more = forgot == max || int(seen.RowsAffected()) == max
 		return err
 	})
-	return forgot, forgot == max, err
+	return forgot, more, err
 }

@@ -264,10 +264,11 @@ func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
-	// The next id and the mail under it in one round trip (the doc gets its id there).
+	// The next id and the mail under it in one round trip (the doc gets its id there). The id
+	// comes from a sequence, which no two transactions wait for (a rolled back one leaves a
+	// gap): no row every mail's transaction updates.
 	var id int64
-	if err := t.tx.QueryRow(t.ctx, `WITH c AS (INSERT INTO counters (name, value) VALUES ('outbox', 1)
-			ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value)
+	if err := t.tx.QueryRow(t.ctx, `WITH c AS (SELECT nextval('outbox_ids') AS value)
 		INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
 		SELECT value, $1, $2, $3, $4, jsonb_set($5::JSONB, '{id}', to_jsonb(value)), $6 FROM c RETURNING id`,
 		m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw).Scan(&id); err != nil {

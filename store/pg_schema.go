@@ -176,4 +176,15 @@ INSERT INTO counters (name, value) SELECT 'games/' || status || '/' || variant, 
 CREATE INDEX games_variant ON games (variant, id);
 CREATE INDEX tournaments_name ON tournaments (name);
 `,
+	// 7: the outbox's ids from a sequence (every mail sent took them from one row of counters,
+	// which every mail's transaction then updated: concurrent mails conflicted on it); the
+	// Message-IDs seen, forgotten with the processed keys, by their time.
+	7: `
+CREATE SEQUENCE outbox_ids;
+SELECT setval('outbox_ids', greatest(v, 1), v > 0) FROM (SELECT greatest(
+	coalesce((SELECT value FROM counters WHERE name = 'outbox'), 0),
+	coalesce((SELECT max(id) FROM outbox), 0), coalesce((SELECT max(id) FROM sent), 0)) AS v) x;
+DELETE FROM counters WHERE name = 'outbox';
+CREATE INDEX seen_message_ids_at ON seen_message_ids (at);
+`,
 }
