@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -51,4 +52,34 @@ func TestLeaderStandsByWhileReadOnly(t *testing.T) {
 	}
 	storetest.Exec(t, "ALTER DATABASE "+name+" RESET default_transaction_read_only")
 	wait(started, "leading again once writable")
+}
+
+// A leader's loop whose step fails (a full disk, a database gone away) tries again within
+// seconds, with backoff, not at the next period: here the period is an hour, and the step
+// that fails three times runs a fourth time without being woken.
+func TestLoopRetriesAfterFailure(t *testing.T) {
+	l := loop{every: time.Hour, retryFirst: time.Millisecond, retryMax: 4 * time.Millisecond}
+	calls := 0
+	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go l.run(ctx, nil, func() error {
+		calls++
+		if calls <= 3 {
+			return errors.New("injected: no space left on device")
+		}
+		close(done)
+		cancel()
+		return nil
+	})
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the failed step was not tried again (it waits for the next period)")
+	}
+	for failures, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 8 * time.Second, 9: 8 * time.Second} {
+		if got := leaderLoop.retryAfter(failures); got != want {
+			t.Errorf("after %d failures the daemon waits %v, want %v", failures, got, want)
+		}
+	}
 }

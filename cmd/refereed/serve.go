@@ -246,7 +246,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		go func() {
 			defer wg.Done()
 			lastPrune := time.Time{}
-			for {
+			leaderLoop.run(ctx, nil, func() error {
 				if time.Since(lastPrune) > time.Hour {
 					lastPrune = time.Now()
 					if n, err := db.Prune(); err != nil {
@@ -260,23 +260,20 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 						log.Info("keys of mail processed long ago forgotten", "count", n)
 					}
 				}
-				if n, err := ref.CheckDeadlines(); err != nil {
+				n, err := ref.CheckDeadlines()
+				if err != nil {
 					log.Error("checking deadlines", "err", err)
 				} else if n > 0 {
 					poke(outbox)
 				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(time.Minute):
-				}
-			}
+				return err
+			})
 		}()
 		go func() { defer wg.Done(); intake.Run(ctx) }()
 		go func() { defer wg.Done(); sender.Run(ctx, outbox, deliveryPoll(db)) }()
 		go func() {
 			defer wg.Done()
-			for {
+			leaderLoop.run(ctx, newMail, func() error {
 				n, err := ref.ProcessInbox()
 				if err != nil {
 					log.Error("processing the inbox", "err", err)
@@ -284,13 +281,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 				if n > 0 {
 					poke(outbox)
 				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-newMail:
-				case <-time.After(time.Minute):
-				}
-			}
+				return err
+			})
 		}()
 		poke(outbox)
 		wg.Wait()
@@ -492,6 +484,49 @@ func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.L
 			continue
 		}
 		log.Info("store compacted", "before", before, "after", after, "took", time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// loop runs a leader's step (the inbox, the clocks) every so often and when woken; after a
+// failure (the store could not write: a full disk, a database gone away) it tries again
+// within seconds, with backoff, rather than at the next period: play resumes soon after the
+// disk has room again.
+type loop struct {
+	every                time.Duration // between steps while all is well
+	retryFirst, retryMax time.Duration // after failures in a row: retryFirst, doubling, at most retryMax
+}
+
+// leaderLoop is the daemon's: a step a minute, a failed one tried again after 1, 2, 4, 8 s.
+var leaderLoop = loop{every: time.Minute, retryFirst: time.Second, retryMax: 8 * time.Second}
+
+// retryAfter is how long to wait after failures failed steps in a row.
+func (l loop) retryAfter(failures int) time.Duration {
+	d := l.retryFirst
+	for i := 1; i < failures && d < l.retryMax; i++ {
+		d *= 2
+	}
+	return min(d, l.retryMax)
+}
+
+// run calls step until ctx ends: again after l.every, when wake says so, or after a failure
+// as retryAfter says.
+func (l loop) run(ctx context.Context, wake <-chan struct{}, step func() error) {
+	failures := 0
+	for ctx.Err() == nil {
+		wait := l.every
+		if err := step(); err != nil {
+			failures++
+			wait = l.retryAfter(failures)
+		} else {
+			failures = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
 	}
 }
 
