@@ -376,11 +376,20 @@ func (p *pgStore) setting(key string) (string, error) {
 }
 
 func (p *pgStore) setSetting(key, value string) error {
-	return p.tx(false, time.Now, func(tx *Tx) error {
+	return p.tx(false, nil, func(tx *Tx) error {
 		_, err := tx.ops.(*pgTx).tx.Exec(p.ctx, `INSERT INTO settings (key, value) VALUES ($1, $2)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
 	})
+}
+
+func (p *pgStore) settingOrSet(key, value string) (string, error) {
+	err := p.tx(false, nil, func(tx *Tx) error {
+		return tx.ops.(*pgTx).tx.QueryRow(p.ctx, `WITH put AS (INSERT INTO settings (key, value) VALUES ($1, $2)
+			ON CONFLICT (key) DO NOTHING RETURNING value)
+			SELECT value FROM put UNION ALL SELECT value FROM settings WHERE key = $1`, key, value).Scan(&value)
+	})
+	return value, err
 }
 
 // pgTables are the tables Dump reads, each with the columns that order its rows.

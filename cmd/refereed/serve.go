@@ -192,7 +192,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
 			Referee: o.address, Log: log.With("part", "localmail"), MaxMessageBytes: localMaxSize(o.maxSize)}
 		if o.password == "" { // each address its own password
-			if local.Secret, secretMade, err = localSecret(o.data); err != nil {
+			secretOf := localSecret
+			if db.Postgres() {
+				secretOf = func(dir string) ([]byte, bool, error) { return sharedSecret(db, dir) }
+			}
+			if local.Secret, secretMade, err = secretOf(o.data); err != nil {
 				return err
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
@@ -369,13 +373,36 @@ func localSecret(dir string) (secret []byte, made bool, err error) {
 	} else if !os.IsNotExist(err) {
 		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
-	b := make([]byte, 32)
-	rand.Read(b)
-	s := hex.EncodeToString(b)
+	s := newSecret()
 	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
 		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
 	return []byte(s), true, nil
+}
+
+// newSecret is a fresh secret for the local mail server's passwords.
+func newSecret() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// sharedSecret is the local mail server's secret of an instance on a PostgreSQL store: the
+// database's (settings, mail-secret), so that every instance and every command gives a player
+// the same password; the first instance or command to need one puts its own there (made).
+func sharedSecret(db *store.DB, dir string) (secret []byte, made bool, err error) {
+	if s := db.Meta("mail-secret"); s != "" {
+		return []byte(s), false, nil
+	}
+	own, _, err := localSecret(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	s, err := db.MetaOrSet("mail-secret", string(own))
+	if err != nil {
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
+	}
+	return []byte(s), s == string(own), nil
 }
 
 // errStopped is serve's return when it was told to stop before it could start: a clean stop.
