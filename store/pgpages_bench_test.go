@@ -66,8 +66,8 @@ func benchSizes() []int {
 	return sizes
 }
 
-// BenchmarkPGPages reads on PostgreSQL what /ratings, /ratings?variant= and /tournaments read,
-// at two sizes: each must cost its rows, not the league's.
+// BenchmarkPGPages reads on PostgreSQL what /ratings, /ratings?variant=, a filtered page of /,
+// /player/NAME and /tournaments read, at two sizes: each must cost its rows, not the league's.
 func BenchmarkPGPages(b *testing.B) {
 	for _, n := range benchSizes() {
 		db := pgLeague(b, n)
@@ -88,6 +88,22 @@ func BenchmarkPGPages(b *testing.B) {
 			for b.Loop() {
 				db.View(func(tx *Tx) error {
 					_, _, err := tx.RatedPage("orthodox", 0, 100)
+					return err
+				})
+			}
+		})
+		b.Run(fmt.Sprintf("games-page/games=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				db.View(func(tx *Tx) error {
+					_, _, err := tx.GameIDPage(Over, "kriegspiel", 0, 100)
+					return err
+				})
+			}
+		})
+		b.Run(fmt.Sprintf("player/games=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				db.View(func(tx *Tx) error {
+					_, err := tx.GamesOf("p7@x")
 					return err
 				})
 			}
