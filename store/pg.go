@@ -58,6 +58,7 @@ func OpenURL(s string, o Options) (*DB, error) {
 	if !strings.Contains(s, "pool_max_conns") {
 		cfg.MaxConns = 16
 	}
+	cfg.ConnConfig.Tracer = roundTrips{}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
@@ -180,6 +181,29 @@ func transient(err error) bool {
 		strings.Contains(err.Error(), "connection reset")
 }
 
+// RoundTrips counts the statements sent to PostgreSQL, a batch of them as one (BEGIN and
+// COMMIT included), for the benchmarks: a mail costs its round trips.
+var RoundTrips atomic.Int64
+
+// roundTrips is the pgx tracer that counts them.
+type roundTrips struct{}
+
+func (roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	RoundTrips.Add(1)
+	return ctx
+}
+
+func (roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	RoundTrips.Add(1)
+	return ctx
+}
+
+func (roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
 // Retries counts the transactions run again after losing a serialization race (PostgreSQL),
 // for the benchmarks and an operator's curiosity.
 var Retries atomic.Int64
@@ -301,23 +325,57 @@ type pgTx struct {
 	// sent), and the database needs only the last.
 	putGames map[uint64]Game
 	dues     map[uint64]any
+	// processed are the inbox keys marked processed, written at flush with the rest (before
+	// anything reads the inbox or the processed keys again: the mail methods flush first).
+	processed []InboxKey
+	// events are the games' logs read in this transaction, with what it appended since.
+	events map[uint64][]Event
 }
 
-// flush writes what the transaction holds back, in id order.
+// flush writes what the transaction holds back, games in id order, in one round trip (a
+// batch): a mail's game, its due moment and its key marked processed go together, and COMMIT
+// follows.
 func (t *pgTx) flush() error {
+	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 {
+		return nil
+	}
+	type put struct {
+		g   Game
+		doc []byte
+		r   gameRowResult
+	}
+	var puts []*put
+	b := &pgx.Batch{}
 	for _, id := range slices.Sorted(maps.Keys(t.putGames)) {
-		g := t.putGames[id]
-		if err := t.putGameRow(&g, false); err != nil {
+		p := &put{g: t.putGames[id]}
+		due, withDue := t.dues[id]
+		q, args, doc, err := gameRow(&p.g, false, due, withDue)
+		if err != nil {
 			return fmt.Errorf("store: put game %d: %w", id, err)
 		}
+		p.doc = doc
+		b.Queue(q, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&p.r.wasStatus, &p.r.wasVariant, &p.r.n) })
+		puts = append(puts, p)
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.dues)) {
-		if _, err := t.tx.Exec(t.ctx, `UPDATE games SET due = $2 WHERE id = $1`, int64(id), t.dues[id]); err != nil {
-			return fmt.Errorf("store: due of game %d: %w", id, err)
+		if _, ok := t.putGames[id]; !ok {
+			b.Queue(`UPDATE games SET due = $2 WHERE id = $1`, int64(id), t.dues[id])
+		}
+	}
+	for _, k := range t.processed {
+		b.Queue(markProcessedSQL, append(keyArgs(k), t.Now.UTC())...)
+	}
+	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+		return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
+	}
+	for _, p := range puts {
+		if err := t.afterGameRow(&p.g, p.doc, p.r); err != nil {
+			return fmt.Errorf("store: put game %d: %w", p.g.ID, err)
 		}
 	}
 	clear(t.putGames)
 	clear(t.dues)
+	t.processed = t.processed[:0]
 	return nil
 }
 

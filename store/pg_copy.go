@@ -247,6 +247,9 @@ func (t *pgTx) putSeen(id uint64, side int, messageID string, at time.Time) erro
 }
 
 func (t *pgTx) eachProcessed(fn func(InboxKey, time.Time, string) error) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	var k InboxKey
 	var v, u int64
 	var at time.Time

@@ -14,33 +14,61 @@ import (
 // The games, their logs, tokens, tournaments and players on PostgreSQL: the bbolt backend's
 // methods (bolt_games.go, bolt_tournaments.go) as SQL, with the same answers.
 
-// putGameRow writes g's row, its columns from g and its doc g itself.
-func (t *pgTx) putGameRow(g *Game, insert bool) error {
-	doc, err := jsonDoc(g)
+// gameRow is the statement that writes g's row, its columns from g and its doc g itself, and
+// returns what its status and game were before (for the counts of GameIDPage) and how many
+// rows it wrote; with withDue it sets the due moment too (a flush's put and due in one).
+func gameRow(g *Game, insert bool, due any, withDue bool) (q string, args []any, doc []byte, err error) {
+	doc, err = jsonDoc(g)
 	if err != nil {
-		return err
+		return "", nil, nil, err
 	}
-	q := `INSERT INTO games (id, variant, white, black, status, result, reason, tournament, round, created, updated, doc)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+	cols, vals, set := `id, variant, white, black, status, result, reason, tournament, round, created, updated, doc`,
+		`$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12`, ``
+	args = []any{int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
+		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc}
+	if withDue {
+		cols, vals, set = cols+`, due`, vals+`, $13`, `, due = excluded.due`
+		args = append(args, due)
+	}
+	q = `INSERT INTO games (` + cols + `) VALUES (` + vals + `)`
 	if !insert { // a game put back whole (a restore, a copy) is written as it is
 		q += ` ON CONFLICT (id) DO UPDATE SET variant = excluded.variant, white = excluded.white, black = excluded.black,
 			status = excluded.status, result = excluded.result, reason = excluded.reason, tournament = excluded.tournament,
-			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc`
+			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc` + set
 	}
-	// The row, and what its status and game were before (for the counts of GameIDPage), in one
-	// round trip; the counts move only when those change (a game begun or ended).
-	var wasStatus, wasVariant *string
-	var n int
-	err = t.tx.QueryRow(t.ctx, `WITH was AS (SELECT status, variant FROM games WHERE id = $1), put AS (`+q+` RETURNING 1)
-		SELECT (SELECT status FROM was), (SELECT variant FROM was), (SELECT count(*) FROM put)`,
-		int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
-		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc).Scan(&wasStatus, &wasVariant, &n)
-	if err == nil && n != 1 {
+	return `WITH was AS (SELECT status, variant FROM games WHERE id = $1), put AS (` + q + ` RETURNING 1)
+		SELECT (SELECT status FROM was), (SELECT variant FROM was), (SELECT count(*) FROM put)`, args, doc, nil
+}
+
+// putGameRow writes g's row (gameRow) and what goes with it (afterGameRow).
+func (t *pgTx) putGameRow(g *Game, insert bool) error {
+	q, args, doc, err := gameRow(g, insert, nil, false)
+	if err != nil {
+		return err
+	}
+	var r gameRowResult
+	if err := t.tx.QueryRow(t.ctx, q, args...).Scan(&r.wasStatus, &r.wasVariant, &r.n); err != nil {
+		return err
+	}
+	return t.afterGameRow(g, doc, r)
+}
+
+// gameRowResult is what gameRow's statement returns.
+type gameRowResult struct {
+	wasStatus, wasVariant *string
+	n                     int
+}
+
+// afterGameRow moves the counts when a game begun or ended (its status or game changed), keeps
+// who played it before a REPLACE, and remembers its doc.
+func (t *pgTx) afterGameRow(g *Game, doc []byte, r gameRowResult) error {
+	var err error
+	if r.n != 1 {
 		err = ErrNotFound
 	}
-	if err == nil && (wasStatus == nil || *wasStatus != string(g.Status) || *wasVariant != g.Variant) {
-		if wasStatus != nil {
-			_, err = t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, stateCounter(Status(*wasStatus), *wasVariant))
+	if err == nil && (r.wasStatus == nil || *r.wasStatus != string(g.Status) || *r.wasVariant != g.Variant) {
+		if r.wasStatus != nil {
+			_, err = t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, stateCounter(Status(*r.wasStatus), *r.wasVariant))
 		}
 		if err == nil {
 			_, err = t.next(stateCounter(g.Status, g.Variant))
@@ -292,6 +320,10 @@ func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
 		int64(id), e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo).Scan(&seq); err != nil {
 		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
 	}
+	if log, ok := t.events[id]; ok { // the log read in this transaction grows by it
+		e.Seq, e.At = uint64(seq), e.At.UTC()
+		t.events[id] = append(log, e)
+	}
 	return uint64(seq), t.MarkDue(id)
 }
 
@@ -301,7 +333,23 @@ func (t *pgTx) EventCount(id uint64) uint64 {
 	return uint64(n)
 }
 
+// Events reads a game's log once a transaction (a mail reads it before and after its moves):
+// later reads are the log read, with what the transaction appended.
 func (t *pgTx) Events(id uint64) ([]Event, error) {
+	if log, ok := t.events[id]; ok {
+		return slices.Clone(log), nil
+	}
+	log, err := t.readEvents(id)
+	if err == nil {
+		if t.events == nil {
+			t.events = map[uint64][]Event{}
+		}
+		t.events[id] = slices.Clone(log)
+	}
+	return log, err
+}
+
+func (t *pgTx) readEvents(id uint64) ([]Event, error) {
 	rows, err := t.tx.Query(t.ctx, `SELECT seq, side, kind, text, at, source, days, undo FROM events WHERE game = $1 ORDER BY seq`, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", id, err)

@@ -40,6 +40,9 @@ func scanInbound(row pgx.Row) (InboundMail, error) {
 
 // updateInbound rewrites m's record (attempts, quarantine, error); its raw mail stays.
 func (t *pgTx) updateInbound(m InboundMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	m.Raw = nil
 	doc, err := jsonDoc(m)
 	if err != nil {
@@ -56,6 +59,9 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
+	if err := t.flush(); err != nil {
+		return false, err
+	}
 	if m.Fetched.IsZero() {
 		m.Fetched = t.Now
 	}
@@ -85,6 +91,9 @@ func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
 }
 
 func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	m, err := scanInbound(t.tx.QueryRow(t.ctx, `SELECT `+inboxCols+` FROM inbox
 		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`, keyArgs(k)...))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -98,6 +107,9 @@ func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
 
 // inboxRows calls f with each inbox row q selects (doc, raw, and the raw's size first).
 func (t *pgTx) inboxRows(q string, args []any, f func(m InboundMail) (bool, error)) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	rows, err := t.tx.Query(t.ctx, q, args...)
 	if err != nil {
 		return err
@@ -189,21 +201,26 @@ func (t *pgTx) UpdateInbound(m InboundMail) error {
 	return nil
 }
 
+// markProcessedSQL drops a key's stored copy and marks it with its fingerprint, in one
+// statement ($1-$4 the key, $5 the time).
+const markProcessedSQL = `WITH gone AS (
+		DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
+		RETURNING doc->>'fingerprint' AS fingerprint)
+	INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+	VALUES ($1, $2, $3, $4, $5, coalesce((SELECT fingerprint FROM gone), ''))
+	ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`
+
+// MarkProcessed is written at flush, with the game (usually the last thing a mail's
+// transaction does); what reads the inbox or the processed keys flushes first.
 func (t *pgTx) MarkProcessed(k InboxKey) error {
-	// The stored copy goes and the key is marked with its fingerprint, in one round trip.
-	if _, err := t.tx.Exec(t.ctx, `WITH gone AS (
-			DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
-			RETURNING doc->>'fingerprint' AS fingerprint)
-		INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
-		VALUES ($1, $2, $3, $4, $5, coalesce((SELECT fingerprint FROM gone), ''))
-		ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`,
-		append(keyArgs(k), t.Now.UTC())...); err != nil {
-		return fmt.Errorf("store: mark processed %v: %w", k, err)
-	}
+	t.processed = append(t.processed, k)
 	return nil
 }
 
 func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
+	if err := t.flush(); err != nil {
+		return false, err
+	}
 	tag, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
 		SELECT $1, $2, $3, $4, $5, $6
 		WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
@@ -216,6 +233,7 @@ func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
 
 // exists reports whether q finds a row.
 func (t *pgTx) exists(q string, args ...any) bool {
+	t.keep(t.flush())
 	var one int
 	err := t.tx.QueryRow(t.ctx, q, args...).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -236,6 +254,7 @@ func (t *pgTx) Processed(k InboxKey) bool {
 }
 
 func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
+	t.keep(t.flush())
 	err := t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
 		UNION ALL SELECT fingerprint FROM processed`+keyWhere+` LIMIT 1`, keyArgs(k)...).Scan(&fingerprint)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -246,6 +265,7 @@ func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
 }
 
 func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
+	t.keep(t.flush())
 	var high int64
 	t.keep(t.tx.QueryRow(t.ctx, `SELECT greatest(
 		(SELECT coalesce(max(uid), 0) FROM processed WHERE mailbox = $1 AND uidvalidity = $2),
