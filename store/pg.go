@@ -277,7 +277,7 @@ func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) er
 				at = now()
 			}
 			// The database keeps microseconds: so does the clock its transactions read.
-			t := &pgTx{tx: tx, ctx: p.ctx, Now: at.UTC().Truncate(time.Microsecond)}
+			t := &pgTx{tx: tx, ctx: p.ctx, Now: at.UTC().Truncate(time.Microsecond), write: !readOnly}
 			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
 				return err
 			}
@@ -330,13 +330,27 @@ type pgTx struct {
 	processed []InboxKey
 	// events are the games' logs read in this transaction, with what it appended since.
 	events map[uint64][]Event
+	// later are writes whose answer nobody waits for (the mails queued), sent at flush; the
+	// methods that read what they write flush first. outIDs are ids for the outbox taken from
+	// its sequence ahead, a few in one round trip.
+	later  []laterStmt
+	outIDs []int64
+	// write is set in a write transaction: a game read there brings its players' records
+	// along (the mail's transaction reads them next).
+	write bool
+}
+
+// laterStmt is a statement held back until flush.
+type laterStmt struct {
+	sql  string
+	args []any
 }
 
 // flush writes what the transaction holds back, games in id order, in one round trip (a
 // batch): a mail's game, its due moment and its key marked processed go together, and COMMIT
 // follows.
 func (t *pgTx) flush() error {
-	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 {
+	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 && len(t.later) == 0 {
 		return nil
 	}
 	type put struct {
@@ -365,6 +379,9 @@ func (t *pgTx) flush() error {
 	for _, k := range t.processed {
 		b.Queue(markProcessedSQL, append(keyArgs(k), t.Now.UTC())...)
 	}
+	for _, l := range t.later {
+		b.Queue(l.sql, l.args...)
+	}
 	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
 		return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
 	}
@@ -375,7 +392,7 @@ func (t *pgTx) flush() error {
 	}
 	clear(t.putGames)
 	clear(t.dues)
-	t.processed = t.processed[:0]
+	t.processed, t.later = t.processed[:0], t.later[:0]
 	return nil
 }
 

@@ -136,7 +136,24 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	key := fmt.Sprint("game/", id)
 	doc, ok := t.cached(key)
 	var err error
-	if !ok {
+	if !ok && t.write {
+		// A mail's transaction reads its game's players' records next: in the same round trip.
+		var white, black string
+		var wdoc, bdoc []byte
+		err = t.tx.QueryRow(t.ctx, `SELECT g.doc, g.white, g.black, (SELECT doc FROM players WHERE address = g.white),
+			(SELECT doc FROM players WHERE address = g.black) FROM games g WHERE g.id = $1`, int64(id)).Scan(&doc, &white, &black, &wdoc, &bdoc)
+		if err == nil {
+			t.remember(key, doc)
+			for _, p := range []struct {
+				addr string
+				doc  []byte
+			}{{white, wdoc}, {black, bdoc}} {
+				if _, known := t.cached("player/" + p.addr); !known {
+					t.remember("player/"+p.addr, p.doc) // nil: known to have no record
+				}
+			}
+		}
+	} else if !ok {
 		err = t.tx.QueryRow(t.ctx, `SELECT doc FROM games WHERE id = $1`, int64(id)).Scan(&doc)
 		if err == nil {
 			t.remember(key, doc)

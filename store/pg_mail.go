@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -284,16 +285,25 @@ func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
-	// The next id and the mail under it in one round trip (the doc gets its id there). The id
-	// comes from a sequence, which no two transactions wait for (a rolled back one leaves a
-	// gap): no row every mail's transaction updates.
-	var id int64
-	if err := t.tx.QueryRow(t.ctx, `WITH c AS (SELECT nextval('outbox_ids') AS value)
-		INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
-		SELECT value, $1, $2, $3, $4, jsonb_set($5::JSONB, '{id}', to_jsonb(value)), $6 FROM c RETURNING id`,
-		m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw).Scan(&id); err != nil {
-		return 0, fmt.Errorf("store: put outbox: %w", err)
+	// The id comes from a sequence, which no two transactions wait for (a rolled back one
+	// leaves a gap): no row every mail's transaction updates. A few are taken at once (a mail
+	// queues two or three), and the mail is written at flush, with the game.
+	if len(t.outIDs) == 0 {
+		var id int64
+		err := t.rows(`SELECT nextval('outbox_ids') FROM generate_series(1, 4)`, nil, []any{&id}, func() error {
+			t.outIDs = append(t.outIDs, id)
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("store: put outbox: %w", err)
+		}
+		slices.Sort(t.outIDs)
 	}
+	id := t.outIDs[0]
+	t.outIDs = t.outIDs[1:]
+	t.later = append(t.later, laterStmt{`INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
+		VALUES ($1, $2, $3, $4, $5, jsonb_set($6::JSONB, '{id}', to_jsonb($1::BIGINT)), $7)`,
+		[]any{id, m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw}})
 	return uint64(id), nil
 }
 
@@ -304,6 +314,9 @@ func scanOut(rows pgx.Rows) (OutMail, error) {
 }
 
 func (t *pgTx) outMails(q string) ([]OutMail, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	rows, err := t.tx.Query(t.ctx, q)
 	if err != nil {
 		return nil, err
@@ -329,12 +342,16 @@ func (t *pgTx) Outbox() ([]OutMail, error) {
 }
 
 func (t *pgTx) OutboxCount() int {
+	t.keep(t.flush())
 	var n int
 	t.keep(t.tx.QueryRow(t.ctx, `SELECT count(*) FROM outbox`).Scan(&n))
 	return n
 }
 
 func (t *pgTx) PutOutbox(m OutMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	raw := m.Raw
 	if raw == nil {
 		raw = []byte{}
@@ -352,6 +369,9 @@ func (t *pgTx) PutOutbox(m OutMail) error {
 }
 
 func (t *pgTx) Done(m OutMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	raw := m.Raw
 	if len(raw) == 0 {
 		raw = nil
