@@ -588,6 +588,11 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 	for ctx.Err() == nil {
 		ok, err := acquire(ctx, lease)
 		if ctx.Err() != nil {
+			if ok { // granted as the stop came: handed back, or a successor would wait for it to run out
+				if err := lease.Release(); err != nil {
+					log.Warn("releasing the lease", "err", err)
+				}
+			}
 			return
 		}
 		switch {
@@ -667,7 +672,8 @@ func deliveryPoll(db *store.DB) time.Duration {
 }
 
 // acquire asks for the lease until ctx ends: a stop is not held up by a database out of reach
-// (the request gives up when the store is closed).
+// for more than 3 s (the request gives up when the store is closed). ok with an error from ctx
+// means the lease was granted as the stop came: the caller hands it back.
 func acquire(ctx context.Context, lease *store.Lease) (bool, error) {
 	type answer struct {
 		ok  bool
@@ -682,6 +688,12 @@ func acquire(ctx context.Context, lease *store.Lease) (bool, error) {
 	case a := <-ch:
 		return a.ok, a.err
 	case <-ctx.Done():
-		return false, ctx.Err()
+		// The answer, if it comes soon: a lease granted as the stop came is handed back.
+		select {
+		case a := <-ch:
+			return a.ok, ctx.Err()
+		case <-time.After(3 * time.Second):
+			return false, ctx.Err()
+		}
 	}
 }
