@@ -182,7 +182,7 @@ type delivery struct {
 // Pauses after a failed record: the first, and the longest.
 const (
 	recordPause    = 5 * time.Second
-	maxRecordPause = 5 * time.Minute
+	maxRecordPause = 15 * time.Second
 )
 
 func (s *Sender) now() time.Time {

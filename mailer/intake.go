@@ -86,6 +86,10 @@ func (in *Intake) processed() string {
 	return in.Processed
 }
 
+// maxReconnect bounds the intake's backoff: a session that failed because the store could not
+// write (a full disk) starts again within seconds of there being room.
+const maxReconnect = 15 * time.Second
+
 // Run fetches mail until ctx ends, reconnecting with backoff after any failure.
 func (in *Intake) Run(ctx context.Context) error {
 	backoff := time.Second
@@ -104,8 +108,8 @@ func (in *Intake) Run(ctx context.Context) error {
 			return nil
 		case <-time.After(backoff):
 		}
-		if backoff *= 2; backoff > time.Minute {
-			backoff = time.Minute
+		if backoff *= 2; backoff > maxReconnect {
+			backoff = maxReconnect
 		}
 	}
 	return nil

@@ -414,6 +414,23 @@ func (db *DB) SetMeta(key, value string) error {
 	return db.bupdate(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("setting/"+key), []byte(value)) })
 }
 
+// MetaOrSet returns setting key, set to value first if it was unset: of several processes
+// that set it at once, one's value is every one's.
+func (db *DB) MetaOrSet(key, value string) (string, error) {
+	if db.pg != nil {
+		return db.pg.settingOrSet("setting/"+key, value)
+	}
+	err := db.bupdate(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bMeta)
+		if v := b.Get([]byte("setting/" + key)); len(v) > 0 {
+			value = string(v)
+			return nil
+		}
+		return b.Put([]byte("setting/"+key), []byte(value))
+	})
+	return value, err
+}
+
 // Meta returns a setting, "" if unset.
 func (db *DB) Meta(key string) string {
 	if db.pg != nil {

@@ -119,6 +119,7 @@ func (t *boltTx) eachSent(after uint64, max int, fn func(OutMail) error) error {
 		if err := json.Unmarshal(v, &m); err != nil {
 			return fmt.Errorf("sent %d: %w", binary.BigEndian.Uint64(k), err)
 		}
+		m.ID = binary.BigEndian.Uint64(k) // the key: what the pages go by
 		if raw := raws.Get(k); raw != nil {
 			var err error
 			if m.Raw, err = unpackRaw(raw); err != nil {

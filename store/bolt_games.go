@@ -51,6 +51,7 @@ func (t *boltTx) Game(id uint64) (*Game, error) {
 	if err := getJSON(t.tx.Bucket(bGames), u64(id), &g); err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
+	g.ID = id // the key, whatever the record says
 	return &g, nil
 }
 
@@ -562,6 +563,7 @@ func (t *boltTx) EachGame(fn func(*Game) error) error {
 		if err := json.Unmarshal(v, &g); err != nil {
 			return fmt.Errorf("store: game %d: %w", binary.BigEndian.Uint64(k), err)
 		}
+		g.ID = binary.BigEndian.Uint64(k)
 		return fn(&g)
 	})
 }

@@ -387,10 +387,10 @@ func (db *DB) Prune() (int, error) {
 		n, more := 0, false
 		err := error(nil)
 		if db.pg != nil {
-			n, more, err = db.pg.pruneSome(db.Now(), PruneBatch)
+			n, more, err = db.pg.pruneSome(db.Now, PruneBatch)
 		} else {
 			err = db.bupdate(func(btx *bolt.Tx) (err error) {
-				n, more, err = (&boltTx{tx: btx, Now: db.Now()}).pruneSome(PruneBatch)
+				n, more, err = (&boltTx{tx: btx, Now: db.clock()}).pruneSome(PruneBatch)
 				return err
 			})
 		}
@@ -412,13 +412,13 @@ func (db *DB) ForgetProcessed() (int, error) {
 	total := 0
 	for round := 0; round < 16; round++ {
 		n, more := 0, false
-		cutoff := db.Now().Add(-ProcessedRetention)
 		err := error(nil)
 		if db.pg != nil {
-			n, more, err = db.pg.forgetSome(cutoff, PruneBatch)
+			n, more, err = db.pg.forgetSome(db.Now, PruneBatch)
 		} else {
 			err = db.bupdate(func(btx *bolt.Tx) (err error) {
-				n, more, err = (&boltTx{tx: btx, Now: db.Now()}).forgetSome(cutoff, PruneBatch)
+				now := db.clock()
+				n, more, err = (&boltTx{tx: btx, Now: now}).forgetSome(now.Add(-ProcessedRetention), PruneBatch)
 				return err
 			})
 		}

@@ -47,6 +47,7 @@ func (t *boltTx) Tournament(id uint64) (*Tournament, error) {
 	if err := getJSON(b, u64(id), &tr); err != nil {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
+	tr.ID = id // the key, whatever the record says
 	return &tr, nil
 }
 
@@ -77,6 +78,7 @@ func (t *boltTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
 		if err := json.Unmarshal(v, &tr); err != nil {
 			return nil, fmt.Errorf("store: tournament %d: %w", binary.BigEndian.Uint64(k), err)
 		}
+		tr.ID = binary.BigEndian.Uint64(k)
 		out = append(out, tr)
 	}
 	return out, nil
@@ -93,6 +95,7 @@ func (t *boltTx) EachTournament(fn func(*Tournament) error) error {
 		if err := json.Unmarshal(v, &tr); err != nil {
 			return fmt.Errorf("store: tournament %d: %w", binary.BigEndian.Uint64(k), err)
 		}
+		tr.ID = binary.BigEndian.Uint64(k)
 		return fn(&tr)
 	})
 }

@@ -16,6 +16,9 @@ import (
 // (a long GC, SIGSTOP, a partition) and wakes after another took over cannot write anything,
 // even before it learns that it lost. Plain SQL, no advisory locks: CockroachDB runs it too.
 
+// A database set read-only (ErrReadOnly) is a DBA's freeze: Acquire and Renew fail with
+// ErrReadOnly, and the leader stands by until it is writable again.
+
 // ErrLeaseLost is returned by Renew when another instance holds the lease now.
 var ErrLeaseLost = errors.New("store: the lease is another instance's now")
 
@@ -45,6 +48,9 @@ func (l *Lease) Acquire() (bool, error) {
 	p := l.db.pg
 	if p == nil {
 		return true, nil
+	}
+	if p.frozen() {
+		return false, ErrReadOnly
 	}
 	var epoch int64
 	err := p.wait(func() error {
@@ -90,6 +96,10 @@ func (l *Lease) Renew() error {
 	p := l.db.pg
 	if p == nil {
 		return nil
+	}
+	if p.frozen() {
+		p.pool.Reset() // the connections opened before the freeze would still write
+		return ErrReadOnly
 	}
 	var n int64
 	err := p.run(false, func(tx pgx.Tx) error {
@@ -144,4 +154,17 @@ func (l *Lease) Stand() {
 	if p := l.db.pg; p != nil {
 		p.fence.Store(0)
 	}
+}
+
+// frozen reports whether the database was set read-only (ALTER DATABASE ... SET
+// default_transaction_read_only = on) since the pool's connections were opened: they keep the
+// setting they began with, and only new ones get the new one, so the leader asks the catalog
+// at each renewal. A database that cannot say (no such catalog) is not frozen.
+func (p *pgStore) frozen() bool {
+	var n int
+	err := p.pool.QueryRow(p.ctx, `SELECT count(*) FROM pg_catalog.pg_db_role_setting s, unnest(s.setconfig) c
+		WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+		AND lower(c) IN ('default_transaction_read_only=on', 'default_transaction_read_only=true',
+			'default_transaction_read_only=yes', 'default_transaction_read_only=1')`).Scan(&n)
+	return err == nil && n > 0
 }

@@ -125,3 +125,47 @@ func TestLeaseFenceRace(t *testing.T) {
 		t.Fatalf("the old leader wrote after the takeover: %d then %d", at, end)
 	}
 }
+
+// A database a DBA set read-only is respected: the leader's renewal says so (its pool's
+// connections, opened before, would still write), a new connection's write is refused, nobody
+// takes the lease; once writable again the leader leads and writes, and so do the clients whose
+// connections were opened during the freeze.
+func TestReadOnlyDatabase(t *testing.T) {
+	loc, name := storetest.Database(t)
+	a := open(t, loc)
+	defer a.Close()
+	la := a.NewLease("a", 10*time.Second)
+	if ok, err := la.Acquire(); !ok || err != nil {
+		t.Fatalf("a acquires a free lease: %v %v", ok, err)
+	}
+	write := func(db *DB) error { return db.Update(func(tx *Tx) error { _, err := tx.Next("w"); return err }) }
+	if err := write(a); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Exec(t, "ALTER DATABASE "+name+" SET default_transaction_read_only = on")
+	if err := la.Renew(); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("renewing in a read-only database: %v, want ErrReadOnly", err)
+	}
+	b := open(t, loc) // new connections
+	defer b.Close()
+	if err := write(b); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("a write on a new connection to a read-only database: %v, want ErrReadOnly", err)
+	}
+	if err := b.View(func(tx *Tx) error { tx.GameCount(); return nil }); err != nil {
+		t.Fatalf("a read of a read-only database: %v", err)
+	}
+	if ok, err := b.NewLease("b", time.Second).Acquire(); ok || !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("acquiring in a read-only database: %v %v", ok, err)
+	}
+	storetest.Exec(t, "ALTER DATABASE "+name+" RESET default_transaction_read_only")
+	if ok, err := la.Acquire(); !ok || err != nil {
+		t.Fatalf("the leader leads again once writable: %v %v", ok, err)
+	}
+	if err := write(a); err != nil {
+		t.Fatalf("the leader writes again: %v", err)
+	}
+	b.NewLease("b", time.Second).Stand()
+	if err := write(b); err != nil {
+		t.Fatalf("a write through connections opened during the freeze: %v", err)
+	}
+}

@@ -58,6 +58,7 @@ func OpenURL(s string, o Options) (*DB, error) {
 	if !strings.Contains(s, "pool_max_conns") {
 		cfg.MaxConns = 16
 	}
+	cfg.ConnConfig.Tracer = roundTrips{}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
@@ -75,7 +76,7 @@ func OpenURL(s string, o Options) (*DB, error) {
 		p.outage = o.Timeout
 	}
 	defer func() { p.outage = time.Minute }()
-	db := &DB{pg: p, path: redact(s), Now: time.Now}
+	db := &DB{pg: p, path: redact(s)} // Now nil: the database's clock
 	if !o.ReadOnly {
 		if err := p.migrate(); err != nil {
 			p.close()
@@ -105,8 +106,14 @@ func (p *pgStore) close() {
 // migrate applies the migrations the database has not had, each in its own transaction.
 func (p *pgStore) migrate() error {
 	return p.wait(func() error {
+		// Read first: a database up to date is not written to (it may be read-only for now).
+		var newest, applied int
+		err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0), count(*) FROM schema_migrations`).Scan(&newest, &applied)
+		if err == nil && newest == len(pgMigrations)-1 && applied == newest {
+			return nil
+		}
 		if _, err := p.pool.Exec(p.ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL)`); err != nil {
-			return err
+			return readOnlyErr(err)
 		}
 		for v := 1; v < len(pgMigrations); v++ {
 			err := p.run(false, func(tx pgx.Tx) error {
@@ -127,7 +134,6 @@ func (p *pgStore) migrate() error {
 				return err
 			}
 		}
-		var newest int
 		if err := p.pool.QueryRow(p.ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
 			return err
 		}
@@ -175,13 +181,48 @@ func transient(err error) bool {
 		strings.Contains(err.Error(), "connection reset")
 }
 
+// RoundTrips counts the statements sent to PostgreSQL, a batch of them as one (BEGIN and
+// COMMIT included), for the benchmarks: a mail costs its round trips.
+var RoundTrips atomic.Int64
+
+// roundTrips is the pgx tracer that counts them.
+type roundTrips struct{}
+
+func (roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	RoundTrips.Add(1)
+	return ctx
+}
+
+func (roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	RoundTrips.Add(1)
+	return ctx
+}
+
+func (roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
 // Retries counts the transactions run again after losing a serialization race (PostgreSQL),
 // for the benchmarks and an operator's curiosity.
 var Retries atomic.Int64
 
-// run runs f in one SERIALIZABLE transaction, again while it loses serialization races.
+// readOnlyErr reports err as ErrReadOnly (too) when the database refused a write because it is
+// read-only (SQLSTATE 25006).
+func readOnlyErr(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "25006" {
+		return fmt.Errorf("%w: %w", ErrReadOnly, err)
+	}
+	return err
+}
+
+// run runs f in one SERIALIZABLE transaction, again while it loses serialization races. A write
+// transaction asks for no access mode: the database's default decides, so that a database set
+// read-only (default_transaction_read_only) refuses it (ErrReadOnly).
 func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
-	mode := pgx.ReadWrite
+	var mode pgx.TxAccessMode // the database's default
 	if readOnly {
 		mode = pgx.ReadOnly
 	}
@@ -197,8 +238,14 @@ func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
 			}
 			return tx.Commit(p.ctx)
 		}()
+		if !readOnly && attempt < 3 && errors.Is(readOnlyErr(err), ErrReadOnly) && !p.frozen() {
+			// Refused by a connection opened while the database was read-only: it keeps that
+			// default, though the database is writable again. New connections have the new one.
+			p.pool.Reset()
+			continue
+		}
 		if err == nil || !retryable(err) || attempt >= 50 {
-			return err
+			return readOnlyErr(err)
 		}
 		Retries.Add(1)
 		time.Sleep(time.Duration(rand.IntN(10*attempt)+1) * time.Millisecond)
@@ -217,13 +264,20 @@ func (p *pgStore) view(now func() time.Time, fn func(*Tx) error) error {
 func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) error {
 	return p.wait(func() error {
 		return p.run(readOnly, func(tx pgx.Tx) error {
-			if !readOnly {
-				if err := p.checkFence(tx); err != nil {
+			// The transaction's moment: the database's (its now(), read with the fence in one
+			// round trip), or the clock a test pinned.
+			var at time.Time
+			if now == nil || !readOnly && p.fence.Load() != 0 {
+				var err error
+				if at, err = p.begin(tx, !readOnly); err != nil {
 					return err
 				}
 			}
+			if now != nil {
+				at = now()
+			}
 			// The database keeps microseconds: so does the clock its transactions read.
-			t := &pgTx{tx: tx, ctx: p.ctx, Now: now().Truncate(time.Microsecond)}
+			t := &pgTx{tx: tx, ctx: p.ctx, Now: at.UTC().Truncate(time.Microsecond), write: !readOnly}
 			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
 				return err
 			}
@@ -235,21 +289,24 @@ func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) er
 	})
 }
 
-// checkFence fails with ErrFenced when this process writes under a lease epoch that is no
+// begin reads the transaction's moment on the database's clock and, for a write, checks the
+// fence: it fails with ErrFenced when this process writes under a lease epoch that is no
 // longer the lease's. Read inside the transaction: a standby that takes the lease while it
 // runs makes one of the two fail to commit (serializable), never both succeed.
-func (p *pgStore) checkFence(tx pgx.Tx) error {
+func (p *pgStore) begin(tx pgx.Tx, write bool) (time.Time, error) {
 	epoch := p.fence.Load()
-	if epoch == 0 {
-		return nil
+	var at time.Time
+	if !write || epoch == 0 {
+		err := tx.QueryRow(p.ctx, `SELECT now()`).Scan(&at)
+		return at, err
 	}
-	var holder string
-	var now int64
-	err := tx.QueryRow(p.ctx, `SELECT holder, epoch FROM lease WHERE name = 'leader'`).Scan(&holder, &now)
-	if errors.Is(err, pgx.ErrNoRows) || err == nil && (now != epoch || holder != *p.holder.Load()) {
-		return ErrFenced
+	var holder *string
+	var cur *int64
+	err := tx.QueryRow(p.ctx, `SELECT now(), (SELECT holder FROM lease WHERE name = 'leader'), (SELECT epoch FROM lease WHERE name = 'leader')`).Scan(&at, &holder, &cur)
+	if err == nil && (holder == nil || cur == nil || *cur != epoch || *holder != *p.holder.Load()) {
+		return at, ErrFenced
 	}
-	return err
+	return at, err
 }
 
 // pgTx is a transaction on the database. Methods whose signature returns no error keep the
@@ -268,23 +325,74 @@ type pgTx struct {
 	// sent), and the database needs only the last.
 	putGames map[uint64]Game
 	dues     map[uint64]any
+	// processed are the inbox keys marked processed, written at flush with the rest (before
+	// anything reads the inbox or the processed keys again: the mail methods flush first).
+	processed []InboxKey
+	// events are the games' logs read in this transaction, with what it appended since.
+	events map[uint64][]Event
+	// later are writes whose answer nobody waits for (the mails queued), sent at flush; the
+	// methods that read what they write flush first. outIDs are ids for the outbox taken from
+	// its sequence ahead, a few in one round trip.
+	later  []laterStmt
+	outIDs []int64
+	// write is set in a write transaction: a game read there brings its players' records
+	// along (the mail's transaction reads them next).
+	write bool
 }
 
-// flush writes what the transaction holds back, in id order.
+// laterStmt is a statement held back until flush.
+type laterStmt struct {
+	sql  string
+	args []any
+}
+
+// flush writes what the transaction holds back, games in id order, in one round trip (a
+// batch): a mail's game, its due moment and its key marked processed go together, and COMMIT
+// follows.
 func (t *pgTx) flush() error {
+	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 && len(t.later) == 0 {
+		return nil
+	}
+	type put struct {
+		g   Game
+		doc []byte
+		r   gameRowResult
+	}
+	var puts []*put
+	b := &pgx.Batch{}
 	for _, id := range slices.Sorted(maps.Keys(t.putGames)) {
-		g := t.putGames[id]
-		if err := t.putGameRow(&g, false); err != nil {
+		p := &put{g: t.putGames[id]}
+		due, withDue := t.dues[id]
+		q, args, doc, err := gameRow(&p.g, false, due, withDue)
+		if err != nil {
 			return fmt.Errorf("store: put game %d: %w", id, err)
 		}
+		p.doc = doc
+		b.Queue(q, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&p.r.wasStatus, &p.r.wasVariant, &p.r.n) })
+		puts = append(puts, p)
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.dues)) {
-		if _, err := t.tx.Exec(t.ctx, `UPDATE games SET due = $2 WHERE id = $1`, int64(id), t.dues[id]); err != nil {
-			return fmt.Errorf("store: due of game %d: %w", id, err)
+		if _, ok := t.putGames[id]; !ok {
+			b.Queue(`UPDATE games SET due = $2 WHERE id = $1`, int64(id), t.dues[id])
+		}
+	}
+	for _, k := range t.processed {
+		b.Queue(markProcessedSQL, append(keyArgs(k), t.Now.UTC())...)
+	}
+	for _, l := range t.later {
+		b.Queue(l.sql, l.args...)
+	}
+	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+		return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
+	}
+	for _, p := range puts {
+		if err := t.afterGameRow(&p.g, p.doc, p.r); err != nil {
+			return fmt.Errorf("store: put game %d: %w", p.g.ID, err)
 		}
 	}
 	clear(t.putGames)
 	clear(t.dues)
+	t.processed, t.later = t.processed[:0], t.later[:0]
 	return nil
 }
 
@@ -343,18 +451,27 @@ func (p *pgStore) setting(key string) (string, error) {
 }
 
 func (p *pgStore) setSetting(key, value string) error {
-	return p.tx(false, time.Now, func(tx *Tx) error {
+	return p.tx(false, nil, func(tx *Tx) error {
 		_, err := tx.ops.(*pgTx).tx.Exec(p.ctx, `INSERT INTO settings (key, value) VALUES ($1, $2)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
 	})
 }
 
+func (p *pgStore) settingOrSet(key, value string) (string, error) {
+	err := p.tx(false, nil, func(tx *Tx) error {
+		return tx.ops.(*pgTx).tx.QueryRow(p.ctx, `WITH put AS (INSERT INTO settings (key, value) VALUES ($1, $2)
+			ON CONFLICT (key) DO NOTHING RETURNING value)
+			SELECT value FROM put UNION ALL SELECT value FROM settings WHERE key = $1`, key, value).Scan(&value)
+	})
+	return value, err
+}
+
 // pgTables are the tables Dump reads, each with the columns that order its rows.
 var pgTables = []struct{ name, order string }{
 	{"counters", "name"}, {"settings", "key"}, {"games", "id"}, {"events", "game, seq"},
 	{"tokens", "token"}, {"seen_message_ids", "game, side, message_id"}, {"tournaments", "id"},
-	{"players", "address"}, {"rate_limits", "address"},
+	{"players", "address"}, {"ratings", "address, variant"}, {"rate_limits", "address"},
 	{"inbox", "mailbox, uidvalidity, uid, content"}, {"processed", "mailbox, uidvalidity, uid, content"},
 	{"outbox", "id"}, {"sent", "id"},
 }
@@ -390,9 +507,10 @@ func (p *pgStore) dump() (map[string]string, error) {
 
 // pruneSome is bboltTx.pruneSome on the database: the raw copies of up to max sent mails done
 // before the retention, after the mark.
-func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err error) {
-	err = p.tx(false, func() time.Time { return now }, func(tx *Tx) error {
+func (p *pgStore) pruneSome(clock func() time.Time, max int) (pruned int, more bool, err error) {
+	err = p.tx(false, clock, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
+		now := tx.Now
 		mark := int64(0)
 		var s string
 		err := t.tx.QueryRow(t.ctx, `SELECT value FROM settings WHERE key = 'sent-pruned'`).Scan(&s)
@@ -450,15 +568,23 @@ func (p *pgStore) pruneSome(now time.Time, max int) (pruned int, more bool, err 
 // jsonDoc encodes a record for its doc column.
 func jsonDoc(v any) ([]byte, error) { return json.Marshal(v) }
 
-// forgetSome drops up to max processed keys older than cutoff; more reports that there may be
-// others.
-func (p *pgStore) forgetSome(cutoff time.Time, max int) (forgot int, more bool, err error) {
-	err = p.tx(false, time.Now, func(tx *Tx) error {
+// forgetSome drops up to max processed keys older than ProcessedRetention, and as many of the
+// Message-IDs seen as old (the same retention: a mail re-sent after it is a new one); more
+// reports that there may be others.
+func (p *pgStore) forgetSome(clock func() time.Time, max int) (forgot int, more bool, err error) {
+	err = p.tx(false, clock, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
+		cutoff := tx.Now.Add(-ProcessedRetention)
 		tag, err := t.tx.Exec(t.ctx, `DELETE FROM processed WHERE (mailbox, uidvalidity, uid, content) IN
 			(SELECT mailbox, uidvalidity, uid, content FROM processed WHERE at < $1 LIMIT $2)`, cutoff, max)
+		if err != nil {
+			return err
+		}
+		seen, err := t.tx.Exec(t.ctx, `DELETE FROM seen_message_ids WHERE (game, side, message_id) IN
+			(SELECT game, side, message_id FROM seen_message_ids WHERE at < $1 LIMIT $2)`, cutoff, max)
 		forgot = int(tag.RowsAffected())
+		more = forgot == max || int(seen.RowsAffected()) == max
 		return err
 	})
-	return forgot, forgot == max, err
+	return forgot, more, err
 }

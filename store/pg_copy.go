@@ -35,7 +35,13 @@ func (t *pgTx) putOutboxAs(m OutMail) error {
 	if err := t.PutOutbox(m); err != nil {
 		return err
 	}
-	return t.atLeast("outbox", m.ID)
+	// The sequence past the id (setval is not rolled back: a copy that fails leaves it ahead,
+	// which only skips ids).
+	if m.ID == 0 {
+		return nil
+	}
+	_, err := t.tx.Exec(t.ctx, `SELECT setval('outbox_ids', $1) FROM outbox_ids WHERE NOT is_called OR last_value < $1`, int64(m.ID))
+	return err
 }
 
 // rows calls fn for each row q returns, scanned into dst.
@@ -105,18 +111,14 @@ func (t *pgTx) eachRated(fn func(*PlayerRecord) error) error {
 	})
 }
 
-// RatedPage orders the rated players of variant in the query (players_rated narrows them
-// to the rated).
+// RatedPage reads the page from the index ratings_order (each row holds its line: no
+// player's record is read), and the count from the counter kept with the rows.
 func (t *pgTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error) {
-	const from = `FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings' AND r->>'variant' = $1`
-	var n int
-	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) `+from, variant).Scan(&n); err != nil {
-		return nil, 0, fmt.Errorf("store: rated players of %s: %w", variant, err)
-	}
+	n := int(t.counter("rated/" + variant))
 	var out []RatedEntry
 	var addr string
 	var line []byte
-	err := t.rows(`SELECT p.address, r - 'history' `+from+` ORDER BY (r->>'rating')::float8 DESC, p.address OFFSET $2 LIMIT $3`,
+	err := t.rows(`SELECT address, entry FROM ratings WHERE variant = $1 ORDER BY rating DESC, address OFFSET $2 LIMIT $3`,
 		[]any{variant, skip, limit}, []any{&addr, &line}, func() error {
 			e := RatedEntry{Address: addr}
 			if err := json.Unmarshal(line, &e.PlayerRating); err != nil {
@@ -131,15 +133,102 @@ func (t *pgTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, er
 	return out, n, nil
 }
 
+// RatedVariants walks down the index ratings_order from one game to the next (a loose index
+// scan: a step per game, whatever the number of rated players).
 func (t *pgTx) RatedVariants() ([]string, error) {
 	var out []string
 	var v string
-	err := t.rows(`SELECT DISTINCT r->>'variant' FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings' ORDER BY 1`,
-		nil, []any{&v}, func() error { out = append(out, v); return nil })
+	err := t.rows(ratedVariantsSQL, nil, []any{&v}, func() error { out = append(out, v); return nil })
 	if err != nil {
 		return nil, fmt.Errorf("store: rated variants: %w", err)
 	}
 	return out, nil
+}
+
+const ratedVariantsSQL = `WITH RECURSIVE v (variant) AS (
+		(SELECT variant FROM ratings ORDER BY variant LIMIT 1)
+		UNION ALL
+		SELECT (SELECT r.variant FROM ratings r WHERE r.variant > v.variant ORDER BY r.variant LIMIT 1) FROM v WHERE v.variant IS NOT NULL)
+	SELECT variant FROM v WHERE variant IS NOT NULL`
+
+// putRatings keeps the rows of ratings (and each game's count) as rec's ratings are, when
+// they changed from was's (the record the transaction read; nil: unknown, read from the rows).
+func (t *pgTx) putRatings(rec *PlayerRecord, was []byte) error {
+	type line struct {
+		variant string
+		rating  float64
+		entry   string
+	}
+	now := map[string]line{}
+	for _, r := range rec.Ratings {
+		r.History = nil
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		now[r.Variant] = line{r.Variant, r.Rating, string(b)}
+	}
+	old := map[string]line{}
+	if was != nil {
+		var w PlayerRecord
+		if err := json.Unmarshal(was, &w); err != nil {
+			return err
+		}
+		for _, r := range w.Ratings {
+			r.History = nil
+			b, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			old[r.Variant] = line{r.Variant, r.Rating, string(b)}
+		}
+	} else {
+		var v, e string
+		var r float64
+		if err := t.rows(`SELECT variant, rating, entry::TEXT FROM ratings WHERE address = $1`, []any{rec.Address}, []any{&v, &r, &e},
+			func() error { old[v] = line{v, r, e}; return nil }); err != nil {
+			return err
+		}
+	}
+	var gone []string
+	for v := range old {
+		if _, ok := now[v]; !ok {
+			gone = append(gone, v)
+		}
+	}
+	var vs, es []string
+	var rs []float64
+	for v, l := range now {
+		if o, ok := old[v]; !ok || o.rating != l.rating || o.entry != l.entry {
+			vs, rs, es = append(vs, v), append(rs, l.rating), append(es, l.entry)
+		}
+	}
+	if len(gone) > 0 {
+		if _, err := t.tx.Exec(t.ctx, `DELETE FROM ratings WHERE address = $1 AND variant = ANY($2)`, rec.Address, gone); err != nil {
+			return err
+		}
+	}
+	if len(vs) > 0 {
+		if _, err := t.tx.Exec(t.ctx, `INSERT INTO ratings (address, variant, rating, entry)
+			SELECT $1, v, r, e::JSONB FROM unnest($2::TEXT[], $3::FLOAT8[], $4::TEXT[]) AS x (v, r, e)
+			ON CONFLICT (address, variant) DO UPDATE SET rating = excluded.rating, entry = excluded.entry`, rec.Address, vs, rs, es); err != nil {
+			return err
+		}
+	}
+	// The counts: one more for each game he is newly rated in, one less for each he is not.
+	for v := range now {
+		if _, ok := old[v]; !ok {
+			if _, err := t.next("rated/" + v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, v := range gone {
+		if _, err := t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, "rated/"+v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *pgTx) eachSeen(fn func(uint64, int, string, time.Time) error) error {
@@ -158,6 +247,9 @@ func (t *pgTx) putSeen(id uint64, side int, messageID string, at time.Time) erro
 }
 
 func (t *pgTx) eachProcessed(fn func(InboxKey, time.Time, string) error) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	var k InboxKey
 	var v, u int64
 	var at time.Time
@@ -177,7 +269,7 @@ func (t *pgTx) putProcessed(k InboxKey, at time.Time, fingerprint string) error 
 }
 
 func (t *pgTx) eachSent(after uint64, max int, fn func(OutMail) error) error {
-	out, err := t.outMails(fmt.Sprintf(`SELECT doc, raw FROM sent WHERE id > %d ORDER BY id LIMIT %d`, after, max))
+	out, err := t.outMails(fmt.Sprintf(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM sent WHERE id > %d ORDER BY id LIMIT %d`, after, max))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,23 +14,65 @@ import (
 // The games, their logs, tokens, tournaments and players on PostgreSQL: the bbolt backend's
 // methods (bolt_games.go, bolt_tournaments.go) as SQL, with the same answers.
 
-// putGameRow writes g's row, its columns from g and its doc g itself.
-func (t *pgTx) putGameRow(g *Game, insert bool) error {
-	doc, err := jsonDoc(g)
+// gameRow is the statement that writes g's row, its columns from g and its doc g itself, and
+// returns what its status and game were before (for the counts of GameIDPage) and how many
+// rows it wrote; with withDue it sets the due moment too (a flush's put and due in one).
+func gameRow(g *Game, insert bool, due any, withDue bool) (q string, args []any, doc []byte, err error) {
+	doc, err = jsonDoc(g)
 	if err != nil {
-		return err
+		return "", nil, nil, err
 	}
-	q := `INSERT INTO games (id, variant, white, black, status, result, reason, tournament, round, created, updated, doc)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+	cols, vals, set := `id, variant, white, black, status, result, reason, tournament, round, created, updated, doc`,
+		`$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12`, ``
+	args = []any{int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
+		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc}
+	if withDue {
+		cols, vals, set = cols+`, due`, vals+`, $13`, `, due = excluded.due`
+		args = append(args, due)
+	}
+	q = `INSERT INTO games (` + cols + `) VALUES (` + vals + `)`
 	if !insert { // a game put back whole (a restore, a copy) is written as it is
 		q += ` ON CONFLICT (id) DO UPDATE SET variant = excluded.variant, white = excluded.white, black = excluded.black,
 			status = excluded.status, result = excluded.result, reason = excluded.reason, tournament = excluded.tournament,
-			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc`
+			round = excluded.round, created = excluded.created, updated = excluded.updated, doc = excluded.doc` + set
 	}
-	tag, err := t.tx.Exec(t.ctx, q, int64(g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, string(g.Status),
-		g.Result, g.Reason, int64(g.Tournament), g.Round, g.Created, g.Updated, doc)
-	if err == nil && tag.RowsAffected() != 1 {
+	return `WITH was AS (SELECT status, variant FROM games WHERE id = $1), put AS (` + q + ` RETURNING 1)
+		SELECT (SELECT status FROM was), (SELECT variant FROM was), (SELECT count(*) FROM put)`, args, doc, nil
+}
+
+// putGameRow writes g's row (gameRow) and what goes with it (afterGameRow).
+func (t *pgTx) putGameRow(g *Game, insert bool) error {
+	q, args, doc, err := gameRow(g, insert, nil, false)
+	if err != nil {
+		return err
+	}
+	var r gameRowResult
+	if err := t.tx.QueryRow(t.ctx, q, args...).Scan(&r.wasStatus, &r.wasVariant, &r.n); err != nil {
+		return err
+	}
+	return t.afterGameRow(g, doc, r)
+}
+
+// gameRowResult is what gameRow's statement returns.
+type gameRowResult struct {
+	wasStatus, wasVariant *string
+	n                     int
+}
+
+// afterGameRow moves the counts when a game begun or ended (its status or game changed), keeps
+// who played it before a REPLACE, and remembers its doc.
+func (t *pgTx) afterGameRow(g *Game, doc []byte, r gameRowResult) error {
+	var err error
+	if r.n != 1 {
 		err = ErrNotFound
+	}
+	if err == nil && (r.wasStatus == nil || *r.wasStatus != string(g.Status) || *r.wasVariant != g.Variant) {
+		if r.wasStatus != nil {
+			_, err = t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, stateCounter(Status(*r.wasStatus), *r.wasVariant))
+		}
+		if err == nil {
+			_, err = t.next(stateCounter(g.Status, g.Variant))
+		}
 	}
 	for _, f := range g.Former {
 		if err != nil {
@@ -65,7 +108,8 @@ func (t *pgTx) CreateGame(g *Game) error {
 	return nil
 }
 
-// scanGames decodes the docs rows returns, in order.
+// scanGames decodes the (id, doc) rows returns, in order. A game's id is its row's key, whatever
+// its doc says (a hand-edited or merged database may disagree): what pages go by.
 func scanGames(rows pgx.Rows, err error) ([]Game, error) {
 	if err != nil {
 		return nil, err
@@ -73,14 +117,16 @@ func scanGames(rows pgx.Rows, err error) ([]Game, error) {
 	defer rows.Close()
 	var out []Game
 	for rows.Next() {
+		var id int64
 		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
+		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, err
 		}
 		var g Game
 		if err := json.Unmarshal(doc, &g); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("game %d: %w", id, err)
 		}
+		g.ID = uint64(id)
 		out = append(out, g)
 	}
 	return out, rows.Err()
@@ -90,7 +136,24 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	key := fmt.Sprint("game/", id)
 	doc, ok := t.cached(key)
 	var err error
-	if !ok {
+	if !ok && t.write {
+		// A mail's transaction reads its game's players' records next: in the same round trip.
+		var white, black string
+		var wdoc, bdoc []byte
+		err = t.tx.QueryRow(t.ctx, `SELECT g.doc, g.white, g.black, (SELECT doc FROM players WHERE address = g.white),
+			(SELECT doc FROM players WHERE address = g.black) FROM games g WHERE g.id = $1`, int64(id)).Scan(&doc, &white, &black, &wdoc, &bdoc)
+		if err == nil {
+			t.remember(key, doc)
+			for _, p := range []struct {
+				addr string
+				doc  []byte
+			}{{white, wdoc}, {black, bdoc}} {
+				if _, known := t.cached("player/" + p.addr); !known {
+					t.remember("player/"+p.addr, p.doc) // nil: known to have no record
+				}
+			}
+		}
+	} else if !ok {
 		err = t.tx.QueryRow(t.ctx, `SELECT doc FROM games WHERE id = $1`, int64(id)).Scan(&doc)
 		if err == nil {
 			t.remember(key, doc)
@@ -106,6 +169,7 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	if err := json.Unmarshal(doc, &g); err != nil {
 		return nil, fmt.Errorf("store: game %d: %w", id, err)
 	}
+	g.ID = id // the row's key
 	return &g, nil
 }
 
@@ -129,14 +193,15 @@ func (t *pgTx) PutGame(g *Game) error {
 	return nil
 }
 
-// EachGame reads the games a page at a time, so that it holds one page, never all.
+// EachGame reads the games a page at a time, so that it holds one page, never all; the pages
+// go by the rows' keys, so that the loop ends and gives each row once.
 func (t *pgTx) EachGame(fn func(*Game) error) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
 	after := int64(0)
 	for {
-		page, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
+		page, err := scanGames(t.tx.Query(t.ctx, `SELECT id, doc FROM games WHERE id > $1 ORDER BY id LIMIT 256`, after))
 		if err != nil {
 			return fmt.Errorf("store: list games: %w", err)
 		}
@@ -172,16 +237,43 @@ func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
 	return out, rows.Err()
 }
 
+// stateCounter names the counter of the games of variant in status (GameIDPage's counts, as
+// bbolt's by-state counts).
+func stateCounter(status Status, variant string) string {
+	return "games/" + string(status) + "/" + variant
+}
+
+// GameIDPage reads the page by an index (games_state, or the key when nothing filters) and the
+// count from the counters kept as games begin and end: both cost the page, not the games.
 func (t *pgTx) GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error) {
 	if err := t.flush(); err != nil {
 		return nil, 0, err
 	}
-	const where = `WHERE ($1 = '' OR status = $1) AND ($2 = '' OR variant = $2)`
-	var n int
-	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) FROM games `+where, string(status), variant).Scan(&n); err != nil {
+	n := 0
+	var name string
+	var v int64
+	err := t.rows(`SELECT name, value FROM counters WHERE name > 'games/' AND name < 'games0'`, nil, []any{&name, &v}, func() error {
+		st, vr, _ := strings.Cut(strings.TrimPrefix(name, "games/"), "/")
+		if (status == "" || st == string(status)) && (variant == "" || vr == variant) {
+			n += int(v)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("store: list games: %w", err)
 	}
-	ids, err := t.ids(`SELECT id FROM games `+where+` ORDER BY id DESC OFFSET $3 LIMIT $4`, string(status), variant, skip, limit)
+	// One query text for each filter, so that each is planned on its index.
+	q, args := `SELECT id FROM games`, []any{}
+	switch {
+	case status != "" && variant != "":
+		q, args = q+` WHERE status = $1 AND variant = $2`, []any{string(status), variant}
+	case status != "":
+		q, args = q+` WHERE status = $1`, []any{string(status)}
+	case variant != "":
+		q, args = q+` WHERE variant = $1`, []any{variant}
+	}
+	q += fmt.Sprintf(` ORDER BY id DESC OFFSET $%d LIMIT $%d`, len(args)+1, len(args)+2)
+	ids, err := t.ids(q, append(args, skip, limit)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list games: %w", err)
 	}
@@ -195,13 +287,26 @@ func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {
 	return ids
 }
 
+// gamesOfSQL reads a player's games by the indexes games_white, games_black and
+// former_players_address, each alone (an OR of the three was planned as a walk of every game).
+const gamesOfSQL = `SELECT id, doc FROM games WHERE id IN (
+		SELECT id FROM games WHERE lower(white) = $1
+		UNION SELECT id FROM games WHERE lower(black) = $1
+		UNION SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`
+
+// gamesOfLocalSQL is gamesOfSQL by the local part (games_white_local, games_black_local,
+// former_players_local).
+const gamesOfLocalSQL = `SELECT id, doc FROM games WHERE id IN (
+		SELECT id FROM games WHERE split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0
+		UNION SELECT id FROM games WHERE split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0
+		UNION SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`
+
 func (t *pgTx) GamesOf(address string) ([]Game, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
 	a := strings.ToLower(address)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games WHERE lower(white) = $1 OR lower(black) = $1
-		OR id IN (SELECT game FROM former_players WHERE lower(address) = $1) ORDER BY id`, a))
+	out, err := scanGames(t.tx.Query(t.ctx, gamesOfSQL, a))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s: %w", address, err)
 	}
@@ -213,10 +318,7 @@ func (t *pgTx) GamesOfLocal(local string) ([]Game, error) {
 		return nil, err
 	}
 	l := strings.ToLower(local)
-	out, err := scanGames(t.tx.Query(t.ctx, `SELECT doc FROM games
-		WHERE (split_part(lower(white), '@', 1) = $1 AND strpos(white, '@') > 0)
-		   OR (split_part(lower(black), '@', 1) = $1 AND strpos(black, '@') > 0)
-		   OR id IN (SELECT game FROM former_players WHERE split_part(lower(address), '@', 1) = $1 AND strpos(address, '@') > 0) ORDER BY id`, l))
+	out, err := scanGames(t.tx.Query(t.ctx, gamesOfLocalSQL, l))
 	if err != nil {
 		return nil, fmt.Errorf("store: games of %s@: %w", local, err)
 	}
@@ -235,6 +337,10 @@ func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
 		int64(id), e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo).Scan(&seq); err != nil {
 		return 0, fmt.Errorf("store: append event to game %d: %w", id, err)
 	}
+	if log, ok := t.events[id]; ok { // the log read in this transaction grows by it
+		e.Seq, e.At = uint64(seq), e.At.UTC()
+		t.events[id] = append(log, e)
+	}
 	return uint64(seq), t.MarkDue(id)
 }
 
@@ -244,7 +350,23 @@ func (t *pgTx) EventCount(id uint64) uint64 {
 	return uint64(n)
 }
 
+// Events reads a game's log once a transaction (a mail reads it before and after its moves):
+// later reads are the log read, with what the transaction appended.
 func (t *pgTx) Events(id uint64) ([]Event, error) {
+	if log, ok := t.events[id]; ok {
+		return slices.Clone(log), nil
+	}
+	log, err := t.readEvents(id)
+	if err == nil {
+		if t.events == nil {
+			t.events = map[uint64][]Event{}
+		}
+		t.events[id] = slices.Clone(log)
+	}
+	return log, err
+}
+
+func (t *pgTx) readEvents(id uint64) ([]Event, error) {
 	rows, err := t.tx.Query(t.ctx, `SELECT seq, side, kind, text, at, source, days, undo FROM events WHERE game = $1 ORDER BY seq`, int64(id))
 	if err != nil {
 		return nil, fmt.Errorf("store: events of game %d: %w", id, err)
@@ -394,21 +516,45 @@ func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
+	tr.ID = id // the row's key
 	return &tr, nil
 }
 
 func (t *pgTx) TournamentCount() int { return int(t.counter("tournaments")) }
 
+// LatestTournaments reads the page, and its tournaments' games in one more query (the index
+// games_tournament) into the transaction's cache: a page of tournaments shows each one's
+// standing, which reads every game of it, and a round trip a game cost 1.2 ms a tournament.
 func (t *pgTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
-	return t.tournaments(`SELECT doc FROM tournaments ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
+	out, err := t.tournaments(`SELECT id, doc FROM tournaments ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	ids := make([]int64, len(out))
+	for i, tr := range out {
+		ids[i] = int64(tr.ID)
+	}
+	var id int64
+	var doc []byte
+	err = t.rows(`SELECT id, doc FROM games WHERE tournament = ANY($1)`, []any{ids}, []any{&id, &doc}, func() error {
+		key := fmt.Sprint("game/", id)
+		if _, ok := t.cached(key); !ok { // what this transaction wrote stays
+			t.remember(key, slices.Clone(doc))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list tournaments: %w", err)
+	}
+	return out, nil
 }
 
 // EachTournament reads the tournaments in pages of 64, so that fn may query the transaction
-// (no rows are open while it runs).
+// (no rows are open while it runs); the pages go by the rows' keys.
 func (t *pgTx) EachTournament(fn func(*Tournament) error) error {
 	after := int64(0)
 	for {
-		page, err := t.tournaments(`SELECT doc FROM tournaments WHERE id > $1 ORDER BY id LIMIT 64`, after)
+		page, err := t.tournaments(`SELECT id, doc FROM tournaments WHERE id > $1 ORDER BY id LIMIT 64`, after)
 		if err != nil {
 			return err
 		}
@@ -424,7 +570,7 @@ func (t *pgTx) EachTournament(fn func(*Tournament) error) error {
 	}
 }
 
-// tournaments decodes the tournaments query q gives.
+// tournaments decodes the (id, doc) rows query q gives; a tournament's id is its row's key.
 func (t *pgTx) tournaments(q string, args ...any) ([]Tournament, error) {
 	rows, err := t.tx.Query(t.ctx, q, args...)
 	if err != nil {
@@ -433,14 +579,16 @@ func (t *pgTx) tournaments(q string, args ...any) ([]Tournament, error) {
 	defer rows.Close()
 	var out []Tournament
 	for rows.Next() {
+		var id int64
 		var doc []byte
 		var tr Tournament
-		if err := rows.Scan(&doc); err != nil {
+		if err := rows.Scan(&id, &doc); err != nil {
 			return nil, fmt.Errorf("store: list tournaments: %w", err)
 		}
 		if err := json.Unmarshal(doc, &tr); err != nil {
-			return nil, fmt.Errorf("store: list tournaments: %w", err)
+			return nil, fmt.Errorf("store: list tournaments: tournament %d: %w", id, err)
 		}
+		tr.ID = uint64(id)
 		out = append(out, tr)
 	}
 	if err := rows.Err(); err != nil {
@@ -477,6 +625,15 @@ func (t *pgTx) PlayerRecord(address string) (*PlayerRecord, error) {
 
 func (t *pgTx) PutPlayerRecord(rec *PlayerRecord) error {
 	doc, err := jsonDoc(rec)
+	if err == nil {
+		was, known := t.cached("player/" + rec.Address)
+		if !known {
+			was = nil
+		} else if was == nil {
+			was = []byte("{}") // known absent: no ratings
+		}
+		err = t.putRatings(rec, was)
+	}
 	if err == nil {
 		_, err = t.tx.Exec(t.ctx, `INSERT INTO players (address, doc) VALUES ($1, $2)
 			ON CONFLICT (address) DO UPDATE SET doc = excluded.doc`, rec.Address, doc)

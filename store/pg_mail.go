@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,9 @@ func scanInbound(row pgx.Row) (InboundMail, error) {
 
 // updateInbound rewrites m's record (attempts, quarantine, error); its raw mail stays.
 func (t *pgTx) updateInbound(m InboundMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	m.Raw = nil
 	doc, err := jsonDoc(m)
 	if err != nil {
@@ -56,6 +60,9 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
+	if err := t.flush(); err != nil {
+		return false, err
+	}
 	if m.Fetched.IsZero() {
 		m.Fetched = t.Now
 	}
@@ -85,6 +92,9 @@ func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
 }
 
 func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	m, err := scanInbound(t.tx.QueryRow(t.ctx, `SELECT `+inboxCols+` FROM inbox
 		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`, keyArgs(k)...))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -98,6 +108,9 @@ func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
 
 // inboxRows calls f with each inbox row q selects (doc, raw, and the raw's size first).
 func (t *pgTx) inboxRows(q string, args []any, f func(m InboundMail) (bool, error)) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	rows, err := t.tx.Query(t.ctx, q, args...)
 	if err != nil {
 		return err
@@ -189,21 +202,26 @@ func (t *pgTx) UpdateInbound(m InboundMail) error {
 	return nil
 }
 
+// markProcessedSQL drops a key's stored copy and marks it with its fingerprint, in one
+// statement ($1-$4 the key, $5 the time).
+const markProcessedSQL = `WITH gone AS (
+		DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
+		RETURNING doc->>'fingerprint' AS fingerprint)
+	INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
+	VALUES ($1, $2, $3, $4, $5, coalesce((SELECT fingerprint FROM gone), ''))
+	ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`
+
+// MarkProcessed is written at flush, with the game (usually the last thing a mail's
+// transaction does); what reads the inbox or the processed keys flushes first.
 func (t *pgTx) MarkProcessed(k InboxKey) error {
-	// The stored copy goes and the key is marked with its fingerprint, in one round trip.
-	if _, err := t.tx.Exec(t.ctx, `WITH gone AS (
-			DELETE FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4
-			RETURNING doc->>'fingerprint' AS fingerprint)
-		INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
-		VALUES ($1, $2, $3, $4, $5, coalesce((SELECT fingerprint FROM gone), ''))
-		ON CONFLICT (mailbox, uidvalidity, uid, content) DO UPDATE SET at = excluded.at, fingerprint = excluded.fingerprint`,
-		append(keyArgs(k), t.Now.UTC())...); err != nil {
-		return fmt.Errorf("store: mark processed %v: %w", k, err)
-	}
+	t.processed = append(t.processed, k)
 	return nil
 }
 
 func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
+	if err := t.flush(); err != nil {
+		return false, err
+	}
 	tag, err := t.tx.Exec(t.ctx, `INSERT INTO processed (mailbox, uidvalidity, uid, content, at, fingerprint)
 		SELECT $1, $2, $3, $4, $5, $6
 		WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
@@ -216,6 +234,7 @@ func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
 
 // exists reports whether q finds a row.
 func (t *pgTx) exists(q string, args ...any) bool {
+	t.keep(t.flush())
 	var one int
 	err := t.tx.QueryRow(t.ctx, q, args...).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -236,6 +255,7 @@ func (t *pgTx) Processed(k InboxKey) bool {
 }
 
 func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
+	t.keep(t.flush())
 	err := t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
 		UNION ALL SELECT fingerprint FROM processed`+keyWhere+` LIMIT 1`, keyArgs(k)...).Scan(&fingerprint)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -246,6 +266,7 @@ func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
 }
 
 func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
+	t.keep(t.flush())
 	var high int64
 	t.keep(t.tx.QueryRow(t.ctx, `SELECT greatest(
 		(SELECT coalesce(max(uid), 0) FROM processed WHERE mailbox = $1 AND uidvalidity = $2),
@@ -264,24 +285,38 @@ func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
-	// The next id and the mail under it in one round trip (the doc gets its id there).
-	var id int64
-	if err := t.tx.QueryRow(t.ctx, `WITH c AS (INSERT INTO counters (name, value) VALUES ('outbox', 1)
-			ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value)
-		INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
-		SELECT value, $1, $2, $3, $4, jsonb_set($5::JSONB, '{id}', to_jsonb(value)), $6 FROM c RETURNING id`,
-		m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw).Scan(&id); err != nil {
-		return 0, fmt.Errorf("store: put outbox: %w", err)
+	// The id comes from a sequence, which no two transactions wait for (a rolled back one
+	// leaves a gap): no row every mail's transaction updates. A few are taken at once (a mail
+	// queues two or three), and the mail is written at flush, with the game.
+	if len(t.outIDs) == 0 {
+		var id int64
+		err := t.rows(`SELECT nextval('outbox_ids') FROM generate_series(1, 4)`, nil, []any{&id}, func() error {
+			t.outIDs = append(t.outIDs, id)
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("store: put outbox: %w", err)
+		}
+		slices.Sort(t.outIDs)
 	}
+	id := t.outIDs[0]
+	t.outIDs = t.outIDs[1:]
+	t.later = append(t.later, laterStmt{`INSERT INTO outbox (id, message_id, game, kind, created, doc, raw)
+		VALUES ($1, $2, $3, $4, $5, jsonb_set($6::JSONB, '{id}', to_jsonb($1::BIGINT)), $7)`,
+		[]any{id, m.MessageID, int64(m.Game), m.Kind, m.Created, doc, raw}})
 	return uint64(id), nil
 }
 
-// scanOut decodes one row of outbox or sent.
+// scanOut decodes one row of outbox or sent. Its queries put the row's key in the doc's id
+// (jsonb_set): a mail is done, and pages go, by its row, whatever its doc says.
 func scanOut(rows pgx.Rows) (OutMail, error) {
 	return scanDoc(rows, func(m *OutMail) *[]byte { return &m.Raw })
 }
 
 func (t *pgTx) outMails(q string) ([]OutMail, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	rows, err := t.tx.Query(t.ctx, q)
 	if err != nil {
 		return nil, err
@@ -299,7 +334,7 @@ func (t *pgTx) outMails(q string) ([]OutMail, error) {
 }
 
 func (t *pgTx) Outbox() ([]OutMail, error) {
-	out, err := t.outMails(`SELECT doc, raw FROM outbox ORDER BY id`)
+	out, err := t.outMails(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM outbox ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list outbox: %w", err)
 	}
@@ -307,12 +342,16 @@ func (t *pgTx) Outbox() ([]OutMail, error) {
 }
 
 func (t *pgTx) OutboxCount() int {
+	t.keep(t.flush())
 	var n int
 	t.keep(t.tx.QueryRow(t.ctx, `SELECT count(*) FROM outbox`).Scan(&n))
 	return n
 }
 
 func (t *pgTx) PutOutbox(m OutMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	raw := m.Raw
 	if raw == nil {
 		raw = []byte{}
@@ -330,6 +369,9 @@ func (t *pgTx) PutOutbox(m OutMail) error {
 }
 
 func (t *pgTx) Done(m OutMail) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	raw := m.Raw
 	if len(raw) == 0 {
 		raw = nil
@@ -354,7 +396,7 @@ func (t *pgTx) Done(m OutMail) error {
 }
 
 func (t *pgTx) SentMails() ([]OutMail, error) {
-	out, err := t.outMails(`SELECT doc, raw FROM sent ORDER BY id`)
+	out, err := t.outMails(`SELECT jsonb_set(doc, '{id}', to_jsonb(id)), raw FROM sent ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list sent: %w", err)
 	}

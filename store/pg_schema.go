@@ -147,6 +147,46 @@ CREATE TABLE former_players (
 CREATE INDEX former_players_address ON former_players (lower(address), game);
 CREATE INDEX former_players_local ON former_players (split_part(lower(address), '@', 1), game);
 `,
+	// 5: the ratings as rows, as bbolt's ratings-by-rating: a rating list reads its page by the
+	// index ratings_order, the games in which someone is rated by a walk down it, and each
+	// game's count of rated players from counters ('rated/<game>'), kept as ratings come and go.
+	5: `
+CREATE TABLE ratings (
+	address TEXT NOT NULL,
+	variant TEXT NOT NULL,
+	rating  FLOAT8 NOT NULL,
+	entry   JSONB NOT NULL,
+	PRIMARY KEY (address, variant)
+);
+CREATE INDEX ratings_order ON ratings (variant, rating DESC, address);
+INSERT INTO ratings (address, variant, rating, entry)
+	SELECT p.address, r->>'variant', (r->>'rating')::FLOAT8, r - 'history'
+	FROM players p, jsonb_array_elements(p.doc->'ratings') r WHERE p.doc ? 'ratings'
+	ON CONFLICT (address, variant) DO NOTHING;
+INSERT INTO counters (name, value) SELECT 'rated/' || variant, count(*) FROM ratings GROUP BY variant
+	ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+`,
+	// 6: the games by state (status and game) for the lists and their counts, as bbolt's
+	// by-state index: the counts in counters ('games/<status>/<game>'), kept as games begin and
+	// end; a game's variant alone is filtered by games_variant. And the tournaments by name,
+	// for the archivist's queries.
+	6: `
+INSERT INTO counters (name, value) SELECT 'games/' || status || '/' || variant, count(*) FROM games GROUP BY status, variant
+	ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+CREATE INDEX games_variant ON games (variant, id);
+CREATE INDEX tournaments_name ON tournaments (name);
+`,
+	// 7: the outbox's ids from a sequence (every mail sent took them from one row of counters,
+	// which every mail's transaction then updated: concurrent mails conflicted on it); the
+	// Message-IDs seen, forgotten with the processed keys, by their time.
+	7: `
+CREATE SEQUENCE outbox_ids;
+SELECT setval('outbox_ids', greatest(v, 1), v > 0) FROM (SELECT greatest(
+	coalesce((SELECT value FROM counters WHERE name = 'outbox'), 0),
+	coalesce((SELECT max(id) FROM outbox), 0), coalesce((SELECT max(id) FROM sent), 0)) AS v) x;
+DELETE FROM counters WHERE name = 'outbox';
+CREATE INDEX seen_message_ids_at ON seen_message_ids (at);
+`,
 	// 8: a player's IF moves logged as EventIf, and the moves they played from SourceIf ("if"
 	// both), no longer as "conditional" (bbolt's schema 8).
 	8: `

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/store/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -178,5 +179,46 @@ func testRatedPages(t *testing.T, db *DB, _ string) {
 	}
 	if !slices.Equal(variants, []string{"orthodox"}) {
 		t.Errorf("rated variants: %v", variants)
+	}
+}
+
+// A database of schema 4 (the ratings only inside the players' records) gets its ratings rows
+// and counts from migration 5.
+func TestRatingsRowsMigrated(t *testing.T) {
+	loc := storetest.Postgres(t)
+	db := open(t, loc)
+	if err := db.Update(func(tx *Tx) error {
+		if err := tx.PutPlayerRecord(&PlayerRecord{Address: "bob@x"}); err != nil {
+			return err
+		}
+		if err := tx.PutPlayerRecord(&PlayerRecord{Address: "cy@x", Ratings: []PlayerRating{{Variant: "orthodox", Rating: 1600}, {Variant: "progressive", Rating: 1400}}}); err != nil {
+			return err
+		}
+		return tx.PutPlayerRecord(&PlayerRecord{Address: "ann@x", Ratings: []PlayerRating{{Variant: "orthodox", Rating: 1500, RD: 200, Vol: 0.06, Games: 1,
+			History: []RatingPoint{{Game: 1, Rating: 1500}}}}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.pg.pool.Exec(db.pg.ctx, `DROP TABLE ratings; DELETE FROM counters WHERE name LIKE 'rated/%'; DELETE FROM schema_migrations WHERE version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = open(t, loc)
+	defer db.Close()
+	if err := db.View(func(tx *Tx) error {
+		page, n, err := tx.RatedPage("orthodox", 0, 10)
+		if err != nil {
+			return err
+		}
+		if n != 2 || len(page) != 2 || page[0].Address != "cy@x" || page[1].Address != "ann@x" || page[1].RD != 200 || page[1].History != nil {
+			t.Errorf("orthodox after the migration: %+v of %d", page, n)
+		}
+		variants, err := tx.RatedVariants()
+		if !slices.Equal(variants, []string{"orthodox", "progressive"}) {
+			t.Errorf("rated variants after the migration: %v", variants)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

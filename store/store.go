@@ -34,6 +34,11 @@ var ErrLocked = errors.New("the database is in use by another refereed process (
 // since it was granted, and the store refused to let it write.
 var ErrFenced = errors.New("store: another instance leads now: this one may not write")
 
+// ErrReadOnly means the database refuses writes: a DBA set it read-only (ALTER DATABASE ...
+// SET default_transaction_read_only = on), or it is a standby replica. A leader stands by
+// until it is writable again.
+var ErrReadOnly = errors.New("store: the database is read-only (default_transaction_read_only, or a replica): nothing may be written")
+
 // ErrNotFile is returned for what only a bbolt file can do (Backup, Compact) when the store is
 // a PostgreSQL database: its own tools back it up (pg_dump, replicas).
 var ErrNotFile = errors.New("store: the store is a PostgreSQL database: back it up with its own tools (pg_dump, a replica)")
@@ -47,7 +52,11 @@ type DB struct {
 	bolt *bolt.DB
 	pg   *pgStore
 	path string // the file, or the URL without its password
-	// Now is the clock; each transaction reads it once. Tests pin it.
+	// Now is the clock; each transaction reads it once. Tests pin it. When nil (how OpenURL
+	// leaves a database) it is the store's own: the database's on PostgreSQL (now(), read
+	// once by each transaction), so that every instance times the games (deadlines,
+	// reminders, events) by the one clock they share, whatever the machine's clock says; the
+	// machine's on a bbolt file.
 	Now func() time.Time
 }
 
@@ -127,7 +136,7 @@ func (db *DB) Update(fn func(*Tx) error) error {
 		return db.pg.update(db.Now, fn)
 	}
 	return db.bupdate(func(btx *bolt.Tx) error {
-		now := db.Now()
+		now := db.clock()
 		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
 	})
 }
@@ -138,9 +147,17 @@ func (db *DB) View(fn func(*Tx) error) error {
 		return db.pg.view(db.Now, fn)
 	}
 	return db.bview(func(btx *bolt.Tx) error {
-		now := db.Now()
+		now := db.clock()
 		return fn(&Tx{ops: &boltTx{tx: btx, Now: now}, Now: now})
 	})
+}
+
+// clock reads the machine's clock unless a test pinned Now (a bbolt file's transactions).
+func (db *DB) clock() time.Time {
+	if db.Now == nil {
+		return time.Now()
+	}
+	return db.Now()
 }
 
 // Close closes the store. A bbolt file's last transaction notes when it was closed cleanly.

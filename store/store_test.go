@@ -28,7 +28,7 @@ func each(t *testing.T, test func(t *testing.T, db *DB, loc string)) {
 	}
 }
 
-func open(t *testing.T, path string) *DB {
+func open(t testing.TB, path string) *DB {
 	t.Helper()
 	db, err := OpenURL(path, Options{NoSync: true, Timeout: 100 * time.Millisecond})
 	if err != nil {

@@ -7,6 +7,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/refereed/refereed/mailer/localmail"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 )
 
 type syncBuffer struct {
@@ -74,5 +78,40 @@ func TestRefereePasswordOnce(t *testing.T) {
 	}
 	if _, out, _ := run(t, "mailpass", "--data", dir, "ann@localhost"); !strings.Contains(out, "ann@localhost logs in with password") {
 		t.Errorf("mailpass ann@localhost: %q", out)
+	}
+}
+
+// With --store URL the built-in mail server's secret is the database's (several instances
+// share it): new makes it there and prints the players' passwords, show and mailpass print the
+// same ones, and a daemon on the database gives the referee that password.
+func TestMailPasswordsOnPostgres(t *testing.T) {
+	url := storetest.Postgres(t)
+	code, out, stderr := run(t, "new", "--store", url, "--white", "ann@localhost", "--black", "bob@localhost")
+	if code != exitOK || !strings.Contains(out, "ann@localhost logs in with password") || !strings.Contains(out, "bob@localhost logs in with password") {
+		t.Fatalf("new --store: exit %d: %s%s", code, out, stderr)
+	}
+	pw := func(out, addr string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "local mail: "+addr+" logs in with password ") {
+				return strings.TrimPrefix(l, "local mail: "+addr+" logs in with password ")
+			}
+		}
+		return ""
+	}
+	ann := pw(out, "ann@localhost")
+	if code, out, stderr := run(t, "show", "--store", url, "1"); code != exitOK || pw(out, "ann@localhost") != ann {
+		t.Errorf("show --store: exit %d, ann's password %q, want %q: %s%s", code, pw(out, "ann@localhost"), ann, out, stderr)
+	}
+	if code, out, stderr := run(t, "mailpass", "--store", url, "ann@localhost"); code != exitOK || pw(out, "ann@localhost") != ann {
+		t.Errorf("mailpass --store: exit %d, %q, want %q: %s", code, out, ann, stderr)
+	}
+	db, err := store.OpenURL(url, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	secret, made, err := sharedSecret(db, t.TempDir())
+	if err != nil || made || localmail.PasswordFor(secret, "ann@localhost") != ann {
+		t.Errorf("a daemon's secret on the database: made %v, %v: not the one new printed", made, err)
 	}
 }

@@ -80,7 +80,9 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	defer closeDB()
 	if created {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
-		if err := d.makeMailSecret(m); err != nil {
+	}
+	if created || d.shared() {
+		if err := d.makeMailSecret(m, db); err != nil {
 			fmt.Fprintf(m.Stderr, "refereed %s: %v\n", fs.Name(), err)
 			return exitInvalid
 		}
@@ -91,7 +93,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(m.Stdout, "game #%d created in %s: %s plays White, %s plays Black; the opening mails are queued\n", id, d.where(m), *white, *black)
-	printMailPasswords(m.Stdout, d.where(m), refereeOf(db, *address).Address, *white, *black)
+	printMailPasswords(m.Stdout, d.mailSecret(m, db), refereeOf(db, *address).Address, *white, *black)
 	if m.db == nil {
 		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}

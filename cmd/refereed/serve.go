@@ -239,7 +239,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		local = &localmail.Server{Domain: domain, Password: o.password, IMAPAddr: o.localIMAP, SMTPAddr: o.localSMTP, Dir: o.data,
 			Referee: o.address, Log: log.With("part", "localmail"), MaxMessageBytes: localMaxSize(o.maxSize)}
 		if o.password == "" { // each address its own password
-			if local.Secret, secretMade, err = localSecret(o.data); err != nil {
+			secretOf := localSecret
+			if db.Postgres() {
+				secretOf = func(dir string) ([]byte, bool, error) { return sharedSecret(db, dir) }
+			}
+			if local.Secret, secretMade, err = secretOf(o.data); err != nil {
 				return err
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
@@ -297,7 +301,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		go func() {
 			defer wg.Done()
 			lastPrune := time.Time{}
-			for {
+			leaderLoop.run(ctx, nil, func() error {
 				if time.Since(lastPrune) > time.Hour {
 					lastPrune = time.Now()
 					if n, err := db.Prune(); err != nil {
@@ -311,23 +315,20 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 						log.Info("keys of mail processed long ago forgotten", "count", n)
 					}
 				}
-				if n, err := ref.CheckDeadlines(); err != nil {
+				n, err := ref.CheckDeadlines()
+				if err != nil {
 					log.Error("checking deadlines", "err", err)
 				} else if n > 0 {
 					poke(outbox)
 				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(time.Minute):
-				}
-			}
+				return err
+			})
 		}()
 		go func() { defer wg.Done(); intake.Run(ctx) }()
 		go func() { defer wg.Done(); sender.Run(ctx, outbox, deliveryPoll(db)) }()
 		go func() {
 			defer wg.Done()
-			for {
+			leaderLoop.run(ctx, newMail, func() error {
 				n, err := ref.ProcessInbox()
 				if err != nil {
 					log.Error("processing the inbox", "err", err)
@@ -335,13 +336,8 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 				if n > 0 {
 					poke(outbox)
 				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-newMail:
-				case <-time.After(time.Minute):
-				}
-			}
+				return err
+			})
 		}()
 		poke(outbox)
 		wg.Wait()
@@ -445,13 +441,36 @@ func localSecret(dir string) (secret []byte, made bool, err error) {
 	} else if !os.IsNotExist(err) {
 		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
-	b := make([]byte, 32)
-	rand.Read(b)
-	s := hex.EncodeToString(b)
+	s := newSecret()
 	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
 		return nil, false, fmt.Errorf("local mail secret: %w", err)
 	}
 	return []byte(s), true, nil
+}
+
+// newSecret is a fresh secret for the local mail server's passwords.
+func newSecret() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// sharedSecret is the local mail server's secret of an instance on a PostgreSQL store: the
+// database's (settings, mail-secret), so that every instance and every command gives a player
+// the same password; the first instance or command to need one puts its own there (made).
+func sharedSecret(db *store.DB, dir string) (secret []byte, made bool, err error) {
+	if s := db.Meta("mail-secret"); s != "" {
+		return []byte(s), false, nil
+	}
+	own, _, err := localSecret(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	s, err := db.MetaOrSet("mail-secret", string(own))
+	if err != nil {
+		return nil, false, fmt.Errorf("local mail secret: %w", err)
+	}
+	return []byte(s), s == string(own), nil
 }
 
 // errStopped is serve's return when it was told to stop before it could start: a clean stop.
@@ -563,6 +582,49 @@ func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.L
 	}
 }
 
+// loop runs a leader's step (the inbox, the clocks) every so often and when woken; after a
+// failure (the store could not write: a full disk, a database gone away) it tries again
+// within seconds, with backoff, rather than at the next period: play resumes soon after the
+// disk has room again.
+type loop struct {
+	every                time.Duration // between steps while all is well
+	retryFirst, retryMax time.Duration // after failures in a row: retryFirst, doubling, at most retryMax
+}
+
+// leaderLoop is the daemon's: a step a minute, a failed one tried again after 1, 2, 4, 8 s.
+var leaderLoop = loop{every: time.Minute, retryFirst: time.Second, retryMax: 8 * time.Second}
+
+// retryAfter is how long to wait after failures failed steps in a row.
+func (l loop) retryAfter(failures int) time.Duration {
+	d := l.retryFirst
+	for i := 1; i < failures && d < l.retryMax; i++ {
+		d *= 2
+	}
+	return min(d, l.retryMax)
+}
+
+// run calls step until ctx ends: again after l.every, when wake says so, or after a failure
+// as retryAfter says.
+func (l loop) run(ctx context.Context, wake <-chan struct{}, step func() error) {
+	failures := 0
+	for ctx.Err() == nil {
+		wait := l.every
+		if err := step(); err != nil {
+			failures++
+			wait = l.retryAfter(failures)
+		} else {
+			failures = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
 // The lease of a shared store: how long it lasts, how often the leader renews it, how often a
 // standby asks for it. A leader that dies is replaced within leaseTTL + standbyPoll.
 const (
@@ -574,8 +636,10 @@ const (
 // leadership runs lead while this instance leads the store, until ctx ends. A bbolt file
 // admits one process: it leads at once, for good. On a shared store it stands by until it
 // acquires the lease, leads while it renews it, and stands by again when it loses it (another
-// took over while it was paused, or the database was out of reach for longer than the lease):
-// its writes are fenced from the moment another leads, before it learns it.
+// took over while it was paused, or the database was out of reach for longer than the lease)
+// or the database is set read-only (a DBA's freeze: it says so, and leads again once the
+// database is writable): its writes are fenced from the moment another leads, before it
+// learns it.
 func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, log *slog.Logger, lead func(context.Context)) {
 	if !db.Postgres() {
 		lead(ctx)
@@ -588,13 +652,24 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 	host, _ := os.Hostname()
 	lease := db.NewLease(fmt.Sprintf("%s/%d/%x", host, os.Getpid(), time.Now().UnixNano()&0xffffff), ttl)
 	log = log.With("instance", lease.Holder())
-	standing := false
+	standing, frozen := false, false
 	for ctx.Err() == nil {
 		ok, err := acquire(ctx, lease)
 		if ctx.Err() != nil {
+			if ok { // granted as the stop came: handed back, or a successor would wait for it to run out
+				if err := lease.Release(); err != nil {
+					log.Warn("releasing the lease", "err", err)
+				}
+			}
 			return
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, store.ErrReadOnly):
+			if !frozen { // said once, not every second of a DBA's freeze
+				log.Warn("standing by: the database is read-only; leading again once it is writable", "err", err)
+				frozen, standing = true, true
+			}
+		case err != nil:
 			log.Error("asking for the lease", "err", err)
 		}
 		if !ok {
@@ -609,7 +684,7 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 			}
 			continue
 		}
-		standing = false
+		standing, frozen = false, false
 		log.Info("leading", "epoch", lease.Epoch())
 		leadCtx, stop := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -631,6 +706,10 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 				continue
 			case errors.Is(err, store.ErrLeaseLost):
 				log.Warn("another instance took over: standing by", "epoch", lease.Epoch())
+				break renewing
+			case errors.Is(err, store.ErrReadOnly):
+				log.Warn("the database was set read-only: standing by until it is writable", "err", err)
+				frozen = true
 				break renewing
 			case time.Since(renewed) > ttl:
 				log.Warn("the lease could not be renewed in time: standing by", "err", err)
@@ -661,7 +740,8 @@ func deliveryPoll(db *store.DB) time.Duration {
 }
 
 // acquire asks for the lease until ctx ends: a stop is not held up by a database out of reach
-// (the request gives up when the store is closed).
+// for more than 3 s (the request gives up when the store is closed). ok with an error from ctx
+// means the lease was granted as the stop came: the caller hands it back.
 func acquire(ctx context.Context, lease *store.Lease) (bool, error) {
 	type answer struct {
 		ok  bool
@@ -676,6 +756,12 @@ func acquire(ctx context.Context, lease *store.Lease) (bool, error) {
 	case a := <-ch:
 		return a.ok, a.err
 	case <-ctx.Done():
-		return false, ctx.Err()
+		// The answer, if it comes soon: a lease granted as the stop came is handed back.
+		select {
+		case a := <-ch:
+			return a.ok, ctx.Err()
+		case <-time.After(3 * time.Second):
+			return false, ctx.Err()
+		}
 	}
 }

@@ -67,7 +67,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		for i, p := range sg.Players {
 			fmt.Fprintf(m.Stdout, "%s (%s) replies to %s\n", p.Address, variant.Side(i), ref.ReplyAddress(sg, variant.Side(i)))
 		}
-		printMailPasswords(m.Stdout, d.where(m), ref.Address, sg.Players[0].Address, sg.Players[1].Address)
+		printMailPasswords(m.Stdout, d.mailSecret(m, db), ref.Address, sg.Players[0].Address, sg.Players[1].Address)
 		return nil
 	})
 	if err != nil {

@@ -106,7 +106,9 @@ func (m *Main) tournamentNew(args []string) int {
 	defer closeDB()
 	if created {
 		fmt.Fprintf(m.Stdout, "created a new store in %s\n", d.where(m))
-		if err := d.makeMailSecret(m); err != nil {
+	}
+	if created || d.shared() {
+		if err := d.makeMailSecret(m, db); err != nil {
 			fmt.Fprintf(m.Stderr, "refereed %s: %v\n", fs.Name(), err)
 			return exitInvalid
 		}
@@ -138,7 +140,7 @@ func (m *Main) tournamentNew(args []string) int {
 		mailers = append(slices.Clone(mailers), t.Organizer)
 		fmt.Fprintf(m.Stdout, "the organizer, %s, was sent a welcome; he sends his commands to %s\n", t.Organizer, refereeOf(db, *address).OrganizerAddress(t))
 	}
-	printMailPasswords(m.Stdout, d.where(m), refereeOf(db, *address).Address, mailers...)
+	printMailPasswords(m.Stdout, d.mailSecret(m, db), refereeOf(db, *address).Address, mailers...)
 	if m.db == nil {
 		fmt.Fprintln(m.Stdout, d.noDaemon(db))
 	}

@@ -90,3 +90,54 @@ func Location(t testing.TB, backend string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+var databases atomic.Int64
+
+// Database is a fresh, empty database's URL and name, for a test that changes what a schema
+// cannot hold (ALTER DATABASE): dropped after the test. Skipped as Postgres is.
+func Database(t testing.TB) (loc, name string) {
+	t.Helper()
+	Postgres(t) // skips without a database
+	base := os.Getenv("REFEREED_TEST_PG")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	defer conn.Close(ctx)
+	name = fmt.Sprintf("d%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, databases.Add(1))
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if conn, err := pgx.Connect(ctx, base); err == nil {
+			conn.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
+			conn.Close(ctx)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	u.Path = "/" + name
+	return u.String(), name
+}
+
+// Exec runs statement on the database REFEREED_TEST_PG names (ALTER DATABASE, for instance).
+func Exec(t testing.TB, statement string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, os.Getenv("REFEREED_TEST_PG"))
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, statement); err != nil {
+		t.Fatalf("storetest: %s: %v", statement, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
 )
@@ -34,7 +35,9 @@ import (
 //   - start to first answer after a crash: the daemon killed (SIGKILL), started again, and
 //     the opponent's move answered (the store's free list is rebuilt by walking the file).
 //
-// It fails only if the daemon does not answer; the figures are for the README's table.
+// It fails only if the daemon does not answer; the figures are for the README's table. With
+// REFEREED_TEST_LEAGUE_STORE=postgres the league is a PostgreSQL store (a fresh schema of
+// REFEREED_TEST_PG's database), served with --store.
 func TestLeagueStart(t *testing.T) {
 	sizes := os.Getenv("REFEREED_TEST_LEAGUE")
 	if sizes == "" {
@@ -71,6 +74,9 @@ func TestLeagueStart(t *testing.T) {
 func measureLeague(t *testing.T, n int, idle time.Duration) string {
 	e := newEnv(t)
 	e.poll = "-" // the daemon as a newcomer runs it: IDLE, with its 30 s safety poll
+	if os.Getenv("REFEREED_TEST_LEAGUE_STORE") == "postgres" {
+		e.store = storetest.Postgres(t)
+	}
 	t0 := time.Now()
 	lg := cachedLeague(t, e, n)
 	fmt.Printf("games=%d: built in %s (store %d MB)\n", n, time.Since(t0).Round(time.Second), lg.size>>20)
@@ -163,7 +169,7 @@ func (lg league) play(t *testing.T, e *env, start time.Time, side int, move, tol
 // earlier run, copied from DIR (and kept there when it is built): for measuring again.
 func cachedLeague(t *testing.T, e *env, n int) league {
 	dir := os.Getenv("REFEREED_TEST_LEAGUE_CACHE")
-	if dir == "" {
+	if dir == "" || e.store != "" {
 		return buildLeague(t, e, n)
 	}
 	cached := filepath.Join(dir, fmt.Sprintf("league-%d.db", n))
@@ -212,7 +218,10 @@ func says(mails []*parser.Message, text string) bool {
 // more, with no move yet.
 func buildLeague(t *testing.T, e *env, n int) league {
 	path := filepath.Join(e.data, "refereed.db")
-	db, err := store.Open(path, store.Options{NoSync: true})
+	if e.store != "" {
+		path = e.store
+	}
+	db, err := store.OpenURL(path, store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +271,9 @@ func buildLeague(t *testing.T, e *env, n int) league {
 	drainOutbox(t, db)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if e.store != "" {
+		return lg // the database's size is its own business
 	}
 	st, err := os.Stat(path)
 	if err != nil {

@@ -212,14 +212,14 @@ func TestSMTPDown(t *testing.T) {
 	ann, bob := e.addr("ann"), e.addr("bob")
 	e.admin("new", "--white", ann, "--black", bob)
 	e.waitMail(ann, 1, 30*time.Second)
-	if out, err := exec.Command("postfix", "stop").CombinedOutput(); err != nil {
+	if out, err := exec.Command("postfix", "-c", postfixConf(), "stop").CombinedOutput(); err != nil {
 		t.Fatalf("postfix stop: %v %s", err, out)
 	}
 	time.Sleep(2 * time.Second)
 	e.admin("new", "--white", e.addr("carl"), "--black", e.addr("dana"))
 	time.Sleep(3 * time.Second)
 	mustContain(t, "list while Postfix is down", e.admin("list"), "2 mail(s) waiting in the outbox")
-	if out, err := exec.Command("postfix", "start").CombinedOutput(); err != nil {
+	if out, err := exec.Command("postfix", "-c", postfixConf(), "start").CombinedOutput(); err != nil {
 		t.Fatalf("postfix start: %v %s", err, out)
 	}
 	// The sender retries with backoff (30 s first); the mails arrive.
@@ -250,7 +250,7 @@ func TestIMAPRestart(t *testing.T) {
 		t.Fatalf("dovecot start: %v", err)
 	}
 	for i := 0; i < 100; i++ {
-		if c, err := net.Dial("tcp", "127.0.0.1:2424"); err == nil {
+		if c, err := net.Dial("tcp", "127.0.0.1:"+getenv("LMTP_PORT", "2424")); err == nil {
 			c.Close()
 			break
 		}
@@ -267,7 +267,7 @@ func TestIMAPTLS(t *testing.T) {
 	if os.Getenv("REFEREED_TEST_REAL") != "1" {
 		t.Skip("needs real Dovecot (REFEREED_TEST_REAL=1)")
 	}
-	for _, c := range []struct{ security, addr string }{{"tls", "127.0.0.1:1993"}, {"starttls", e2eIMAP()}} {
+	for _, c := range []struct{ security, addr string }{{"tls", "127.0.0.1:" + getenv("IMAPS_PORT", "1993")}, {"starttls", e2eIMAP()}} {
 		t.Run(c.security, func(t *testing.T) {
 			e := newEnv(t)
 			e.writeConfig(c.security, c.addr)
@@ -285,6 +285,12 @@ func TestIMAPTLS(t *testing.T) {
 }
 
 func e2eIMAP() string { return getenv("IMAP_ADDR", "127.0.0.1:1143") }
+
+// postfixConf is the configuration directory of the scenario's own Postfix instance
+// (test/lib/mail-up.sh): the machine's Postfix is never stopped.
+func postfixConf() string {
+	return getenv("POSTFIX_CONF", getenv("MAILCI_DIR", "/tmp/refereed-mailci")+"/postfix")
+}
 
 // The daemon stopped (SIGTERM) and started again in the middle of a game: both players' moves
 // before and after the restart are all applied and answered, none is dropped. With the local

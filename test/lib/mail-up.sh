@@ -2,6 +2,12 @@
 # Start Dovecot (IMAP + LMTP) and Postfix (SMTP -> Dovecot LMTP) on 127.0.0.1, without
 # systemd (the recipe of shared/mail-stack.md §8, with several users, plus addresses and a
 # size limit above 10 MB). Installs the packages when missing. Needs root.
+#
+# Both are instances of their own, everything under $MAILCI_DIR: Dovecot from its own
+# dovecot.conf, Postfix from its own configuration directory ($D/postfix: main.cf, master.cf)
+# with its own queue, data and pid directories, started with `postfix -c`. The machine's
+# Postfix (/etc/postfix) is never read, changed or stopped, and two runs with different
+# MAILCI_DIR and ports never touch each other; mail-down.sh stops this run's, by pid.
 set -eu
 D=${MAILCI_DIR:-/tmp/refereed-mailci}
 IMAP_PORT=${IMAP_PORT:-1143}; IMAPS_PORT=${IMAPS_PORT:-1993}
@@ -32,7 +38,7 @@ for u in $USERS; do
 done
 chmod 640 "$D/passwd"; chgrp dovecot "$D/passwd"
 cat > "$D/dovecot.conf" <<CONF
-instance_name = refereed-mailci
+instance_name = refereed-$(basename "$D")
 base_dir = $D/run/dovecot
 state_dir = $D/run/dovecot-state
 log_path = $D/dovecot.log
@@ -82,10 +88,25 @@ protocol lmtp {
 CONF
 dovecot -c "$D/dovecot.conf" </dev/null >>"$D/dovecot.log" 2>&1
 
-postconf -e \
+# --- Postfix: an instance of its own in $D/postfix (config), $D/postfix-queue, $D/postfix-data ---
+P=$D/postfix
+mkdir -p "$P" "$D/postfix-queue" "$D/postfix-data"
+chown postfix "$D/postfix-data"
+# master.cf: the package's services, without its smtp on port 25 (the machine's, if any),
+# nothing chrooted (Debian chroots into the default queue directory), and ours on SMTP_PORT.
+sed -e '/^smtp[[:space:]]\+inet/,/^[^[:space:]#]/{/^smtp[[:space:]]\+inet/d;/^[[:space:]]/d}' \
+  /usr/share/postfix/master.cf.dist > "$P/master.cf"
+: > "$P/main.cf"
+pc() { postconf -c "$P" "$@"; }
+pc -e \
+  "compatibility_level = 3.6" \
+  "queue_directory = $D/postfix-queue" \
+  "data_directory = $D/postfix-data" \
+  "mail_owner = postfix" "setgid_group = postdrop" \
+  "syslog_name = postfix-$(basename "$D")" \
   "myhostname = localhost" \
-  "mydestination = localhost" \
-  "inet_interfaces = loopback-only" \
+  "mydestination =" \
+  "inet_interfaces = 127.0.0.1" \
   "inet_protocols = ipv4" \
   "mynetworks = 127.0.0.0/8" \
   "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination" \
@@ -94,13 +115,14 @@ postconf -e \
   "virtual_transport = lmtp:inet:127.0.0.1:$LMTP_PORT" \
   "recipient_delimiter = +" \
   "message_size_limit = 41943040" \
+  "alias_maps =" "alias_database =" \
   "queue_run_delay = 2s" "minimal_backoff_time = 2s" "maximal_backoff_time = 10s" \
   "maillog_file_prefixes = /var, /dev/stdout, $D" \
   "maillog_file = $D/postfix.log"
-postconf -M "$SMTP_PORT/inet=$SMTP_PORT inet n - n - - smtpd"
-postconf -MX smtp/inet 2>/dev/null || true
-postconf -F '*/*/chroot = n'
-postfix start </dev/null >>"$D/postfix.log" 2>&1 || postfix reload </dev/null >>"$D/postfix.log" 2>&1
+pc -M "$SMTP_PORT/inet=$SMTP_PORT inet n - n - - smtpd"
+pc -F '*/*/chroot = n'
+postfix -c "$P" set-permissions </dev/null >>"$D/postfix.log" 2>&1 || true
+postfix -c "$P" start </dev/null >>"$D/postfix.log" 2>&1 || postfix -c "$P" reload </dev/null >>"$D/postfix.log" 2>&1
 
 for i in $(seq 1 100); do
   if (exec 3<>/dev/tcp/127.0.0.1/$SMTP_PORT) 2>/dev/null && (exec 3<>/dev/tcp/127.0.0.1/$IMAP_PORT) 2>/dev/null; then

@@ -10,8 +10,11 @@ export MAIL_USER=referee@example.test MAIL_PASS=secret
 users="ann bob carl dana mallory"
 for i in $(seq 0 19); do users="$users w$i b$i"; done
 export REFEREED_TEST_USERS=$(for u in $users; do printf '%s@example.test ' "$u"; done)
-export REFEREED_TEST_REAL=1 IMAP_ADDR=127.0.0.1:1143 SMTP_ADDR=127.0.0.1:2525
-export DOVECOT_CONF=$MAILCI_DIR/dovecot.conf
+# The mail stack is this run's own (mail-up.sh): its directory and ports may be moved so that
+# two runs share a machine (MAILCI_DIR, IMAP_PORT, SMTP_PORT, LMTP_PORT, IMAPS_PORT).
+export IMAP_PORT=${IMAP_PORT:-1143} IMAPS_PORT=${IMAPS_PORT:-1993} SMTP_PORT=${SMTP_PORT:-2525} LMTP_PORT=${LMTP_PORT:-2424}
+export REFEREED_TEST_REAL=1 IMAP_ADDR=127.0.0.1:$IMAP_PORT SMTP_ADDR=127.0.0.1:$SMTP_PORT
+export DOVECOT_CONF=$MAILCI_DIR/dovecot.conf POSTFIX_CONF=$MAILCI_DIR/postfix
 
 run_scenario() {
   trap 'bash "$LIB/mail-down.sh"' EXIT
