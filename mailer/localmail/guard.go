@@ -206,10 +206,23 @@ type chanListener struct {
 	ch     chan net.Conn
 	done   chan struct{}
 	closed sync.Once
+	// accepting is closed at the first Accept: the protocol server's Serve is under way
+	// (go-imap and go-smtp must not be closed before it is: their Close waits for the
+	// listeners they count there).
+	accepting chan struct{}
+	started   sync.Once
 }
 
 func newChanListener(addr net.Addr) *chanListener {
-	return &chanListener{addr: addr, ch: make(chan net.Conn), done: make(chan struct{})}
+	return &chanListener{addr: addr, ch: make(chan net.Conn), done: make(chan struct{}), accepting: make(chan struct{})}
+}
+
+// waitServing waits until a protocol server serves l (or a while: it then never will).
+func (l *chanListener) waitServing() {
+	select {
+	case <-l.accepting:
+	case <-time.After(10 * time.Second):
+	}
 }
 
 func (l *chanListener) put(c net.Conn) bool {
@@ -222,6 +235,7 @@ func (l *chanListener) put(c net.Conn) bool {
 }
 
 func (l *chanListener) Accept() (net.Conn, error) {
+	l.started.Do(func() { close(l.accepting) })
 	select {
 	case c := <-l.ch:
 		return c, nil

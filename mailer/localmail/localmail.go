@@ -222,6 +222,7 @@ func (s *Server) serve() error {
 		imap     bool
 		keep     *net.Listener
 	}{{s.IMAPAddr, false, true, &s.iln}, {s.SMTPAddr, false, false, &s.sln}, {s.IMAPSAddr, true, true, nil}, {s.SMTPSAddr, true, false, nil}}
+	var serving []*chanListener
 	for _, p := range ports {
 		if p.addr == "" {
 			continue
@@ -250,12 +251,17 @@ func (s *Server) serve() error {
 			go sp.run()
 			go s.imapStrict.Serve(sp.strict)
 			go s.imapLenient.Serve(sp.lenient)
+			serving = append(serving, sp.strict, sp.lenient)
 		} else {
 			sp := newSplit(ln, implicit, s.counts, s.lim.SMTPIdle, smtpBusy)
 			go sp.run()
 			go s.smtpStrict.Serve(sp.strict)
 			go s.smtpLenient.Serve(sp.lenient)
+			serving = append(serving, sp.strict, sp.lenient)
 		}
+	}
+	for _, l := range serving { // Close may come at once (tests): each Serve is under way first
+		l.waitServing()
 	}
 	return nil
 }
