@@ -129,7 +129,14 @@ func (g *guardedConn) Read(p []byte) (int, error) {
 		idle = min(idle, g.preAuth)
 	}
 	g.Conn.SetReadDeadline(time.Now().Add(idle))
-	return g.Conn.Read(p)
+	n, err := g.Conn.Read(p)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		// Idle too long: closed now, so that a protocol server that reads again (go-imap
+		// tries a second read after a timeout) does not wait another round.
+		g.Close()
+	}
+	return n, err
 }
 
 // loggedIn marks the connection c (or the one under its TLS) as one on which someone logged

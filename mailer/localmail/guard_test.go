@@ -396,7 +396,8 @@ func TestPreAuthIdle(t *testing.T) {
 	r := bufio.NewReader(quiet)
 	r.ReadString('\n') // greeting
 	quiet.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := r.ReadString('\n'); err == nil {
+	_, err = r.ReadString('\n')
+	if err == nil {
 		t.Fatal("the server wrote to a silent connection")
 	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		t.Fatal("a connection on which nobody logged in was not closed")
