@@ -15,7 +15,7 @@ type timeoutConn struct {
 	closed bool
 }
 
-func (c *timeoutConn) Read([]byte) (int, error)         { c.reads++; return 0, os.ErrDeadlineExceeded }
+func (c *timeoutConn) Read([]byte) (int, error)        { c.reads++; return 0, os.ErrDeadlineExceeded }
 func (c *timeoutConn) SetReadDeadline(time.Time) error { return nil }
 func (c *timeoutConn) Close() error                    { c.closed = true; return nil }
 
