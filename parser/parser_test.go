@@ -263,3 +263,40 @@ func TestHTMLClientReplies(t *testing.T) {
 		}
 	}
 }
+
+// Found by review (issue 34): a greeting right above the move, a thanks right under it and a
+// name in a paragraph of its own are asides (tried, never refused); a header block followed
+// by the referee's mail unquoted is an attribution, and a move below it is read.
+func TestAsidesAndUnquotedOriginal(t *testing.T) {
+	aside := func(lines []Line) string {
+		var out []string
+		for _, l := range lines {
+			if l.Aside {
+				out = append(out, "("+l.Text+")")
+			} else {
+				out = append(out, l.Text)
+			}
+		}
+		return strings.Join(out, "|")
+	}
+	for body, want := range map[string]string{
+		"Hi,\nNf3":                  "(Hi,)|Nf3",
+		"Hi referee,\nNf3\nThanks!": "(Hi referee,)|Nf3|(Thanks!)",
+		"Nf3\n\nAnn":                "Nf3|(Ann)",
+		"Nf3\n\nMfG":                "Nf3|(MfG)",
+		"e4\nNf3":                   "e4|Nf3",
+		"Nf3\n\nRESIGN":             "Nf3|RESIGN",
+		"Nf3\n\nAny?":               "Nf3|Any?",
+		"Nf3,":                      "Nf3,",
+	} {
+		if got := aside(Read(body, nil)); got != want {
+			t.Errorf("%q: read %q, want %q", body, got, want)
+		}
+	}
+	mail := "Your move: White played 1. e4\nBlack to play move 1.\nReply to this mail to send commands, one per line."
+	sent := NewSent(SentLines(mail, MaxSent))
+	body := "Od: refereed <referee@localhost>\nWysłano: piątek, 27 listopada 2026 10:00\nDo: ann@localhost\nTemat: [refereed #1] your move\n\n" + mail + "\n\nNc3\n"
+	if got := texts(Read(body, sent)); got != "Nc3" {
+		t.Errorf("a move below a header block and the referee's mail unquoted: read %q", got)
+	}
+}

@@ -323,7 +323,7 @@ func headerBlockEnd(raw, text []string, kind []int, i int) (int, bool) {
 	for k < len(text) && kind[k] == kBlank {
 		k++
 	}
-	return j, k < len(text) && strings.HasPrefix(text[k], ">")
+	return j, k < len(text) && kind[k] == kQuote
 }
 
 func prevNonBlank(kind []int, i int) int {
@@ -352,6 +352,15 @@ func asides(out []Line) []Line {
 	if len(out) < 2 {
 		return out
 	}
+	// A greeting on the first line and a thanks or a name on the last, even with no blank
+	// line between them and the commands ("Hi," / "Nf3" / "Thanks!"): tried like any line,
+	// and not refused when the game will not take them.
+	if greeting(out[0].Text) {
+		out[0].Aside = true
+	}
+	if last := out[len(out)-1].Text; greeting(last) || nameLike(last) {
+		out[len(out)-1].Aside = true
+	}
 	// paragraph starts: a line whose previous body line is not the previous line read
 	var paras [][2]int // [from, to) indexes into out
 	from := 0
@@ -378,7 +387,7 @@ func asides(out []Line) []Line {
 				return false
 			}
 			ascii := strings.IndexFunc(l.Text, func(r rune) bool { return r > unicode.MaxASCII }) < 0
-			bare = bare && n == 1 && ascii && !strings.ContainsAny(l.Text, ",.!")
+			bare = bare && n == 1 && ascii && !strings.ContainsAny(l.Text, ",.!") && !nameLike(l.Text)
 			capitals = capitals && ascii && strings.IndexFunc(l.Text, unicode.IsLower) < 0
 		}
 		return !bare && !capitals
@@ -394,6 +403,23 @@ func asides(out []Line) []Line {
 		}
 	}
 	return out
+}
+
+// greeting: a short line ending in "," or "!" with nothing like a move ("Hi,", "Hallo Bob!",
+// "Thanks!", "Cheers,").
+func greeting(t string) bool {
+	return len(strings.Fields(t)) <= 4 && (strings.HasSuffix(t, ",") || strings.HasSuffix(t, "!")) && !squareLike.MatchString(t)
+}
+
+// nameLike: one word that may be a name or an abbreviated sign-off ("Ann", "MfG", "Bob."):
+// letters, a capital first, not in capitals only.
+func nameLike(t string) bool {
+	t = strings.TrimSuffix(t, ".")
+	if t == "" || len(t) > 20 || strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(t)
+	return unicode.IsUpper(first) && strings.ContainsFunc(t, unicode.IsLower)
 }
 
 func isUnderscoreRule(s string) bool {

@@ -534,3 +534,21 @@ func TestMateWithPlusNotNoted(t *testing.T) {
 		t.Errorf("the mate written with + is noted:\n%s", body)
 	}
 }
+
+// Found by review (issue 34): "Hi," right above the move and "Thanks!" right under it, or a
+// name in a paragraph of its own: the move is played and nothing is refused; the answer
+// says the greeting was not read.
+func TestGreetingBesideTheMove(t *testing.T) {
+	for _, body := range []string{"Hi,\ne4", "Hi referee,\ne4\nThanks!", "e4\n\nAnn"} {
+		h := newHarness(t)
+		id := h.newGame("orthodox")
+		h.outbox()
+		h.deliver(h.reply(id, W, body))
+		m := h.outbox()
+		a := bodyTo(t, m, ann)
+		if strings.Contains(a, "refused") || !strings.Contains(bodyTo(t, m, bob), "White played 1. e4") {
+			t.Errorf("%q:\n%s", body, a)
+		}
+		mustContain(t, "the answer", a, "not read as")
+	}
+}
