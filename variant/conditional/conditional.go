@@ -297,6 +297,9 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		if by != g.x || g.state != 'B' {
 			return variant.Command{}, nil, variant.Refuse("conditional/c-move-when", map[string]any{"Next": g.next()})
 		}
+		if cPart == "" { // a bare line where a C-move may come: it is read as one
+			cPart = strings.TrimSpace(text)
+		}
 		c, w, err := g.resolveC(by, cPart)
 		return variant.Command{By: by, Text: c}, w, err
 	}

@@ -802,3 +802,23 @@ func TestUnstarredPlayedCMove(t *testing.T) {
 		}
 	}
 }
+
+// A bare line where only a C-move may come is refused naming that line (found by review: the
+// refusal quoted "").
+func TestBareLineAsCMove(t *testing.T) {
+	g, err := variant.MustLookup(Key).New(variant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, _, err := g.Resolve(chess.White, "A: e4")
+	if err == nil {
+		_, err = g.Submit(cmd)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = g.Resolve(chess.White, "e4")
+	if err == nil || !strings.Contains(err.Error(), `"e4"`) {
+		t.Errorf("White's bare e4 after his A-move: %v", err)
+	}
+}
