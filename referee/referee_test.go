@@ -213,7 +213,7 @@ func TestRefusedLineQuotesRest(t *testing.T) {
 	h.deliver(h.reply(id, W, "Nc3\nNb5\nZz9\nNc7"))
 	m := h.outbox()
 	got := bodyTo(t, m, ann)
-	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 of your mail refused")
+	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 refused; lines above it done")
 	if b := bodyTo(t, m, bob); !strings.Contains(b, "Your turn") || strings.Contains(b, "Zz9") || strings.Contains(b, "Nc3") {
 		t.Errorf("Bob was told:\n%s", b)
 	}

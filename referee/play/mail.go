@@ -126,13 +126,16 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 		return say("subject/game-over", templates.Args{"Result": res.Result})
 	}
 	sender := out.Sender != nil && *out.Sender == s
+	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}
 	if sender && out.Refused > 0 {
-		return say("subject/line-refused", templates.Args{"N": out.Refused})
+		// Lines before the refused one may have been done: a player who reads the subject
+		// alone must not think his move was refused.
+		done := slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
+		return say("subject/line-refused", templates.Args{"N": out.Refused, "Done": done})
 	}
 	if sender && out.NoCommand {
 		return say("subject/no-command", nil)
 	}
-	queries := []string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
 		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
