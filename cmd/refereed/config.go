@@ -83,6 +83,7 @@ type LocalMailConf struct {
 	ACMECA        string `toml:"acme_ca"`
 	MailReserve   string `toml:"mail_reserve"`
 	Host          string `toml:"host"`
+	MailDaily     string `toml:"mail_daily"`
 }
 
 // StoreConf names the store: a PostgreSQL database shared by several instances, in place of

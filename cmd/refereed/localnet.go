@@ -30,6 +30,7 @@ type localNet struct {
 	acmeCA       string // a CA bundle to trust for the ACME directory
 	reserve      string // a size ("2GiB"); "" for the default
 	host         string // the host name clients reach the server by
+	daily        string // what one address may submit a day (a size); "" for the default
 }
 
 // apply gives s its TLS, ports and reserve. With ACME it starts answering the CA's HTTP
@@ -45,6 +46,16 @@ func (n *localNet) apply(ctx context.Context, s *localmail.Server, data string, 
 		s.Reserve = size
 		if size == 0 {
 			s.Reserve = -1
+		}
+	}
+	if n.daily != "" {
+		size, err := parseSize(n.daily)
+		if err != nil {
+			return fmt.Errorf("--mail-daily: %w", err)
+		}
+		s.DailyPerSender = size
+		if size == 0 {
+			s.DailyPerSender = -1
 		}
 	}
 	switch {

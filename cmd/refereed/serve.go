@@ -75,6 +75,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	fs.StringVar(&ln.acmeHTTP, "acme-http", ":80", "where the ACME HTTP challenge is answered (the CA asks port 80 of the host)")
 	fs.StringVar(&ln.acmeEmail, "acme-email", "", "the address the CA writes to about the certificate")
 	fs.StringVar(&ln.acmeCA, "acme-ca", "", "trust this CA bundle (PEM) for the ACME directory: a private ACME server (step-ca, Pebble)")
+	fs.StringVar(&ln.daily, "mail-daily", "", "local mail server: what one address may submit a day (e.g. 500MiB; default 200 MiB; 0 for no limit)")
 	fs.StringVar(&ln.host, "mail-host", "", "local mail server: the host name players' clients reach it by (default the --acme host, else the referee's domain); the web archive serves their settings")
 	fs.StringVar(&ln.reserve, "mail-reserve", "", "local mail server: disk space kept free; below it mail between players waits (e.g. 2GiB; default a tenth of the disk, at most 1 GiB; 0 for none)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
@@ -164,6 +165,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 			pick("acme-ca", &ln.acmeCA, lc.ACMECA)
 			pick("mail-reserve", &ln.reserve, lc.MailReserve)
 			pick("mail-host", &ln.host, lc.Host)
+			pick("mail-daily", &ln.daily, lc.MailDaily)
 		}
 		o.local = true
 		if o.address == "" {

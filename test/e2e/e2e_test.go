@@ -51,6 +51,7 @@ func TestMain(m *testing.M) {
 // env is one mail system and one daemon.
 type env struct {
 	t        *testing.T
+	extra    []string // more flags of serve
 	real     bool
 	imapAddr string
 	smtpAddr string
@@ -165,7 +166,7 @@ func (e *env) startProcess() *exec.Cmd {
 
 // launch starts the daemon's process.
 func (e *env) launch() (*exec.Cmd, error) {
-	args := []string{"serve", "--data", e.data, "--log", "debug"}
+	args := append([]string{"serve", "--data", e.data, "--log", "debug"}, e.extra...)
 	if e.store != "" {
 		args = append(args, "--store", e.store)
 	}

@@ -33,6 +33,7 @@ func TestLocalMailMemory(t *testing.T) {
 		t.Skip("the built-in mail server's scenario")
 	}
 	e := newEnv(t)
+	e.extra = []string{"--mail-daily", "0", "--mail-reserve", "0"} // the flood is the test: no limit of the day, no reserve
 	ann, bob, carl := e.addr("ann"), e.addr("bob"), e.addr("carl")
 	const limit = 200 << 20
 	var peaks []int64
