@@ -58,6 +58,22 @@ func WaitsFor(g variant.Game, s chess.Color) bool {
 	return len(act) == 1 && act[0] == s && !g.Outcome().Over()
 }
 
+// storedGame is game id as the store keeps it, and its variant.
+func storedGame(tx *store.Tx, id uint64) (*store.Game, *variant.Variant, error) {
+	sg, err := tx.Game(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, fmt.Errorf("game %d: %w", id, ErrNoGame)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := variant.Lookup(sg.Variant)
+	if err != nil {
+		return nil, nil, fmt.Errorf("archive: game %d: %w", id, err)
+	}
+	return sg, v, nil
+}
+
 // Load replays game id from its log once, noting when each wait began: the time of the
 // logged command after which the game began to wait for the player, or the game's creation.
 // Only the game's own turn changes count: a private query or a C-move statement does not
@@ -65,16 +81,9 @@ func WaitsFor(g variant.Game, s chess.Color) bool {
 // game with a time control has its clock worked out on the way: a side's clock runs while
 // the game waits for him alone, and each turn he completes is one move of his.
 func Load(tx *store.Tx, id uint64) (*Game, error) {
-	sg, err := tx.Game(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("game %d: %w", id, ErrNoGame)
-	}
+	sg, v, err := storedGame(tx, id)
 	if err != nil {
 		return nil, err
-	}
-	v, err := variant.Lookup(sg.Variant)
-	if err != nil {
-		return nil, fmt.Errorf("archive: game %d: %w", id, err)
 	}
 	all, err := tx.Events(id)
 	if err != nil {

@@ -64,16 +64,9 @@ type PublicBoard struct {
 // counts 1; step < 0: the last), a game in progress as its variant allows. name writes a
 // player's address for people (a finished game's replacements name the players).
 func Public(tx *store.Tx, id uint64, step int, name func(string) string) (*PublicGame, error) {
-	sg, err := tx.Game(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("game %d: %w", id, ErrNoGame)
-	}
+	sg, v, err := storedGame(tx, id)
 	if err != nil {
 		return nil, err
-	}
-	v, err := variant.Lookup(sg.Variant)
-	if err != nil {
-		return nil, fmt.Errorf("game %d: %w", id, err)
 	}
 	p := &PublicGame{Stored: sg, Variant: v, Finished: sg.Over(), Result: "*"}
 	if p.Finished {
