@@ -552,3 +552,17 @@ func TestGreetingBesideTheMove(t *testing.T) {
 		mustContain(t, "the answer", a, "not read as")
 	}
 }
+
+// Three moves sent out of turn in one Transactional mail are kept for later turns and said
+// once, in order, not in three paragraphs that each say it again (found by review).
+func TestBatchSaidOnce(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame("transactional")
+	h.outbox()
+	h.deliver(h.reply(id, B, "T1: d5\nT1: Nf6\nT1: e6"))
+	a := bodyTo(t, h.outbox(), bob)
+	if n := strings.Count(a, "Kept for"); n != 1 {
+		t.Fatalf("%d paragraphs about the kept lines:\n%s", n, a)
+	}
+	mustContain(t, "Bob's answer", strings.Join(strings.Fields(a), " "), "Kept for later turns, in this order: d5, Nf6, e6.")
+}

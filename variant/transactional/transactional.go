@@ -968,8 +968,14 @@ func (g *Game) submitQueue(cmd variant.Command, fields []string) ([]variant.Noti
 	if g.Quiet() {
 		return nil, nil
 	}
-	return []variant.Notice{{To: variant.To(cmd.By), Kind: "queued", Words: "transactional/queued",
-		Args: args{"Line": q.text, "Waiting": len(g.queue[cmd.By])}}}, nil
+	// One paragraph says the whole queue: it stands for the one an earlier line of the same
+	// mail left (three lines out of turn made three paragraphs that each said it again).
+	var lines []string
+	for _, w := range g.queue[cmd.By] {
+		lines = append(lines, w.text)
+	}
+	return []variant.Notice{{To: variant.To(cmd.By), Kind: "queued", Words: "transactional/queued", Supersedes: "queued",
+		Args: args{"Lines": strings.Join(lines, ", "), "Waiting": len(lines)}}}, nil
 }
 
 // runQueues plays waiting batch lines while it is the turn of a player who has some, and
