@@ -66,9 +66,10 @@ var (
 	// nothing; a page of a rating list is read by keys. Schema 7; kept by PutPlayerRecord.
 	bRated       = []byte("players-rated")
 	bRatingOrder = []byte("ratings-by-rating")
-	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw, bRated, bRatingOrder}
-	keySchema    = []byte("schema")
-	keyClosed    = []byte("closed") // when the store was last closed cleanly (DB.Close)
+	allBuckets   = [][]byte{bMeta, bGames, bEvents, bTokens, bInbox, bProcessed, bOutbox, bSent, bSeen, bRate, bTournaments, bPlayers, bByPlayer, bDue, bDueOf, bByState, bSentRaw, bInboxRaw, bRated, bRatingOrder,
+		bChallenges, bChallengesAny, bChallengesBy, bChallengesDue}
+	keySchema = []byte("schema")
+	keyClosed = []byte("closed") // when the store was last closed cleanly (DB.Close)
 )
 
 // Options for Open.

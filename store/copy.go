@@ -6,7 +6,7 @@ import (
 )
 
 // Copy moves a whole store from one backend to the other (refereed migrate): every game with
-// its log, tokens and due moment (as it was, not made due anew), tournaments, players, the inbox and the processed set, the
+// its log, tokens and due moment (as it was, not made due anew), tournaments, players, challenges, the inbox and the processed set, the
 // outbox and sent mail, the seen Message-IDs, counters and settings, under the same ids. The
 // rate limits (minutes of memory) and the lease are not copied. dst must hold no game and no
 // tournament; src is only read. Work is done in transactions of a page of games at a time.
@@ -17,6 +17,7 @@ type copier interface {
 	putGameAs(g *Game) error
 	putTournamentAs(tr *Tournament) error
 	putOutboxAs(m OutMail) error
+	putChallengeAs(c *Challenge) error
 	eachToken(fn func(token string, ref GameRef) error) error
 	// dueOf is when game id falls due for the deadline check; zero: never, until a command
 	// marks it.
@@ -130,6 +131,7 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 			steps := []func() error{
 				func() error { return sc.eachToken(tx.PutTokenRef) },
 				func() error { return sc.eachPlayer(tx.PutPlayerRecord) },
+				func() error { return stx.EachChallenge(c.putChallengeAs) },
 				func() error { return sc.eachSeen(c.putSeen) },
 				func() error {
 					return sc.eachProcessed(func(k InboxKey, at time.Time, fp string) error { n.Processed++; return c.putProcessed(k, at, fp) })

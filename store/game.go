@@ -116,6 +116,9 @@ type GameRef struct {
 	Game       uint64 `json:"game"`
 	Side       int    `json:"side"` // 0 White, 1 Black
 	Tournament uint64 `json:"tournament,omitempty"`
+	// Challenge, when set, says the token is an invited player's, for his answer to
+	// challenge Challenge (Game and Side are then 0).
+	Challenge uint64 `json:"challenge,omitempty"`
 	// Replaced, when set, says the token is no longer a player's: the organizer gave his
 	// place to another (REPLACE). Mail with it is answered with who and when, never applied.
 	Replaced *Replacement `json:"replaced,omitempty"`

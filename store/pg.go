@@ -473,7 +473,7 @@ var pgTables = []struct{ name, order string }{
 	{"tokens", "token"}, {"seen_message_ids", "game, side, message_id"}, {"tournaments", "id"},
 	{"players", "address"}, {"ratings", "address, variant"}, {"rate_limits", "address"},
 	{"inbox", "mailbox, uidvalidity, uid, content"}, {"processed", "mailbox, uidvalidity, uid, content"},
-	{"outbox", "id"}, {"sent", "id"},
+	{"outbox", "id"}, {"sent", "id"}, {"challenges", "id"},
 }
 
 // dump returns every row of every table as JSON, keyed by table and row number.

@@ -193,4 +193,20 @@ CREATE INDEX seen_message_ids_at ON seen_message_ids (at);
 UPDATE events SET kind = 'if' WHERE kind = 'conditional';
 UPDATE events SET source = 'if' WHERE source = 'conditional';
 `,
+	// 9: the challenges players make by mail (issue 37); the partial indexes hold the open
+	// ones, as bbolt's indexes do.
+	9: `
+CREATE TABLE challenges (
+	id         BIGINT PRIMARY KEY,
+	open       BOOLEAN NOT NULL,
+	challenger TEXT NOT NULL,
+	invited    TEXT NOT NULL,
+	expires    TIMESTAMPTZ NOT NULL,
+	doc        JSONB NOT NULL
+);
+CREATE INDEX challenges_open_any ON challenges (id) WHERE open AND invited = '';
+CREATE INDEX challenges_open_challenger ON challenges (challenger, id) WHERE open;
+CREATE INDEX challenges_open_invited ON challenges (invited, id) WHERE open;
+CREATE INDEX challenges_open_expires ON challenges (expires, id) WHERE open;
+`,
 }

@@ -103,6 +103,14 @@ type ops interface {
 	RatedVariants() ([]string, error)
 	Next(key string) (uint64, error)
 	Allow(address string, limit int, window time.Duration) (bool, error)
+	// Challenges.
+	CreateChallenge(c *Challenge) error
+	PutChallenge(c *Challenge) error
+	Challenge(id uint64) (*Challenge, error)
+	OpenChallenges(skip, limit int) ([]Challenge, int, error)
+	ChallengesOf(address string) ([]Challenge, error)
+	ExpiredChallenges(until time.Time, max int) ([]uint64, error)
+	EachChallenge(fn func(*Challenge) error) error
 	// Inbound mail.
 	PutInbound(m InboundMail) (bool, error)
 	Inbound(k InboxKey) (*InboundMail, error)
