@@ -1,6 +1,8 @@
 package referee
 
 import (
+	"strings"
+
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/play"
@@ -80,6 +82,35 @@ func rows() []*cmd {
 			Help: "SHOW 12  the whole of game 12, once it is over"},
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Who: command.Organizer, Lists: true,
 			Help: "HELP  this list"},
+
+		// Anyone's, at the referee's bare address (bare.go, challenge.go).
+		&cmd{Word: "GAMES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).bareGamesCommand,
+			Help: "GAMES                your games, each with the address that plays it"},
+		&cmd{Word: "CHALLENGE", Args: "<address>|ANY <game> [options] | CANCEL <number>", Who: command.Anyone, Handle: (*Referee).challengeCommand,
+			Help: "CHALLENGE bob@example.org kriegspiel  invite a player to a game; options\n" +
+				"                     follow the game: white or black, rated, time=30d+3d or\n" +
+				"                     deadline=3d, the game's own as NAME=VALUE\n" +
+				"CHALLENGE ANY orthodox  an open challenge: anyone may take it\n" +
+				"CHALLENGE CANCEL 12  withdraw your challenge #12"},
+		&cmd{Word: "CHALLENGES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).challengesCommand,
+			Help: "CHALLENGES           the open challenges, yours, and those to you"},
+		&cmd{Word: "ACCEPT", Args: "[number]", Who: command.Anyone, Handle: (*Referee).acceptCommand,
+			Help: "ACCEPT 12            take challenge #12: the game begins"},
+		&cmd{Word: "DECLINE", Args: "[number]", Who: command.Anyone, Handle: (*Referee).declineCommand,
+			Help: "DECLINE 12           refuse challenge #12 to you"},
+		&cmd{Word: "NO", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("NO", "CHALLENGES"), Handle: (*Referee).noChallengesCommand,
+			Help: "NO CHALLENGES        no more invitations to you; ALLOW CHALLENGES undoes it"},
+		&cmd{Word: "ALLOW", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("ALLOW", "CHALLENGES"), Handle: (*Referee).allowChallengesCommand,
+			Help: "ALLOW CHALLENGES     invitations to you again, from everyone"},
+		&cmd{Word: "HELP", Aliases: []string{"?"}, Bare: true, Who: command.Anyone, Query: true, Lists: true,
+			Help: "HELP                 this list"},
+	}
+}
+
+// isWords matches a line that is exactly words, in any case.
+func isWords(words ...string) func(line string) bool {
+	return func(line string) bool {
+		return strings.EqualFold(strings.Join(strings.Fields(line), " "), strings.Join(words, " "))
 	}
 }
 

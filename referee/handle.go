@@ -79,7 +79,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	}
 	ref, err := tx.TokenRef(token)
 	if err != nil && token == "" {
-		return r.answerNoGame(tx, log, msg)
+		return r.answerBare(tx, log, key, raw, msg, 0)
 	}
 	if err != nil {
 		log.Info("mail for no game ignored (a reply token that is not valid)")
@@ -94,6 +94,9 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	}
 	if ref.Tournament != 0 {
 		return r.organizerMail(tx, key, raw, msg, ref, token, log)
+	}
+	if ref.Challenge != 0 {
+		return r.answerBare(tx, log, key, raw, msg, ref.Challenge)
 	}
 	a, err := r.openGame(tx, ref.Game)
 	if err != nil {

@@ -125,7 +125,7 @@ func TestMailWithoutGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.outbox()
-	h.deliver(mailText(ann, "referee@example.org", "lost", "HELP", ""))
+	h.deliver(mailText(ann, "referee@example.org", "lost", "Where are my games?", ""))
 	m := h.outbox()
 	if len(m) != 1 || m[0].To[0] != ann {
 		t.Fatalf("mails %d, want one to Ann", len(m))

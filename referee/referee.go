@@ -72,6 +72,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/rating"
+	"github.com/refereed/refereed/referee/challenges"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
@@ -115,6 +116,9 @@ type Referee struct {
 	QueryLimit int
 	// Rating is the rating system's constants for the rated games (zero: the defaults).
 	Rating rating.Config
+	// Challenges is the organizer's word on games players start by mail (the config's
+	// [challenges]): who may, to which games, rated or not, and the bounds.
+	Challenges challenges.Policy
 
 	onHandle func(store.InboundMail) // tests: told of each mail before it is handled
 
@@ -152,7 +156,8 @@ func (r *Referee) Ignorable(raw []byte) string { return r.senders().Ignorable(ra
 
 // senders is this referee's reader of mail and senders (package senders).
 func (r *Referee) senders() *senders.Reader {
-	return &senders.Reader{DB: r.DB, Address: r.Address, Auth: r.Auth, Judged: &r.judged}
+	return &senders.Reader{DB: r.DB, Address: r.Address, Auth: r.Auth, Judged: &r.judged, BareAuth: r.Challenges.Auth,
+		Admits: func(a string) bool { return r.Challenges.Admits(a, false) }}
 }
 
 // RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
@@ -199,6 +204,8 @@ type seat struct {
 	t      *store.Tournament
 	round  int
 	rounds int
+	// challenge, when set, is the challenge the game was made from (no tournament).
+	challenge *store.Challenge
 }
 
 // createGame stores a new game between addrs (White, Black) in tx and queues its opening
@@ -215,7 +222,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		sg.Flags = maps.Clone(opts.Flags)
 		delete(sg.Flags, RatedFlag)
 	}
-	if at != nil {
+	if at != nil && at.t != nil {
 		sg.Tournament, sg.Round = at.t.ID, at.round
 		sg.Rated = at.t.Rated
 	}
@@ -269,7 +276,15 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 		if sg.Rated && !out.Over() {
 			l.Paras = append(l.Paras, say("rated-game", templates.Args{"Variant": v.Name}))
 		}
-		if at != nil {
+		if at != nil && at.challenge != nil {
+			ch := at.challenge
+			kind := "challenge/you-accepted"
+			if sg.Players[side].Address == ch.From {
+				kind = "challenge/accepted-yours"
+			}
+			l.Paras = append([]string{say(kind, templates.Args{"ID": ch.ID, "From": ch.From, "By": ch.By})}, l.Paras...)
+		}
+		if at != nil && at.t != nil {
 			l.Paras = append(l.Paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
 		}
 		if err := r.enqueue(tx, sg, v, l); err != nil {
@@ -421,7 +436,15 @@ func (r *Referee) keeper() *clocks.Keeper {
 // CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each
 // player whose action has waited one deadline, the loss after the second. It returns how many
 // mails it queued.
-func (r *Referee) CheckDeadlines() (int, error) { return r.keeper().CheckDeadlines() }
+// Challenges whose time ran out are closed in the same round (ExpireChallenges).
+func (r *Referee) CheckDeadlines() (int, error) {
+	n, err := r.keeper().CheckDeadlines()
+	if err != nil {
+		return n, err
+	}
+	_, err = r.ExpireChallenges()
+	return n, err
+}
 
 // enqueue writes l to a player of game g, of variant v, into the outbox.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l outbox.Letter) error {

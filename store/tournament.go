@@ -98,7 +98,14 @@ type PlayerRecord struct {
 	Notation string `json:"notation,omitempty"`
 	// Board is "unicode" for figurine diagrams, "" for ASCII letters.
 	Board string `json:"board,omitempty"`
+	// NoChallenges: he asked for no invitations (NO CHALLENGES). Declined is the challengers
+	// whose challenge he declined, who may not invite him again (the latest MaxDeclined).
+	NoChallenges bool     `json:"no_challenges,omitempty"`
+	Declined     []string `json:"declined,omitempty"`
 }
+
+// MaxDeclined is how many challengers a PlayerRecord remembers as declined.
+const MaxDeclined = 100
 
 // Leave is a span of whole days (UTC, From and To included) in which the clocks of every game
 // of a player stand still.

@@ -565,3 +565,26 @@ func (c *Common) SubmitPreamble(cmd Command) (notices []Notice, handled bool, er
 	}
 	return nil, false, nil
 }
+
+// SetOption puts the game's option name with value in flags, a Bool's empty value as "true":
+// the one reading of `refereed new --option NAME=VALUE` and of a challenge's options. An
+// option the game does not have is an error that lists those it has; a value is checked by
+// New.
+func (v *Variant) SetOption(flags map[string]string, name, value string) error {
+	if _, ok := v.Options[name]; !ok {
+		if len(v.Options) == 0 {
+			return fmt.Errorf("%s has no option %q (it has none)", v.Name, name)
+		}
+		names := make([]string, 0, len(v.Options))
+		for n := range v.Options {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("%s has no option %q (it has: %s)", v.Name, name, strings.Join(names, ", "))
+	}
+	if value == "" {
+		value = "true"
+	}
+	flags[name] = value
+	return nil
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -57,14 +56,10 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	if va, err := variant.Lookup(*v); err == nil {
 		for _, o := range options {
 			name, value, _ := strings.Cut(o, "=")
-			if _, ok := va.Options[name]; !ok {
-				fmt.Fprintf(m.Stderr, "refereed new: %s has no option %q%s\n", va.Name, name, optionList(va))
+			if err := va.SetOption(flags, name, value); err != nil {
+				fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 				return exitUsage
 			}
-			if value == "" {
-				value = "true"
-			}
-			flags[name] = value
 		}
 		// A value that is not one (fog=maybe) is refused before anything is created.
 		if _, err := va.New(variant.Options{FEN: *fen, Flags: flags}); err != nil {
@@ -105,16 +100,3 @@ type optionFlags []string
 
 func (o *optionFlags) String() string     { return strings.Join(*o, ",") }
 func (o *optionFlags) Set(s string) error { *o = append(*o, s); return nil }
-
-// optionList says which options a game has, for an error.
-func optionList(v *variant.Variant) string {
-	if len(v.Options) == 0 {
-		return " (it has none)"
-	}
-	names := make([]string, 0, len(v.Options))
-	for n := range v.Options {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return " (it has: " + strings.Join(names, ", ") + ")"
-}

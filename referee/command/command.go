@@ -57,13 +57,17 @@ type Call struct {
 	Tx         *store.Tx
 	Tournament *store.Tournament
 	By         string
+	// A command at the bare address (Tx and By too): the invitation whose address the mail
+	// came to, when it did (0: the bare address itself).
+	Invitation uint64
 }
 
 // Result is what a command did.
 type Result struct {
 	Notices  []variant.Notice // a player's command: what each player is told
 	Warnings []chess.Warning  // notes on how the line was written
-	Paras    []string         // an organizer's command: the answer's paragraphs
+	Paras    []string         // an organizer's or the bare address's command: the answer's paragraphs
+	Subject  string           // the bare address's: what the answer's subject says
 	// Prefs: the sender's settings changed; what comes after in his mail is said as he now
 	// asks.
 	Prefs bool
@@ -194,6 +198,12 @@ func (t *Table[E]) PlayerHelp(v *variant.Variant, g variant.Game, inTournament b
 	}
 	own := t.lines(Player, func(c *Command[E]) bool { return c.In == nil || c.In(v, inTournament) })
 	return templates.Say("", "help", nil) + "\n" + templates.Columns(variant.HelpOf(v, g)+"\n"+own)
+}
+
+// AnyoneHelp is the answer to HELP at the referee's bare address.
+func (t *Table[E]) AnyoneHelp() string {
+	own := t.lines(Anyone, func(*Command[E]) bool { return true })
+	return templates.Say("", "bare-help", nil) + "\n" + templates.Columns(own)
 }
 
 // OrganizerHelp is the answer to an organizer's HELP.

@@ -25,6 +25,12 @@ type Reader struct {
 	Address string
 	Auth    parser.AuthOptions // whose Authentication-Results to believe, how to find DKIM keys
 	Judged  *Judged
+	// Admits, when set, says whether an address that plays no game here may still write to
+	// the bare address (to challenge): its mail is then read, not ignored as a stranger's.
+	Admits func(address string) bool
+	// BareAuth is the auth policy of mail to the bare address and to an invitation's address
+	// (the challenges'; "" is AuthPrefer).
+	BareAuth string
 }
 
 // Judged is what is known of mails before their transactions (Prejudge): kept by the
@@ -33,6 +39,9 @@ type Judged struct {
 	mu sync.Mutex
 	m  map[store.InboxKey]judgement
 }
+
+// ChallengeAddr is the form of an invited player's reply address: referee+c12-<token>@host.
+var ChallengeAddr = regexp.MustCompile(`^[^+@]+\+c(\d+)-([a-z2-7]{8,32})@`)
 
 // OrganizerAddr is the form of an organizer's reply address.
 var OrganizerAddr = regexp.MustCompile(`^[^+@]+\+t(\d+)-o-([a-z2-7]{8,32})@`)
@@ -54,6 +63,9 @@ func (r *Reader) TokenOf(m *parser.Message) (token string, bounce bool) {
 			return sub[4], sub[1] != ""
 		}
 		if sub := OrganizerAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
+			return sub[2], false
+		}
+		if sub := ChallengeAddr.FindStringSubmatch(a); sub != nil && strings.HasSuffix(a, "@"+domain) {
 			return sub[2], false
 		}
 	}
@@ -78,6 +90,9 @@ func (r *Reader) AddressedTo(m *parser.Message, token string, ref store.GameRef)
 		}
 		if sub := OrganizerAddr.FindStringSubmatch(a); sub != nil && sub[2] == token {
 			return ref.Tournament != 0 && sub[1] == strconv.FormatUint(ref.Tournament, 10)
+		}
+		if sub := ChallengeAddr.FindStringSubmatch(a); sub != nil && sub[2] == token {
+			return ref.Challenge != 0 && sub[1] == strconv.FormatUint(ref.Challenge, 10)
 		}
 	}
 	return false
@@ -175,11 +190,13 @@ type judgement struct {
 func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 	verdicts := map[store.InboxKey]judgement{}
 	tokens := map[store.InboxKey]string{}
+	bare := map[store.InboxKey]bool{}
 	for _, m := range ms {
 		if m.Oversize > 0 {
 			continue // only its head is kept: read says so
 		}
 		msg, err := r.stranger(m.Raw, parser.ParseHeader)
+		stranger := msg != nil
 		if msg == nil {
 			msg, err = parser.Parse(m.Raw)
 		}
@@ -189,6 +206,8 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 		}
 		if token, bounce := r.TokenOf(msg); token != "" && !bounce {
 			tokens[m.Key] = token
+		} else if token == "" && !stranger && msg.Automatic() == "" {
+			bare[m.Key] = true // to the bare address, from someone who may write there
 		}
 	}
 	// What each game asks of its senders, in one reader for all (it holds nobody up).
@@ -196,7 +215,9 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 	if len(tokens) > 0 {
 		r.DB.View(func(tx *store.Tx) error {
 			for k, token := range tokens {
-				if ref, err := tx.TokenRef(token); err == nil {
+				if ref, err := tx.TokenRef(token); err == nil && ref.Challenge != 0 {
+					policies[k] = Policy(r.BareGame())
+				} else if err == nil {
 					if g, err := tx.Game(ref.Game); err == nil {
 						policies[k] = Policy(g)
 					}
@@ -204,6 +225,9 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 			}
 			return nil
 		})
+	}
+	for k := range bare {
+		policies[k] = Policy(r.BareGame())
 	}
 	for _, m := range ms {
 		j, ok := verdicts[m.Key]
@@ -229,6 +253,12 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 		}
 		r.Judged.mu.Unlock()
 	}
+}
+
+// BareGame stands for the games made at the bare address, whose policy (BareAuth) judges
+// the mail sent there: Authentic(key, r.BareGame(), ...).
+func (r *Reader) BareGame() *store.Game {
+	return &store.Game{Flags: map[string]string{"auth": r.BareAuth}}
 }
 
 // Parsed is mail key as Prejudge parsed it, if it did.
@@ -262,10 +292,17 @@ func (r *Reader) stranger(raw []byte, parse func([]byte) (*parser.Message, error
 	if token, _ := r.TokenOf(msg); token != "" {
 		return nil, nil
 	}
+	if r.Admits != nil && r.Admits(msg.From) {
+		return nil, nil // he may challenge
+	}
 	known := true
 	r.DB.View(func(tx *store.Tx) error { // a reader: it holds nobody up
 		games, err := tx.GamesOf(msg.From)
 		known = err != nil || len(games) > 0
+		if !known { // invited to a game: he may answer at the bare address
+			cs, err := tx.ChallengesOf(msg.From)
+			known = err != nil || len(cs) > 0
+		}
 		return nil
 	})
 	if known {

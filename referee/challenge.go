@@ -1,0 +1,514 @@
+package referee
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/refereed/refereed/referee/challenges"
+	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/command"
+	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
+	"github.com/refereed/refereed/variant"
+)
+
+// Challenges by mail (issue 37): the handlers of CHALLENGE, CHALLENGES, ACCEPT, DECLINE, NO
+// CHALLENGES and ALLOW CHALLENGES at the bare address, the invitation and what each side is
+// told, and the expiry of challenges left unanswered. What a challenge is and its bounds:
+// package challenges.
+
+// refuseChallenge is a challenge refused, in the words of challenges.tmpl.
+func refuseChallenge(kind string, args templates.Args) error {
+	return &challenges.Error{Text: say("challenge/"+kind, args)}
+}
+
+// challengeArgs are the fields the challenge words read of c, for reader.
+func (r *Referee) challengeArgs(c *store.Challenge, reader string) templates.Args {
+	return templates.Args{"ID": c.ID, "From": c.From, "To": c.To, "Terms": c.Terms, "Colour": c.Colour,
+		"Mine": reader == c.From, "Expires": clocks.When(c.Expires), "By": c.By}
+}
+
+// challengeCommand is CHALLENGE address|ANY game [options], or CHALLENGE CANCEL number.
+func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
+	if r.Challenges.Off {
+		return command.Result{}, refuseChallenge("off", nil)
+	}
+	if len(c.Args) == 0 {
+		return command.Result{}, refuseChallenge("form", nil)
+	}
+	if strings.EqualFold(c.Args[0], "CANCEL") {
+		return r.cancelChallenge(c)
+	}
+	tx, from := c.Tx, c.By
+	if !r.mayChallenge(tx, from) {
+		return command.Result{}, refuseChallenge("off", nil)
+	}
+	to := ""
+	if !strings.EqualFold(c.Args[0], "ANY") {
+		addr, err := r.CheckAddress(c.Args[0])
+		if err != nil {
+			return command.Result{}, refuseChallenge("bad-address", templates.Args{"Why": playerWords(err)})
+		}
+		to = addr
+	}
+	terms, err := challenges.ParseTerms(c.Args[1:], r.Challenges)
+	if err != nil {
+		return command.Result{}, err
+	}
+	maxOpen, daily, maxInvitations, aMonth := r.Challenges.Limits()
+	mine, err := tx.ChallengesOf(from)
+	if err != nil {
+		return command.Result{}, err
+	}
+	made := 0
+	for _, o := range mine {
+		if o.From != from {
+			continue
+		}
+		made++
+		if to != "" && o.To == to {
+			return command.Result{}, refuseChallenge("already", templates.Args{"ID": o.ID, "To": to})
+		}
+	}
+	if made >= maxOpen {
+		return command.Result{}, refuseChallenge("too-many-open", templates.Args{"N": made})
+	}
+	if to != "" {
+		if to == from {
+			return command.Result{}, refuseChallenge("self", nil)
+		}
+		rec, err := tx.PlayerRecord(to)
+		if err != nil {
+			return command.Result{}, err
+		}
+		if rec.NoChallenges {
+			return command.Result{}, refuseChallenge("opted-out", templates.Args{"To": to})
+		}
+		if slices.Contains(rec.Declined, from) {
+			return command.Result{}, refuseChallenge("declined-before", templates.Args{"To": to})
+		}
+		theirs, err := tx.ChallengesOf(to)
+		if err != nil {
+			return command.Result{}, err
+		}
+		waiting := 0
+		for _, o := range theirs {
+			if o.To == to {
+				waiting++
+			}
+		}
+		if waiting >= maxInvitations {
+			return command.Result{}, refuseChallenge("invitee-full", templates.Args{"To": to})
+		}
+		if ok, err := tx.Allow("invited/"+to, aMonth, 30*24*time.Hour); err != nil || !ok {
+			if err == nil {
+				err = refuseChallenge("invitee-full", templates.Args{"To": to})
+			}
+			return command.Result{}, err
+		}
+	}
+	if ok, err := tx.Allow("challenges/"+from, daily, 24*time.Hour); err != nil || !ok {
+		if err == nil {
+			err = refuseChallenge("too-many-today", templates.Args{"N": daily})
+		}
+		return command.Result{}, err
+	}
+	ch := &store.Challenge{From: from, To: to, Variant: terms.Variant.Key, Colour: terms.Colour, Flags: terms.Flags,
+		Terms: challenges.Describe(terms.Variant, terms.Flags), Expires: tx.Now.Add(r.Challenges.ExpireAfter())}
+	if to != "" {
+		if ch.Token, err = r.newToken(); err != nil {
+			return command.Result{}, err
+		}
+	}
+	if err := tx.CreateChallenge(ch); err != nil {
+		return command.Result{}, err
+	}
+	r.logger().Info("challenge made", "challenge", ch.ID, "from", from, "to", to, "variant", ch.Variant)
+	if to != "" {
+		if err := tx.PutTokenRef(ch.Token, store.GameRef{Challenge: ch.ID}); err != nil {
+			return command.Result{}, err
+		}
+		if err := r.invite(tx, ch, terms.Variant); err != nil {
+			return command.Result{}, err
+		}
+	}
+	return command.Result{Paras: []string{say("challenge/made", r.challengeArgs(ch, from))},
+		Subject: say("subject/challenge-made", templates.Args{"ID": ch.ID, "To": to})}, nil
+}
+
+// mayChallenge reports whether address may make or take a challenge under the policy.
+func (r *Referee) mayChallenge(tx *store.Tx, address string) bool {
+	if r.Challenges.Off {
+		return false
+	}
+	games, err := tx.GamesOf(address)
+	return r.Challenges.Admits(address, err == nil && len(games) > 0)
+}
+
+// playerWords is an address's error as a player reads it: what the operator is told to do
+// instead is not his to do.
+func playerWords(err error) string {
+	s, _, _ := strings.Cut(err.Error(), " (or run with real mail servers)")
+	s, _, _ = strings.Cut(s, ": give one of those")
+	return s
+}
+
+// invite mails the invited player of ch his invitation, with the address of his answer.
+func (r *Referee) invite(tx *store.Tx, ch *store.Challenge, v *variant.Variant) error {
+	args := r.challengeArgs(ch, ch.To)
+	return r.notice(tx, outbox.Notice{
+		To:      ch.To,
+		Subject: say("subject/challenge", templates.Args{"From": ch.From, "Variant": v.Name}),
+		Paras: []string{say("challenge/invitation", args), say("challenge/invitation-answer", args),
+			say("challenge/invitation-stop", args)},
+		Footer:    say("footer-no-game", nil),
+		ReplyTo:   r.invitationAddress(ch),
+		MessageID: r.invitationMessageID(ch),
+	})
+}
+
+// invitationAddress is the address of an invited player's answer: referee+c12-<token>@host.
+func (r *Referee) invitationAddress(ch *store.Challenge) string {
+	local, domain := r.local()
+	return fmt.Sprintf("%s+c%d-%s@%s", local, ch.ID, ch.Token, domain)
+}
+
+// invitationMessageID is the invitation's Message-ID: what is said of the challenge to the
+// invited player threads under it. It carries the challenge's thread id, never its token.
+func (r *Referee) invitationMessageID(ch *store.Challenge) string {
+	_, domain := r.local()
+	return fmt.Sprintf("refereed.c%d.%s@%s", ch.ID, outbox.ThreadID(ch.Token), domain)
+}
+
+// openChallenge is challenge id, open; a refusal names it otherwise.
+func openChallenge(tx *store.Tx, id uint64) (*store.Challenge, error) {
+	ch, err := tx.Challenge(id)
+	if err != nil || !ch.Open() {
+		if err == nil || errors.Is(err, store.ErrNotFound) {
+			return nil, refuseChallenge("no-such", templates.Args{"ID": id})
+		}
+		return nil, err
+	}
+	return ch, nil
+}
+
+// challengeNumber reads "12" or "#12".
+func challengeNumber(s string) (uint64, error) {
+	id, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 10, 64)
+	if err != nil || id == 0 {
+		return 0, refuseChallenge("number", templates.Args{"Text": clip(s)})
+	}
+	return id, nil
+}
+
+// cancelChallenge is CHALLENGE CANCEL number: the challenger withdraws it; an invited player
+// is told.
+func (r *Referee) cancelChallenge(c *command.Call) (command.Result, error) {
+	if len(c.Args) != 2 {
+		return command.Result{}, refuseChallenge("form", nil)
+	}
+	id, err := challengeNumber(c.Args[1])
+	if err != nil {
+		return command.Result{}, err
+	}
+	ch, err := openChallenge(c.Tx, id)
+	if err != nil {
+		return command.Result{}, err
+	}
+	if ch.From != c.By {
+		return command.Result{}, refuseChallenge("not-yours", templates.Args{"ID": id})
+	}
+	if err := r.closeChallenge(c.Tx, ch, store.ChallengeCancelled, ""); err != nil {
+		return command.Result{}, err
+	}
+	if ch.To != "" {
+		if err := r.tellInvited(c.Tx, ch, "subject/challenge-withdrawn", say("challenge/withdrawn", r.challengeArgs(ch, ch.To))); err != nil {
+			return command.Result{}, err
+		}
+	}
+	return command.Result{Paras: []string{say("challenge/cancelled", r.challengeArgs(ch, c.By))},
+		Subject: say("subject/challenge-withdrawn", templates.Args{"ID": id})}, nil
+}
+
+// closeChallenge closes ch as state. The invited player's token stays: an answer after the
+// close is told that there is no open challenge of that number.
+func (r *Referee) closeChallenge(tx *store.Tx, ch *store.Challenge, state, by string) error {
+	ch.State, ch.Closed, ch.By = state, tx.Now, by
+	return tx.PutChallenge(ch)
+}
+
+// tellInvited mails the invited player of ch text, in the thread of his invitation.
+func (r *Referee) tellInvited(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	mid, err := r.newToken()
+	if err != nil {
+		return err
+	}
+	_, domain := r.local()
+	return r.notice(tx, outbox.Notice{
+		To: ch.To, Subject: say(subject, templates.Args{"ID": ch.ID}), Paras: []string{text},
+		Footer: say("footer-no-game", nil), MessageID: fmt.Sprintf("refereed.notice.%s@%s", mid, domain),
+		Root: r.invitationMessageID(ch),
+	})
+}
+
+// tellChallenger mails ch's challenger text.
+func (r *Referee) tellChallenger(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	return r.enqueueNotice(tx, ch.From, say(subject, templates.Args{"ID": ch.ID}), []string{text}, say("footer-no-game", nil), nil)
+}
+
+// challengesCommand is CHALLENGES: the open challenges to anyone, and the sender's own and
+// those to him.
+func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
+	open, n, err := c.Tx.OpenChallenges(0, challenges.MaxListed)
+	if err != nil {
+		return command.Result{}, err
+	}
+	var paras []string
+	list := func(head string, cs []store.Challenge, more int) {
+		rows := []string{say(head, nil)}
+		for i := range cs {
+			rows = append(rows, say("challenge/row", r.challengeArgs(&cs[i], c.By)))
+		}
+		if more > 0 {
+			rows = append(rows, say("challenge/and-more", templates.Args{"N": more}))
+		}
+		paras = append(paras, strings.Join(rows, "\n"))
+	}
+	if n == 0 {
+		paras = append(paras, say("challenge/list-none", nil))
+	} else {
+		list("challenge/list-open", open, n-len(open))
+	}
+	own, err := c.Tx.ChallengesOf(c.By)
+	if err != nil {
+		return command.Result{}, err
+	}
+	var mine, invited []store.Challenge
+	for _, ch := range own {
+		if ch.From == c.By {
+			mine = append(mine, ch)
+		} else {
+			invited = append(invited, ch)
+		}
+	}
+	if len(mine) > 0 {
+		list("challenge/list-mine", mine, 0)
+	}
+	if len(invited) > 0 {
+		list("challenge/list-invited", invited, 0)
+	}
+	return command.Result{Paras: paras, Subject: say("subject/challenges", nil)}, nil
+}
+
+// answered is the challenge an ACCEPT or DECLINE answers: its number, else the invitation
+// whose address the mail came to, else the one invitation waiting for the sender.
+func (r *Referee) answered(c *command.Call) (*store.Challenge, error) {
+	switch {
+	case len(c.Args) > 1:
+		return nil, refuseChallenge("number", templates.Args{"Text": clip(strings.Join(c.Args, " "))})
+	case len(c.Args) == 1:
+		id, err := challengeNumber(c.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		return openChallenge(c.Tx, id)
+	case c.Invitation != 0:
+		return openChallenge(c.Tx, c.Invitation)
+	}
+	own, err := c.Tx.ChallengesOf(c.By)
+	if err != nil {
+		return nil, err
+	}
+	var invited []store.Challenge
+	for _, ch := range own {
+		if ch.To == c.By {
+			invited = append(invited, ch)
+		}
+	}
+	switch len(invited) {
+	case 0:
+		return nil, refuseChallenge("none-to-answer", nil)
+	case 1:
+		return &invited[0], nil
+	}
+	return nil, refuseChallenge("which", templates.Args{"N": len(invited), "ID": invited[len(invited)-1].ID})
+}
+
+// acceptCommand is ACCEPT [number]: the game is made, and its first mails say who challenged
+// and who accepted.
+func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
+	ch, err := r.answered(c)
+	if err != nil {
+		return command.Result{}, err
+	}
+	switch {
+	case ch.From == c.By:
+		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
+	case ch.To != "" && ch.To != c.By:
+		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
+	case ch.To == "" && !r.mayChallenge(c.Tx, c.By):
+		return command.Result{}, refuseChallenge("off", nil)
+	}
+	v, err := variant.Lookup(ch.Variant)
+	if err != nil {
+		return command.Result{}, err
+	}
+	addrs := [2]string{ch.From, c.By}
+	swap := ch.Colour == "black"
+	if ch.Colour == "" {
+		var b [1]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return command.Result{}, err
+		}
+		swap = b[0]&1 == 1
+	}
+	if swap {
+		addrs[0], addrs[1] = addrs[1], addrs[0]
+	}
+	if err := r.closeChallenge(c.Tx, ch, store.ChallengeAccepted, c.By); err != nil {
+		return command.Result{}, err
+	}
+	sg, err := r.createGame(c.Tx, v, addrs, variant.Options{FEN: ch.FEN, Flags: maps.Clone(ch.Flags)}, &seat{challenge: ch})
+	if err != nil {
+		return command.Result{}, err
+	}
+	ch.Game = sg.ID
+	if err := c.Tx.PutChallenge(ch); err != nil {
+		return command.Result{}, err
+	}
+	r.logger().Info("challenge accepted", "challenge", ch.ID, "by", c.By, "game", sg.ID)
+	return command.Result{}, nil // the game's first mails say it
+}
+
+// declineCommand is DECLINE [number]: the challenger is told, and may not invite the sender
+// again.
+func (r *Referee) declineCommand(c *command.Call) (command.Result, error) {
+	ch, err := r.answered(c)
+	if err != nil {
+		return command.Result{}, err
+	}
+	switch {
+	case ch.From == c.By:
+		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
+	case ch.To != c.By:
+		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
+	}
+	rec, err := c.Tx.PlayerRecord(c.By)
+	if err != nil {
+		return command.Result{}, err
+	}
+	if err := r.decline(c.Tx, rec, ch); err != nil {
+		return command.Result{}, err
+	}
+	if err := c.Tx.PutPlayerRecord(rec); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("challenge/you-declined", r.challengeArgs(ch, c.By))},
+		Subject: say("subject/challenge-declined", templates.Args{"ID": ch.ID})}, nil
+}
+
+// decline closes ch as declined by its invited player (rec: his record, saved by the caller)
+// and tells the challenger.
+func (r *Referee) decline(tx *store.Tx, rec *store.PlayerRecord, ch *store.Challenge) error {
+	if err := r.closeChallenge(tx, ch, store.ChallengeDeclined, ch.To); err != nil {
+		return err
+	}
+	if !slices.Contains(rec.Declined, ch.From) {
+		rec.Declined = append(rec.Declined, ch.From)
+		if len(rec.Declined) > store.MaxDeclined {
+			rec.Declined = rec.Declined[len(rec.Declined)-store.MaxDeclined:]
+		}
+	}
+	r.logger().Info("challenge declined", "challenge", ch.ID)
+	return r.tellChallenger(tx, ch, "subject/challenge-declined", say("challenge/declined", r.challengeArgs(ch, ch.From)))
+}
+
+// noChallengesCommand is NO CHALLENGES: no more invitations to the sender, and those waiting
+// declined.
+func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
+	rec, err := c.Tx.PlayerRecord(c.By)
+	if err != nil {
+		return command.Result{}, err
+	}
+	rec.NoChallenges = true
+	own, err := c.Tx.ChallengesOf(c.By)
+	if err != nil {
+		return command.Result{}, err
+	}
+	n := 0
+	for i := range own {
+		if own[i].To == c.By {
+			n++
+			if err := r.decline(c.Tx, rec, &own[i]); err != nil {
+				return command.Result{}, err
+			}
+		}
+	}
+	if err := c.Tx.PutPlayerRecord(rec); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("challenge/no-more", templates.Args{"N": n})}}, nil
+}
+
+// allowChallengesCommand is ALLOW CHALLENGES: NO CHALLENGES and every decline undone.
+func (r *Referee) allowChallengesCommand(c *command.Call) (command.Result, error) {
+	rec, err := c.Tx.PlayerRecord(c.By)
+	if err != nil {
+		return command.Result{}, err
+	}
+	rec.NoChallenges, rec.Declined = false, nil
+	if err := c.Tx.PutPlayerRecord(rec); err != nil {
+		return command.Result{}, err
+	}
+	return command.Result{Paras: []string{say("challenge/allowed", nil)}}, nil
+}
+
+// ExpireChallenges closes the challenges whose time ran out, a few at a time, and tells each
+// challenger. It returns how many it closed.
+func (r *Referee) ExpireChallenges() (int, error) {
+	n := 0
+	for {
+		var ids []uint64
+		// Looked for in a reader: most rounds find none, and write nothing.
+		err := r.DB.View(func(tx *store.Tx) error {
+			var err error
+			ids, err = tx.ExpiredChallenges(tx.Now, 32)
+			return err
+		})
+		if err != nil || len(ids) == 0 {
+			return n, err
+		}
+		err = r.DB.Update(func(tx *store.Tx) error {
+			for _, id := range ids {
+				ch, err := tx.Challenge(id)
+				if err != nil {
+					return err
+				}
+				if !ch.Open() {
+					continue
+				}
+				if err := r.closeChallenge(tx, ch, store.ChallengeExpired, ""); err != nil {
+					return err
+				}
+				if err := r.tellChallenger(tx, ch, "subject/challenge-expired", say("challenge/expired", r.challengeArgs(ch, ch.From))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return n, fmt.Errorf("referee: expire challenges: %w", err)
+		}
+		n += len(ids)
+		if len(ids) < 32 {
+			return n, nil
+		}
+	}
+}
