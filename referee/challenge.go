@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -364,7 +365,11 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 	swap := ch.Colour == "black"
 	if ch.Colour == "" {
 		var b [1]byte
-		if _, err := rand.Read(b[:]); err != nil {
+		src := r.Rand
+		if src == nil {
+			src = rand.Reader
+		}
+		if _, err := io.ReadFull(src, b[:]); err != nil {
 			return command.Result{}, err
 		}
 		swap = b[0]&1 == 1

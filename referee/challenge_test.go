@@ -1,0 +1,321 @@
+package referee
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/challenges"
+	"github.com/refereed/refereed/referee/senders"
+	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates/mailcheck"
+)
+
+const carl = "carl@example.com"
+
+// challengeHarness is a harness whose referee takes challenges from anyone.
+func challengeHarness(t *testing.T) *harness {
+	h := newHarness(t)
+	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone}
+	return h
+}
+
+// bare mails body from from to the referee's bare address.
+func (h *harness) bare(from, body string) {
+	h.t.Helper()
+	h.uid++ // a Message-ID of its own
+	h.deliver(mailText(from, "referee@example.org", "x", body, fmt.Sprintf("X-N: %d\r\n", h.uid)))
+}
+
+// mailTo is the one mail of mails to addr, parsed.
+func mailTo(t *testing.T, mails []store.OutMail, addr string) *parser.Message {
+	t.Helper()
+	var found *parser.Message
+	for _, m := range mails {
+		if m.To[0] == addr {
+			if found != nil {
+				t.Fatalf("two mails to %s", addr)
+			}
+			p, err := parser.Parse(m.Raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found = p
+		}
+	}
+	if found == nil {
+		t.Fatalf("no mail to %s among %d", addr, len(mails))
+	}
+	return found
+}
+
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// A named challenge, by mail from end to end: the challenger is told what he made, the
+// invited player gets an invitation whose reply address is his own; ACCEPT there makes the
+// game with the terms asked (colour, time control), and its first mails say who challenged
+// whom.
+func TestChallengeAccepted(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(ann, "Hi Bob!\n\nCHALLENGE bob@example.net kriegspiel white time=30d+3d\n\nAnn")
+	out := h.outbox()
+	if len(out) != 2 {
+		t.Fatalf("%d mails, want the answer to Ann and Bob's invitation", len(out))
+	}
+	mustContain(t, "Ann's answer", flat(mailTo(t, out, ann).Body),
+		"Challenge #1 sent to bob@example.net: Kriegspiel, time control 30d+3d; you play White. It waits for an answer until Sun 2026-11-29 12:00 UTC; CHALLENGE CANCEL 1 withdraws it.")
+	inv := mailTo(t, out, bob)
+	mustContain(t, "Bob's invitation", flat(inv.Subject+"\n"+inv.Body), "ann@example.com challenges you: Kriegspiel",
+		"ann@example.com challenges you to a game of Kriegspiel, time control 30d+3d; you play Black.", "reply ACCEPT", "NO CHALLENGES")
+	if !senders.ChallengeAddr.MatchString(inv.ReplyTo) {
+		t.Fatalf("the invitation's Reply-To %q is not an invitation's address", inv.ReplyTo)
+	}
+	// Someone else at Bob's invitation address is not Bob.
+	h.deliver(mailText(carl, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.outbox(), carl).Body), "challenge #1 is for another player")
+
+	h.deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accept\n\n> ann@example.com challenges you", ""))
+	out = h.outbox()
+	if len(out) != 2 {
+		t.Fatalf("%d mails after ACCEPT, want the game's two first mails", len(out))
+	}
+	mustContain(t, "Ann's first mail", flat(mailTo(t, out, ann).Body), "bob@example.net accepted your challenge #1.", "A game of Kriegspiel begins: you play White against bob@example.net")
+	mustContain(t, "Bob's first mail", flat(mailTo(t, out, bob).Body), "You accepted challenge #1 from ann@example.com.", "you play Black against ann@example.com")
+	h.db.View(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil || g.Variant != "kriegspiel" || g.Flags["time"] != "30d+3d" || g.Players[0].Address != ann || g.Rated {
+			t.Errorf("the game made: %+v, %v", g, err)
+		}
+		c, _ := tx.Challenge(1)
+		if c.State != store.ChallengeAccepted || c.Game != 1 || c.By != bob {
+			t.Errorf("the challenge after ACCEPT: %+v", c)
+		}
+		return nil
+	})
+	// Accepting again is told there is nothing open.
+	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "a second ACCEPT", flat(mailTo(t, h.outbox(), bob).Body), "there is no open challenge #1")
+}
+
+// DECLINE tells the challenger, and he cannot invite that player again; NO CHALLENGES stops
+// every invitation and declines those waiting; ALLOW CHALLENGES undoes both.
+func TestChallengeDeclined(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(ann, "CHALLENGE bob@example.net orthodox")
+	inv := mailTo(t, h.outbox(), bob)
+	h.deliver(mailText(bob, inv.ReplyTo, "Re", "DECLINE", ""))
+	out := h.outbox()
+	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "bob@example.net declined your challenge #1 (Orthodox chess, 3 days a move).")
+	mustContain(t, "Bob's answer", flat(mailTo(t, out, bob).Body), "You declined challenge #1 from ann@example.com")
+	h.bare(ann, "CHALLENGE bob@example.net orthodox black")
+	mustContain(t, "Ann again", flat(mailTo(t, h.outbox(), ann).Body), "bob@example.net declined a challenge of yours before")
+
+	h.bare(carl, "CHALLENGE bob@example.net orthodox")
+	h.outbox()
+	h.bare(bob, "NO CHALLENGES")
+	out = h.outbox()
+	mustContain(t, "Bob's stop", flat(mailTo(t, out, bob).Body), "the referee sends you no invitations any more. The one waiting is declined.")
+	mustContain(t, "Carl told", flat(mailTo(t, out, carl).Body), "bob@example.net declined your challenge #2")
+	h.bare("dan@example.com", "CHALLENGE bob@example.net orthodox")
+	mustContain(t, "Dan refused", flat(mailTo(t, h.outbox(), "dan@example.com").Body), "bob@example.net takes no challenges here")
+	h.bare(bob, "ALLOW CHALLENGES")
+	h.outbox()
+	h.bare(ann, "CHALLENGE bob@example.net orthodox")
+	if out := h.outbox(); len(out) != 2 {
+		t.Errorf("after ALLOW CHALLENGES: %d mails, want Ann's answer and Bob's invitation", len(out))
+	}
+}
+
+// An open challenge: listed by CHALLENGES, taken by ACCEPT N; withdrawn by its challenger
+// with CHALLENGE CANCEL, which tells an invited player.
+func TestChallengeOpenAndCancel(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(ann, "CHALLENGE ANY progressive rated black")
+	mustContain(t, "Ann's open challenge", flat(mailTo(t, h.outbox(), ann).Body), "Challenge #1 is open to anyone: Progressive Chess, 3 days a move, rated; you play Black. Anyone may take it with ACCEPT 1")
+	h.bare(carl, "challenges")
+	mustContain(t, "Carl's list", flat(mailTo(t, h.outbox(), carl).Body), "Open challenges (ACCEPT N takes one): - #1 from ann@example.com: Progressive Chess, 3 days a move, rated; you play White;")
+	h.bare(ann, "ACCEPT 1")
+	mustContain(t, "Ann's own", flat(mailTo(t, h.outbox(), ann).Body), "challenge #1 is your own")
+	h.bare(carl, "accept #1")
+	out := h.outbox()
+	mustContain(t, "Carl's game", flat(mailTo(t, out, carl).Body), "You accepted challenge #1 from ann@example.com.", "you play White against ann@example.com", "rated")
+	h.db.View(func(tx *store.Tx) error {
+		if g, err := tx.Game(1); err != nil || !g.Rated || g.Variant != "progressive" {
+			t.Errorf("the game made: %+v, %v", g, err)
+		}
+		return nil
+	})
+
+	h.bare(ann, "CHALLENGE bob@example.net transactional")
+	inv := mailTo(t, h.outbox(), bob)
+	h.bare(ann, "CHALLENGE CANCEL 2")
+	out = h.outbox()
+	mustContain(t, "Ann's cancel", flat(mailTo(t, out, ann).Body), "Challenge #2 (to bob@example.net: Transactional Chess, 3 days a move) is withdrawn.")
+	told := mailTo(t, out, bob)
+	mustContain(t, "Bob told", flat(told.Body), "ann@example.com withdrew challenge #2")
+	if len(told.References) == 0 || told.References[0] != inv.MessageID {
+		t.Errorf("the withdrawal is not threaded under the invitation: %v", told.References)
+	}
+	h.bare(carl, "CHALLENGE CANCEL 1")
+	mustContain(t, "Carl cancels a closed one", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #1")
+}
+
+// Refused challenges say what was wrong, with `refereed new`'s words for the game's options;
+// the organizer's policy turns challenges off, limits the games, forbids rated ones.
+func TestChallengeRefusals(t *testing.T) {
+	h := challengeHarness(t)
+	for _, c := range []struct{ line, want string }{
+		{"CHALLENGE", "write CHALLENGE address game [options]"},
+		{"CHALLENGE bob@example.net", "name the game after the opponent"},
+		{"CHALLENGE bob@example.net chess960", `there is no game "chess960" here (games: `},
+		{"CHALLENGE bob@example.net kriegspiel fog=on", `Kriegspiel has no option "fog" (it has none)`},
+		{"CHALLENGE bob@example.net synchronous fog=maybe", `cannot start Synchronous Chess (PSC): option fog="maybe": want true or false`},
+		{"CHALLENGE bob@example.net orthodox time=soon", `time control "soon": write days and an increment like 30d+3d`},
+		{"CHALLENGE bob@example.net orthodox deadline=1h", `deadline "1h": write the days for a move, from 1d to 30d`},
+		{"CHALLENGE bob@example.net orthodox purple", `"purple" is not an option of a challenge`},
+		{"CHALLENGE ann@example.com orthodox", "you cannot challenge yourself"},
+		{"CHALLENGE not-an-address orthodox", `"not-an-address" is not an email address`},
+		{"ACCEPT", "you have no invitation waiting"},
+		{"ACCEPT twelve", `"twelve" is not a challenge number`},
+		{"DECLINE 9", "there is no open challenge #9"},
+	} {
+		from := ann
+		if !strings.Contains(c.line, "ann@") {
+			from = fmt.Sprintf("p%d@example.com", h.uid) // refusals to one address are limited
+		}
+		h.bare(from, c.line)
+		mustContain(t, c.line, flat(mailTo(t, h.outbox(), from).Body), "was refused: "+c.want)
+	}
+	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Variants: []string{"orthodox"}, Rated: challenges.RatedNever}
+	h.bare(carl, "CHALLENGE ANY kriegspiel\nCHALLENGE ANY orthodox rated")
+	body := flat(mailTo(t, h.outbox(), carl).Body)
+	mustContain(t, "limited", body, "challenges here are to orthodox, not to Kriegspiel", `games made by challenge are not rated here`)
+	h.ref.Challenges.Off = true
+	h.bare(ann, "CHALLENGE ANY orthodox")
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("challenges off: a stranger's mail was answered (%d mails)", len(out))
+	}
+}
+
+// The bounds: open challenges per challenger, challenges a day, invitations waiting for one
+// address; each refusal says which, and no invitation goes out beyond them.
+func TestChallengeBounds(t *testing.T) {
+	h := challengeHarness(t)
+	maxOpen, daily, maxInv, _ := h.ref.Challenges.Limits()
+	for i := 0; i < maxOpen; i++ {
+		h.bare(ann, fmt.Sprintf("CHALLENGE p%d@example.com orthodox", i))
+	}
+	h.outbox()
+	h.bare(ann, "CHALLENGE ANY orthodox")
+	mustContain(t, "Ann over the open limit", flat(mailTo(t, h.outbox(), ann).Body), fmt.Sprintf("you have %d challenges open, the most one player may have", maxOpen))
+	for i := 0; i < maxOpen; i++ {
+		h.bare(ann, fmt.Sprintf("CHALLENGE CANCEL %d", i+1))
+	}
+	h.outbox()
+	for i := maxOpen; i < daily; i++ {
+		h.bare(ann, fmt.Sprintf("CHALLENGE p%d@example.com orthodox\nCHALLENGE CANCEL %d", i, i+1))
+	}
+	h.outbox()
+	h.bare(ann, "CHALLENGE ANY orthodox")
+	mustContain(t, "Ann over the daily limit", flat(mailTo(t, h.outbox(), ann).Body), fmt.Sprintf("you have made %d challenges in the last day", daily))
+
+	for i := 0; i < maxInv; i++ {
+		h.bare(fmt.Sprintf("x%d@example.com", i), "CHALLENGE bob@example.net orthodox")
+	}
+	if n := len(h.outbox()); n != 2*maxInv {
+		t.Fatalf("%d mails, want %d answers and invitations", n, 2*maxInv)
+	}
+	h.bare("y@example.com", "CHALLENGE bob@example.net orthodox")
+	out := h.outbox()
+	if len(out) != 1 {
+		t.Fatalf("over the invitations limit: %d mails, want the refusal alone", len(out))
+	}
+	mustContain(t, "over Bob's invitations", flat(mailTo(t, out, "y@example.com").Body), "bob@example.net has too many invitations waiting")
+	h.bare("x0@example.com", "CHALLENGE bob@example.net orthodox")
+	mustContain(t, "twice to Bob", flat(mailTo(t, h.outbox(), "x0@example.com").Body), "your challenge #")
+}
+
+// A challenge nobody answers closes when its time runs out, at the deadline check; its
+// challenger is told, the invited player not again.
+func TestChallengeExpires(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(ann, "CHALLENGE bob@example.net orthodox")
+	inv := mailTo(t, h.outbox(), bob)
+	h.now = h.now.Add(challenges.DefaultExpire - time.Minute)
+	h.ref.CheckDeadlines()
+	if out := h.outbox(); len(out) != 0 {
+		t.Fatalf("before its time: %d mails", len(out))
+	}
+	h.now = h.now.Add(2 * time.Minute)
+	h.ref.CheckDeadlines()
+	out := h.outbox()
+	if len(out) != 1 {
+		t.Fatalf("at its time: %d mails, want Ann's", len(out))
+	}
+	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "Your challenge #1 (to bob@example.net: Orthodox chess, 3 days a move) had no answer by Sun 2026-11-29 12:00 UTC, and is closed.")
+	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Bob late", flat(mailTo(t, h.outbox(), bob).Body), "there is no open challenge #1")
+}
+
+// Who is answered at the bare address: by default only players who have a game here; a
+// stranger's CHALLENGE is not read, nor answered.
+func TestChallengeFromStrangers(t *testing.T) {
+	h := newHarness(t) // the default policy: players only
+	h.bare("eve@example.com", "CHALLENGE bob@example.net orthodox")
+	if out := h.outbox(); len(out) != 0 {
+		t.Fatalf("a stranger's challenge: %d mails", len(out))
+	}
+	if h.ref.Ignorable(mailText("eve@example.com", "referee@example.org", "x", "CHALLENGE bob@example.net orthodox", "")) == "" {
+		t.Error("a stranger's challenge is read at the intake")
+	}
+	h.newGame("orthodox")
+	h.outbox()
+	h.bare(ann, "CHALLENGE carl@example.com orthodox")
+	if out := h.outbox(); len(out) != 2 {
+		t.Fatalf("a player's challenge: %d mails, want 2", len(out))
+	}
+	// Carl, invited, may answer at the bare address though he plays no game here.
+	if h.ref.Ignorable(mailText(carl, "referee@example.org", "x", "DECLINE", "")) != "" {
+		t.Error("an invited address's mail to the bare address is ignored")
+	}
+	h.bare(carl, "DECLINE")
+	mustContain(t, "Carl declines", flat(mailTo(t, h.outbox(), carl).Body), "You declined challenge #1")
+}
+
+// Every mail of a challenge, as its reader gets it.
+func TestGoldenChallenges(t *testing.T) {
+	h := challengeHarness(t)
+	g := mailcheck.Golden{Dir: filepath.Join("testdata", "golden"), Game: "challenge", Update: *update,
+		Names: map[string]string{ann: "ann", bob: "bob", carl: "carl"}}
+	n := 0
+	step := func(name string, send func()) {
+		t.Helper()
+		send()
+		n++
+		g.Check(t, n, name, h.outbox())
+	}
+	var inv *parser.Message
+	step("help", func() { h.bare(ann, "HELP") })
+	step("challenge", func() { h.bare(ann, "CHALLENGE bob@example.net kriegspiel white time=30d+3d") })
+	step("open", func() { h.bare(carl, "CHALLENGE ANY orthodox deadline=5d") })
+	step("list", func() { h.bare(bob, "CHALLENGES") })
+	step("accept", func() {
+		h.db.View(func(tx *store.Tx) error {
+			c, _ := tx.Challenge(1)
+			inv = &parser.Message{ReplyTo: h.ref.invitationAddress(c)}
+			return nil
+		})
+		h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	})
+	step("invite-carl", func() { h.bare(ann, "CHALLENGE carl@example.com progressive") })
+	step("decline", func() { h.bare(carl, "DECLINE 3") })
+	step("refused", func() { h.bare(ann, "CHALLENGE carl@example.com orthodox") })
+	step("expired", func() {
+		h.now = h.now.Add(challenges.DefaultExpire + time.Minute)
+		h.ref.CheckDeadlines()
+	})
+	g.Done(t)
+}
