@@ -6,7 +6,7 @@ var pages = template.Must(template.New("").Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>{{.Title}} · refereed</title><link rel="stylesheet" href="/style.css"></head>
-<body><nav><a href="/">Games</a><a href="/tournaments">Tournaments</a><a href="/ratings">Ratings</a></nav>
+<body><nav><a href="/">Games</a><a href="/tournaments">Tournaments</a><a href="/ratings">Ratings</a><a href="/challenges">Challenges</a></nav>
 <h1>{{.Title}}</h1>
 {{end}}
 {{define "foot"}}</body></html>
@@ -62,6 +62,13 @@ var pages = template.Must(template.New("").Parse(`
 {{else}}<tr><td colspan="6">No tournaments.</td></tr>{{end}}</table></div>
 {{if gt .Pages 1}}<p>{{.Total}} tournaments; page {{.Page}} of {{.Pages}}.</p>
 <p>{{if .Prev}}<a href="{{.Prev}}">← newer</a>{{end}} {{if .Next}}<a href="{{.Next}}">older →</a>{{end}}</p>{{end}}
+{{template "foot"}}{{end}}
+{{define "challenges"}}{{template "head" .}}
+<p class="note">Games anyone may take: mail <code>ACCEPT</code> and the number to the referee's address. A mail saying <code>CHALLENGE ANY orthodox</code> there makes one; <code>HELP</code> there lists the rest.</p>
+<div class="scroll"><table><tr><th>#</th><th>From</th><th>Game</th><th>Challenger plays</th><th>Until</th></tr>
+{{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/player/{{.From}}">{{.From}}</a></td><td>{{.Terms}}</td><td>{{.Colour}}</td><td>{{.Expires}}</td></tr>
+{{else}}<tr><td colspan="5">No open challenge.</td></tr>{{end}}</table></div>
+{{if gt .Total (len .Rows)}}<p>{{.Total}} open challenges; the oldest {{len .Rows}} are shown.</p>{{end}}
 {{template "foot"}}{{end}}
 {{define "tournament"}}{{template "head" .}}
 <p>{{.Variant}}, {{if .Double}}double{{else}}single{{end}} round robin, {{if .Finished}}finished{{else}}in progress{{end}}. <a href="/?tournament={{.ID}}">All its games</a></p>

@@ -116,6 +116,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, err = w.Write(styleCSS)
 	case p == "/tournaments":
 		err = h.tournaments(w, r)
+	case p == "/challenges":
+		err = h.challenges(w, r)
 	case p == "/ratings":
 		err = h.ratings(w, r)
 	case strings.HasPrefix(p, "/game/") && strings.HasSuffix(p, ".pgn"):

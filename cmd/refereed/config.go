@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/refereed/refereed/referee/challenges"
+	"github.com/refereed/refereed/referee/senders"
 )
 
 // Config is the production configuration, read from a TOML file. Every field has a flag
@@ -48,6 +51,23 @@ import (
 //	tls_key = "/etc/letsencrypt/live/club.example.org/privkey.pem"
 //	# or: acme = "club.example.org" (acme_email, acme_http = ":80", acme_directory)
 //	mail_reserve = "2GiB"       # below it, mail between players waits
+//
+// Players start games themselves by mail (CHALLENGE at the referee's address); who may, to
+// which games, and the bounds (README: Challenges):
+//
+//	[challenges]
+//	enabled = true                  # false: only the operator and tournaments start games
+//	from = "players"                # anyone, domains (below) or players (who have a game here);
+//	                                # the built-in server's default is anyone (its mailbox holders)
+//	domains = ["club.example.org"]
+//	variants = ["orthodox", "kriegspiel"]  # the games one may challenge to; none: all
+//	rated = "choice"                # choice (the challenge says), always or never
+//	auth = "prefer"                 # what the mail system must say of a challenger (as new --auth)
+//	expire_days = 7                 # unanswered challenges close after
+//	max_open = 5                    # open challenges of one player
+//	daily = 10                      # challenges one player makes a day
+//	max_invitations = 3             # invitations waiting for one address
+//	invitations_a_month = 10        # invitations to one address in 30 days
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`
@@ -65,6 +85,54 @@ type Config struct {
 	LeaveDays int `toml:"leave_days"`
 	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
 	RatingTau float64 `toml:"rating_tau"`
+	// Challenges is the [challenges] section; nil: the defaults.
+	Challenges *ChallengesConf `toml:"challenges"`
+}
+
+// ChallengesConf is the [challenges] section.
+type ChallengesConf struct {
+	Enabled           *bool    `toml:"enabled"`
+	From              string   `toml:"from"`
+	Domains           []string `toml:"domains"`
+	Variants          []string `toml:"variants"`
+	Rated             string   `toml:"rated"`
+	Auth              string   `toml:"auth"`
+	ExpireDays        int      `toml:"expire_days"`
+	MaxOpen           int      `toml:"max_open"`
+	Daily             int      `toml:"daily"`
+	MaxInvitations    int      `toml:"max_invitations"`
+	InvitationsAMonth int      `toml:"invitations_a_month"`
+}
+
+// policy is the section as the referee takes it, over the default for the mail servers in
+// use (local: the built-in one).
+func (c *ChallengesConf) policy(local bool) (challenges.Policy, error) {
+	p := challenges.Policy{From: challenges.FromPlayers}
+	if local {
+		p.From = challenges.FromAnyone // the built-in server: only its mailbox holders can send
+	}
+	if c == nil {
+		return p, nil
+	}
+	if c.Enabled != nil && !*c.Enabled {
+		p.Off = true
+	}
+	if c.From != "" {
+		p.From = c.From
+	}
+	for _, d := range c.Domains {
+		p.Domains = append(p.Domains, strings.ToLower(strings.TrimPrefix(d, "@")))
+	}
+	p.Variants, p.Rated, p.Auth = c.Variants, c.Rated, c.Auth
+	p.Expire = time.Duration(c.ExpireDays) * 24 * time.Hour
+	p.MaxOpen, p.Daily, p.MaxInvitations, p.InvitationsAMonth = c.MaxOpen, c.Daily, c.MaxInvitations, c.InvitationsAMonth
+	if !senders.ValidAuth(p.Auth) {
+		return p, fmt.Errorf("[challenges] auth %q: want none, prefer or require", p.Auth)
+	}
+	if err := p.Check(); err != nil {
+		return p, fmt.Errorf("[challenges]: %w", err)
+	}
+	return p, nil
 }
 
 // LocalMailConf is the built-in mail server's [localmail] section: serve's flags of the same

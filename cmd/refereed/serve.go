@@ -22,6 +22,7 @@ import (
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/challenges"
 	"github.com/refereed/refereed/store"
 )
 
@@ -44,6 +45,7 @@ type serveOptions struct {
 	web                  string // the web archive's listen address; "" serves none
 	store                string // a PostgreSQL store's URL; "" keeps the data directory's file
 	leaseTTL             time.Duration
+	challenges           challenges.Policy
 }
 
 // localDomain is the built-in mail server's domain (the referee's), "" with real servers.
@@ -197,6 +199,16 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed serve: the referee's address %q is not a mail address (set address in the config)\n", o.address)
 		return exitUsage
 	}
+	var cc *ChallengesConf
+	if c != nil {
+		cc = c.Challenges
+	}
+	pol, err := cc.policy(o.local)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "refereed serve: %s: %v\n", *configPath, err)
+		return exitUsage
+	}
+	o.challenges = pol
 	if o.organizer != "" {
 		org, err := (&referee.Referee{Address: o.address, LocalDomain: o.localDomain()}).CheckAddress(o.organizer)
 		if err != nil {
@@ -210,6 +222,19 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// selfName is how this binary was run, for a command line to copy (./refereed), or
+// "refereed" when go run built it somewhere temporary.
+func selfName() string {
+	a := os.Args[0]
+	if a == "" || strings.Contains(a, "go-build") || !strings.Contains(a, "/") {
+		return "refereed"
+	}
+	if rel, err := filepath.Rel(".", a); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(a) {
+		return "./" + rel
+	}
+	return a
 }
 
 // compactAbove is the file size above which serve compacts a store that is mostly free.
@@ -266,7 +291,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
 		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain(),
-		Rating: rating.Config{Tau: o.ratingTau}}
+		Rating: rating.Config{Tau: o.ratingTau}, Challenges: o.challenges}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
@@ -409,8 +434,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		if d := o.localDomain(); d != "" {
 			domain = d
 		}
-		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  refereed new %s --variant transactional --white ann@%s --black bob@%s\n", o.address, where, domain, domain)
+		fmt.Fprintf(m.Stdout, "The referee is %s. Start a game with\n  %s new %s --variant transactional --white ann@%s --black bob@%s\n", o.address, selfName(), where, domain, domain)
 		fmt.Fprintln(m.Stdout, "then read the players' mail and reply to it. Stop with Ctrl-C.")
+		if !o.challenges.Off {
+			fmt.Fprintf(m.Stdout, "Players may start games too: a mail to %s saying CHALLENGE bob@%s orthodox.\n", o.address, domain)
+		}
 	} else {
 		fmt.Fprintf(m.Stdout, "The referee is %s, with %d game(s) (refereed list). Stop with Ctrl-C.\n", o.address, games)
 	}
