@@ -319,3 +319,21 @@ func TestGoldenChallenges(t *testing.T) {
 	})
 	g.Done(t)
 }
+
+// Mail to the bare address is judged by the challenges' auth policy: under "require", a
+// challenge the mail system does not vouch for is not made, nor answered (its From may not
+// be its sender's).
+func TestChallengeUnconfirmedSender(t *testing.T) {
+	h := newHarness(t)
+	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Auth: senders.AuthRequire}
+	h.bare(ann, "CHALLENGE bob@example.net orthodox")
+	if out := h.outbox(); len(out) != 0 {
+		t.Fatalf("an unconfirmed challenge: %d mails", len(out))
+	}
+	h.db.View(func(tx *store.Tx) error {
+		if cs, _ := tx.ChallengesOf(ann); len(cs) != 0 {
+			t.Errorf("an unconfirmed challenge was made: %+v", cs)
+		}
+		return nil
+	})
+}
