@@ -64,7 +64,11 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 			paras = append(paras, say("too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
-		c, call := commandTable.Find(command.Anyone, line.Text)
+		text := line.Text
+		if invitation != 0 {
+			text = answerWord(text)
+		}
+		c, call := commandTable.Find(command.Anyone, text)
 		if c == nil {
 			continue // words around the commands: a greeting, a signature
 		}
@@ -133,9 +137,33 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 	if refused > 0 {
 		subject = say("subject/bare-answer", templates.Args{"Refused": true, "N": refused})
 	} else if subject == "" {
-		subject = say("subject/bare-answer", templates.Args{"Refused": false})
+		subject = say("subject/bare-answer", templates.Args{"Refused": false, "N": 0})
 	}
 	return r.enqueuePlain(tx, from, subject, paras, msg)
+}
+
+// answerWord reads an answer to an invitation as people write it: "Accept, thanks!" and
+// "Declined." are ACCEPT and DECLINE (the invitation says which challenge).
+func answerWord(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return line
+	}
+	bare := strings.TrimRight(f[0], ".,;:!")
+	switch strings.ToUpper(bare) {
+	case "ACCEPT", "ACCEPTED":
+		bare = "ACCEPT"
+	case "DECLINE", "DECLINED":
+		bare = "DECLINE"
+	default:
+		return line
+	}
+	if len(f) == 2 && !strings.ContainsAny(f[0], ".,;:!") {
+		if _, err := challengeNumber(f[1]); err == nil {
+			return line // ACCEPT 12: that one
+		}
+	}
+	return bare
 }
 
 // bareGamesCommand is GAMES at the bare address: the sender's games, each with its address.

@@ -459,7 +459,7 @@ func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
 	if err := c.Tx.PutPlayerRecord(rec); err != nil {
 		return command.Result{}, err
 	}
-	return command.Result{Paras: []string{say("challenge/no-more", templates.Args{"N": n})}}, nil
+	return command.Result{Paras: []string{say("challenge/no-more", templates.Args{"N": n})}, Subject: say("subject/no-challenges", nil)}, nil
 }
 
 // allowChallengesCommand is ALLOW CHALLENGES: NO CHALLENGES and every decline undone.
@@ -472,7 +472,7 @@ func (r *Referee) allowChallengesCommand(c *command.Call) (command.Result, error
 	if err := c.Tx.PutPlayerRecord(rec); err != nil {
 		return command.Result{}, err
 	}
-	return command.Result{Paras: []string{say("challenge/allowed", nil)}}, nil
+	return command.Result{Paras: []string{say("challenge/allowed", nil)}, Subject: say("subject/allow-challenges", nil)}, nil
 }
 
 // ExpireChallenges closes the challenges whose time ran out, a few at a time, and tells each

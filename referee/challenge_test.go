@@ -77,7 +77,7 @@ func TestChallengeAccepted(t *testing.T) {
 	h.deliver(mailText(carl, inv.ReplyTo, "Re", "ACCEPT", ""))
 	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.outbox(), carl).Body), "challenge #1 is for another player")
 
-	h.deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accept\n\n> ann@example.com challenges you", ""))
+	h.deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accepted, see you on the board!\n\n> ann@example.com challenges you", ""))
 	out = h.outbox()
 	if len(out) != 2 {
 		t.Fatalf("%d mails after ACCEPT, want the game's two first mails", len(out))
@@ -313,6 +313,10 @@ func TestGoldenChallenges(t *testing.T) {
 	step("invite-carl", func() { h.bare(ann, "CHALLENGE carl@example.com progressive") })
 	step("decline", func() { h.bare(carl, "DECLINE 3") })
 	step("refused", func() { h.bare(ann, "CHALLENGE carl@example.com orthodox") })
+	step("invite-bob", func() { h.bare(ann, "CHALLENGE bob@example.net transactional black deadline=2d") })
+	step("cancel", func() { h.bare(ann, "CHALLENGE CANCEL 4") })
+	step("invite-bob-again", func() { h.bare(carl, "CHALLENGE bob@example.net orthodox") })
+	step("no-challenges", func() { h.bare(bob, "NO CHALLENGES") })
 	step("expired", func() {
 		h.now = h.now.Add(challenges.DefaultExpire + time.Minute)
 		h.ref.CheckDeadlines()
