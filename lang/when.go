@@ -14,6 +14,12 @@ func (t Tag) When(at time.Time) string {
 	return t.info().days[at.Weekday()] + " " + at.Format("2006-01-02 15:04 UTC")
 }
 
+// Date writes a day with its weekday in t: "Fr 2026-01-02".
+func (t Tag) Date(at time.Time) string {
+	at = at.UTC()
+	return t.info().days[at.Weekday()] + " " + at.Format("2006-01-02")
+}
+
 // Weekday is the short name of d in t: "Mo", "lun.", "пн".
 func (t Tag) Weekday(d time.Weekday) string { return t.info().days[d] }
 
