@@ -146,7 +146,9 @@ func NoticeTextIn(t lang.Tag, kind, words, text string, args map[string]any) str
 // HasWordsIn reports whether a sentence named kind exists (for key's game, or shared) in
 // any language: SayIn says it, in t's words or else in English's. HasWordsOwn tells the two
 // apart.
-func HasWordsIn(t lang.Tag, key, kind string) bool { return HasWords(key, kind) || HasWordsOwn(t, key, kind) }
+func HasWordsIn(t lang.Tag, key, kind string) bool {
+	return HasWords(key, kind) || HasWordsOwn(t, key, kind)
+}
 
 // HasWordsOwn reports whether t itself has the sentence named kind (for key's game, or
 // shared), not by falling back to English. English has all its own.
