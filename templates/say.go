@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"strings"
 	texttemplate "text/template"
+
+	"github.com/refereed/refereed/lang"
 )
 
 // The words: every sentence the referee and the games say to a player is a named template in
 // words/*.tmpl, keyed by what it says ("line-refused", "draw-offer"); a game's own are named
 // "<variant key>/<kind>" and may stand beside the shared ones. Code says which sentence and
 // with what fields; the wording lives here.
-var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(texttemplate.FuncMap{"join": strings.Join}).ParseFS(files, "words/*.tmpl"))
+// English's are words/*.tmpl; other languages' are words/<tag>/*.tmpl (languages.go).
+var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(funcs(lang.EN)).ParseFS(files, "words/*.tmpl"))
 
 // Args are the fields of a sentence.
 type Args map[string]any
@@ -32,7 +35,7 @@ func Say(key, kind string, args Args) string {
 
 // SayWords renders the sentence named name with args, exactly as its fields make it (Say
 // trims it); ok is false when there is no such sentence or a field it needs is missing. It
-// words a game's refusals (variant.Rejection reads it; templates imports nothing of ours).
+// words a game's refusals (variant.Rejection reads it; templates imports nothing of ours but lang).
 func SayWords(name string, args map[string]any) (text string, ok bool) {
 	var sb strings.Builder
 	if err := words.ExecuteTemplate(&sb, name, args); err != nil {
