@@ -2,6 +2,7 @@ package referee
 
 import (
 	"errors"
+	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strings"
@@ -38,6 +39,7 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		return err
 	}
 	player := len(games) > 0
+	say := r.sayer(tx, from)
 	invited := false
 	if !player {
 		cs, err := tx.ChallengesOf(from)
@@ -92,7 +94,7 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		var rej *variant.Rejection
 		switch {
 		case errors.As(err, &ce), errors.As(err, &rej):
-			paras = append(paras, say("bare-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error()}))
+			paras = append(paras, say("bare-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": whyIn(err, r.langOf(tx, from))}))
 			if refused == 0 {
 				refused = line.N
 			}
@@ -142,6 +144,15 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 	return r.enqueuePlain(tx, from, subject, paras, msg)
 }
 
+// whyIn is a refusal at the bare address in language t.
+func whyIn(err error, t lang.Tag) string {
+	var ce *challenges.Error
+	if errors.As(err, &ce) {
+		return ce.In(t)
+	}
+	return variant.WhyIn(err, t)
+}
+
 // answerWord reads an answer to an invitation as people write it: "Accept, thanks!" and
 // "Declined." are ACCEPT and DECLINE (the invitation says which challenge).
 func answerWord(line string) string {
@@ -173,12 +184,13 @@ func (r *Referee) bareGamesCommand(c *command.Call) (command.Result, error) {
 		return command.Result{}, err
 	}
 	paras, err := r.gamesParas(c.Tx, c.By, games)
-	return command.Result{Paras: paras, Subject: say("subject/your-games", nil)}, err
+	return command.Result{Paras: paras, Subject: r.sayer(c.Tx, c.By)("subject/your-games", nil)}, err
 }
 
 // gamesParas lists from's games, newest first: those in progress with the address that plays
 // each, then those finished.
 func (r *Referee) gamesParas(tx *store.Tx, from string, games []store.Game) ([]string, error) {
+	say := r.sayer(tx, from)
 	var active, over []string
 	for i := len(games) - 1; i >= 0; i-- { // newest first
 		sg := &games[i]

@@ -26,18 +26,27 @@ import (
 // package challenges.
 
 // refuseChallenge is a challenge refused, in the words of challenges.tmpl.
-func refuseChallenge(kind string, args templates.Args) error {
-	return &challenges.Error{Text: say("challenge/"+kind, args)}
-}
+func refuseChallenge(kind string, args templates.Args) error { return challenges.Refuse(kind, args) }
 
 // challengeArgs are the fields the challenge words read of c, for reader.
-func (r *Referee) challengeArgs(c *store.Challenge, reader string) templates.Args {
-	return templates.Args{"ID": c.ID, "From": c.From, "To": c.To, "Terms": c.Terms, "Colour": c.Colour,
+func (r *Referee) challengeArgs(tx *store.Tx, c *store.Challenge, reader string) templates.Args {
+	terms := c.Terms
+	if v, err := variant.Lookup(c.Variant); err == nil {
+		terms = challenges.DescribeIn(r.langOf(tx, reader), v, c.Flags)
+	}
+	return templates.Args{"ID": c.ID, "From": c.From, "To": c.To, "Terms": terms, "Colour": c.Colour,
 		"Mine": reader == c.From, "Expires": clocks.When(c.Expires), "By": c.By}
+}
+
+// sayer says sentences in address's language.
+func (r *Referee) sayer(tx *store.Tx, address string) func(kind string, args templates.Args) string {
+	t := r.langOf(tx, address)
+	return func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
 }
 
 // challengeCommand is CHALLENGE address|ANY game [options], or CHALLENGE CANCEL number.
 func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	if r.Challenges.Off {
 		return command.Result{}, refuseChallenge("off", nil)
 	}
@@ -140,7 +149,7 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 			return command.Result{}, err
 		}
 	}
-	return command.Result{Paras: []string{say("challenge/made", r.challengeArgs(ch, from))},
+	return command.Result{Paras: []string{say("challenge/made", r.challengeArgs(tx, ch, from))},
 		Subject: say("subject/challenge-made", templates.Args{"ID": ch.ID, "To": to})}, nil
 }
 
@@ -163,7 +172,8 @@ func playerWords(err error) string {
 
 // invite mails the invited player of ch his invitation, with the address of his answer.
 func (r *Referee) invite(tx *store.Tx, ch *store.Challenge, v *variant.Variant) error {
-	args := r.challengeArgs(ch, ch.To)
+	say := r.sayer(tx, ch.To)
+	args := r.challengeArgs(tx, ch, ch.To)
 	return r.notice(tx, outbox.Notice{
 		To:      ch.To,
 		Subject: say("subject/challenge", templates.Args{"From": ch.From, "Variant": v.Name}),
@@ -212,6 +222,7 @@ func challengeNumber(s string) (uint64, error) {
 // cancelChallenge is CHALLENGE CANCEL number: the challenger withdraws it; an invited player
 // is told.
 func (r *Referee) cancelChallenge(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	if len(c.Args) != 2 {
 		return command.Result{}, refuseChallenge("form", nil)
 	}
@@ -230,11 +241,11 @@ func (r *Referee) cancelChallenge(c *command.Call) (command.Result, error) {
 		return command.Result{}, err
 	}
 	if ch.To != "" {
-		if err := r.tellInvited(c.Tx, ch, "subject/challenge-withdrawn", say("challenge/withdrawn", r.challengeArgs(ch, ch.To))); err != nil {
+		if err := r.tellInvited(c.Tx, ch, "subject/challenge-withdrawn", r.sayer(c.Tx, ch.To)("challenge/withdrawn", r.challengeArgs(c.Tx, ch, ch.To))); err != nil {
 			return command.Result{}, err
 		}
 	}
-	return command.Result{Paras: []string{say("challenge/cancelled", r.challengeArgs(ch, c.By))},
+	return command.Result{Paras: []string{say("challenge/cancelled", r.challengeArgs(c.Tx, ch, c.By))},
 		Subject: say("subject/challenge-withdrawn", templates.Args{"ID": id})}, nil
 }
 
@@ -247,6 +258,7 @@ func (r *Referee) closeChallenge(tx *store.Tx, ch *store.Challenge, state, by st
 
 // tellInvited mails the invited player of ch text, in the thread of his invitation.
 func (r *Referee) tellInvited(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	say := r.sayer(tx, ch.To)
 	mid, err := r.newToken()
 	if err != nil {
 		return err
@@ -261,12 +273,14 @@ func (r *Referee) tellInvited(tx *store.Tx, ch *store.Challenge, subject, text s
 
 // tellChallenger mails ch's challenger text.
 func (r *Referee) tellChallenger(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	say := r.sayer(tx, ch.From)
 	return r.enqueueNotice(tx, ch.From, say(subject, templates.Args{"ID": ch.ID}), []string{text}, say("footer-no-game", nil), nil)
 }
 
 // challengesCommand is CHALLENGES: the open challenges to anyone, and the sender's own and
 // those to him.
 func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	open, n, err := c.Tx.OpenChallenges(0, challenges.MaxListed)
 	if err != nil {
 		return command.Result{}, err
@@ -275,7 +289,7 @@ func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
 	list := func(head string, cs []store.Challenge, more int) {
 		rows := []string{say(head, nil)}
 		for i := range cs {
-			rows = append(rows, say("challenge/row", r.challengeArgs(&cs[i], c.By)))
+			rows = append(rows, say("challenge/row", r.challengeArgs(c.Tx, &cs[i], c.By)))
 		}
 		if more > 0 {
 			rows = append(rows, say("challenge/and-more", templates.Args{"N": more}))
@@ -395,6 +409,7 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 // declineCommand is DECLINE [number]: the challenger is told, and may not invite the sender
 // again.
 func (r *Referee) declineCommand(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	ch, err := r.answered(c)
 	if err != nil {
 		return command.Result{}, err
@@ -415,7 +430,7 @@ func (r *Referee) declineCommand(c *command.Call) (command.Result, error) {
 	if err := c.Tx.PutPlayerRecord(rec); err != nil {
 		return command.Result{}, err
 	}
-	return command.Result{Paras: []string{say("challenge/you-declined", r.challengeArgs(ch, c.By))},
+	return command.Result{Paras: []string{say("challenge/you-declined", r.challengeArgs(c.Tx, ch, c.By))},
 		Subject: say("subject/challenge-declined", templates.Args{"ID": ch.ID})}, nil
 }
 
@@ -432,12 +447,13 @@ func (r *Referee) decline(tx *store.Tx, rec *store.PlayerRecord, ch *store.Chall
 		}
 	}
 	r.logger().Info("challenge declined", "challenge", ch.ID)
-	return r.tellChallenger(tx, ch, "subject/challenge-declined", say("challenge/declined", r.challengeArgs(ch, ch.From)))
+	return r.tellChallenger(tx, ch, "subject/challenge-declined", r.sayer(tx, ch.From)("challenge/declined", r.challengeArgs(tx, ch, ch.From)))
 }
 
 // noChallengesCommand is NO CHALLENGES: no more invitations to the sender, and those waiting
 // declined.
 func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	rec, err := c.Tx.PlayerRecord(c.By)
 	if err != nil {
 		return command.Result{}, err
@@ -464,6 +480,7 @@ func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
 
 // allowChallengesCommand is ALLOW CHALLENGES: NO CHALLENGES and every decline undone.
 func (r *Referee) allowChallengesCommand(c *command.Call) (command.Result, error) {
+	say := r.sayer(c.Tx, c.By)
 	rec, err := c.Tx.PlayerRecord(c.By)
 	if err != nil {
 		return command.Result{}, err
@@ -502,7 +519,7 @@ func (r *Referee) ExpireChallenges() (int, error) {
 				if err := r.closeChallenge(tx, ch, store.ChallengeExpired, ""); err != nil {
 					return err
 				}
-				if err := r.tellChallenger(tx, ch, "subject/challenge-expired", say("challenge/expired", r.challengeArgs(ch, ch.From))); err != nil {
+				if err := r.tellChallenger(tx, ch, "subject/challenge-expired", r.sayer(tx, ch.From)("challenge/expired", r.challengeArgs(tx, ch, ch.From))); err != nil {
 					return err
 				}
 			}

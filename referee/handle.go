@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strings"
@@ -110,6 +111,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
+		_, say := r.speaker(tx, sg, side)
 		from := msg.From
 		if from == "" {
 			from = say("unreadable-from", nil)
@@ -124,6 +126,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if ok, err := r.allowRefusal(tx, player.Address, limitForged); !ok || err != nil {
 			return err
 		}
+		_, say := r.speaker(tx, sg, side)
 		return r.enqueue(tx, sg, v, outbox.Letter{Side: side, Kind: "refusal", What: say("subject/refused-sender", nil), Paras: []string{
 			say("unconfirmed-sender", templates.Args{"Game": sg.ID, "Variant": v.Name, "Side": side, "Why": why}),
 			say("send-directly", templates.Args{"Address": player.Address}),
@@ -144,6 +147,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		if !ok || err != nil {
 			return err
 		}
+		_, say := r.speaker(tx, sg, side)
 		paras := []string{say("too-large", templates.Args{"MB": float64(oversize) / (1 << 20)})}
 		if last {
 			paras = append(paras, say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
@@ -223,17 +227,15 @@ func (r *Referee) queryLimit() int {
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
 	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	out := play.Outcome{Sender: &side}
-	for s, p := range sg.Players {
-		out.Numeric[s] = play.PrefsOf(tx, p.Address).Numeric
-	}
+	out.SetPrefs(r.prefsOf(tx, sg))
 	logBefore := len(g.Log())
 	lines := parser.Read(msg.Body, outbox.SentSet(sg.Players[side].Sent))
 	if len(lines) == 0 {
 		out.NoCommand = true
 		if msg.BodyError != "" {
-			out.Paras[side] = append(out.Paras[side], say("no-command-unreadable", templates.Args{"Why": msg.BodyError}))
+			out.Tell(side, "no-command-unreadable", templates.Args{"Why": msg.BodyError})
 		} else {
-			out.Paras[side] = append(out.Paras[side], say("no-command", nil))
+			out.Tell(side, "no-command", nil)
 		}
 	}
 	if err := r.fault("submit"); err != nil {
@@ -262,7 +264,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			continue
 		}
 		if i == MaxCommands {
-			stop(i, say("too-many-lines", templates.Args{"Max": MaxCommands}))
+			stop(i, out.Say(side, "too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
 		// A command a game reads over two lines is one command: checked and applied whole.
@@ -282,7 +284,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			}
 			if !ok {
 				r.logger().Warn("queries over the limit", "game", sg.ID, "side", side)
-				stop(i, say("too-many-queries", templates.Args{"N": line.N, "Line": clip(line.Text), "Limit": r.queryLimit()}))
+				stop(i, out.Say(side, "too-many-queries", templates.Args{"N": line.N, "Line": clip(line.Text), "Limit": r.queryLimit()}))
 				break
 			}
 		}
@@ -290,9 +292,11 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		var notices []variant.Notice
 		var warns []chess.Warning
 		var err error
+		// Moves in his piece letters are read as the game reads moves (SET PIECES).
+		line.Text = readMoves(out.Pieces[side], line.Text)
 		c, call := commandTable.Find(command.Player, line.Text)
 		if c != nil && c.OneAMail != "" && once[c.Word] {
-			err = variant.Reject("%s", say(c.OneAMail, nil))
+			err = variant.Refuse(c.OneAMail, nil)
 		} else if sg.Over() && !g.Outcome().Over() && !commandTable.IsQuery(v, line.Text) {
 			// Ended outside its rules before withdrawals were logged in the game: its log
 			// does not say so, the store does.
@@ -311,7 +315,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			}
 			if err == nil && res.Prefs {
 				// What comes after it in this mail is said as he now asks.
-				out.Numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
+				out.SetPrefs(r.prefsOf(tx, sg))
 			}
 		}
 		if err != nil {
@@ -329,7 +333,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 				}
 				continue
 			}
-			out.Paras[side] = append(out.Paras[side], say("line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": err.Error(), "First": i == 0, "Hint": !g.Outcome().Over()}))
+			out.Tell(side, "line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": variant.WhyIn(err, out.Lang[side]), "First": i == 0, "Hint": !g.Outcome().Over()})
 			out.Refused = line.N
 			for _, rest := range lines[i:] {
 				if g.Outcome().Over() {
@@ -346,7 +350,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			if w.Code == chess.WarnMateMark {
 				continue // the game is over: "write #" helps nobody
 			}
-			out.Paras[side] = append(out.Paras[side], say("line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text}))
+			out.Tell(side, "line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text})
 		}
 		stopped := false
 		for _, n := range notices {
@@ -367,13 +371,13 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if g.Outcome().Over() && !wasOver {
 			// This line ended the game: nothing after it can be played.
 			if rest := lines[after:]; len(rest) > 0 {
-				out.Paras[side] = append(out.Paras[side], say("over-rest-unread", nil))
+				out.Tell(side, "over-rest-unread", nil)
 			}
 			break
 		}
 		if fired && after < len(lines) {
 			// The rest was written before the reply was known: it comes back unread.
-			out.Paras[side] = append(out.Paras[side], say("if-rest-unread", templates.Args{"N": line.N}))
+			out.Tell(side, "if-rest-unread", templates.Args{"N": line.N})
 			for _, rest := range lines[after:] {
 				out.Quoted = append(out.Quoted, rest.Text)
 			}
@@ -381,7 +385,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		}
 		if stopped && after < len(lines) {
 			// The game stops reading here (its notice said why): the rest comes back unread.
-			out.Paras[side] = append(out.Paras[side], say("stopped-rest-unread", templates.Args{"N": line.N}))
+			out.Tell(side, "stopped-rest-unread", templates.Args{"N": line.N})
 			for _, rest := range lines[after:] {
 				out.Quoted = append(out.Quoted, rest.Text)
 			}
@@ -389,7 +393,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		}
 	}
 	for _, as := range asides {
-		out.Paras[side] = append(out.Paras[side], say("aside-unread", templates.Args{"N": as.first, "Last": as.last, "Line": clip(as.text)}))
+		out.Tell(side, "aside-unread", templates.Args{"N": as.first, "Last": as.last, "Line": clip(as.text)})
 	}
 	endedNow, err := a.Settle("")
 	if err != nil {
@@ -405,13 +409,39 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		} else if !ok {
 			return nil
 		} else if last {
-			out.Paras[side] = append(out.Paras[side], say("refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit}))
+			out.Tell(side, "refusal-limit-last", templates.Args{"Limit": OwnRefusalLimit})
 		}
 	}
 	if err := play.Finish(r.out(), a, &out, msg, endedNow, "update", r.tournamentGameOver); err != nil {
 		return err
 	}
 	return r.fault("enqueue")
+}
+
+// readMoves is line with each of its words that is a move in t's piece letters (SET PIECES)
+// in the letters the games read (lang.ReadMove); the rest, and every line of a player who
+// writes English letters, as it is.
+func readMoves(t lang.Tag, line string) string {
+	if !t.Known() || t == lang.EN {
+		return line
+	}
+	var sb strings.Builder
+	start := -1
+	for i, r := range line {
+		if r == ',' || r == ';' || r == ' ' || r == '\t' {
+			if start >= 0 {
+				sb.WriteString(lang.ReadMove(t, line[start:i]))
+				start = -1
+			}
+			sb.WriteRune(r)
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		sb.WriteString(lang.ReadMove(t, line[start:]))
+	}
+	return sb.String()
 }
 
 // run runs one command line of side's in game a: c, a command of the table's (call: its
@@ -581,6 +611,7 @@ func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
 	if err != nil {
 		return nil
 	}
+	_, say := r.speaker(tx, sg, chess.Color(ref.Side))
 	return r.enqueue(tx, sg, v, outbox.Letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
 		say("internal-error", nil),
 	}})
@@ -628,5 +659,6 @@ func (r *Referee) answerReplaced(tx *store.Tx, log *slog.Logger, msg *parser.Mes
 		}
 	}
 	args := templates.Args{"Game": ref.Game, "New": rp.New, "When": rp.At.UTC().Format("2006-01-02 15:04 UTC"), "Name": name}
+	say := func(kind string, args templates.Args) string { return r.sayTo(tx, rp.Old, kind, args) }
 	return r.enqueueNotice(tx, rp.Old, say("subject/replaced", args), []string{say("replaced-mail", args)}, say("footer-no-game", nil), msg)
 }

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -80,14 +81,14 @@ func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int,
 // enqueueOrganizer sends tournament t's organizer a mail with his reply address.
 // His mails are numbered, and thread under the first (the welcome).
 func (r *Referee) enqueueOrganizer(tx *store.Tx, t *store.Tournament, subject string, paras, quoted []string, answers *parser.Message) error {
-	paras, quoted = outbox.CapText(paras, quoted)
+	paras, quoted = outbox.CapText(paras, quoted, lang.EN) // an organizer's mail is in English
 	n, err := tx.Next(fmt.Sprintf("organizer-mails/%d", t.ID))
 	if err != nil {
 		return err
 	}
 	return r.notice(tx, outbox.Notice{To: t.Organizer, Subject: subject, Paras: paras, Quoted: quoted, ReplyTo: r.OrganizerAddress(t),
 		Footer: say("footer-organizer-tournament", templates.Args{"Name": t.Name}), Answers: answers,
-		MessageID: r.organizerMessageID(t, n), Root: r.organizerMessageID(t, 1)})
+		MessageID: r.organizerMessageID(t, n), Root: r.organizerMessageID(t, 1), Lang: lang.EN})
 }
 
 // organizerMessageID is the Message-ID of the n-th mail to t's organizer: stable, and
@@ -182,7 +183,7 @@ func (r *Referee) Organize(id uint64, line string) (string, error) {
 func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) ([]string, error) {
 	c, call := commandTable.Find(command.Organizer, line)
 	if c == nil {
-		return nil, variant.Reject("%s", say("organizer-unknown", nil))
+		return nil, variant.Refuse("organizer-unknown", nil)
 	}
 	if c.Lists {
 		return []string{organizerHelp()}, nil
@@ -211,7 +212,7 @@ func (r *Referee) gamesCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) adjudicateCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) < 2 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"})
 	}
 	sg, err := r.gameOf(c.Tx, c.Tournament, c.Args[0])
 	if err != nil {
@@ -222,11 +223,11 @@ func (r *Referee) adjudicateCommand(c *command.Call) (command.Result, error) {
 		result = variant.Draw
 	}
 	if result != "1-0" && result != "0-1" && result != variant.Draw {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "ADJUDICATE <game> 1-0|0-1|1/2-1/2 <reason>"})
 	}
 	reason := strings.Join(c.Args[2:], " ")
 	if !plainText(reason) {
-		return command.Result{}, variant.Reject("%s", say("organizer-reason-plain", nil))
+		return command.Result{}, variant.Refuse("organizer-reason-plain", nil)
 	}
 	if r := []rune(reason); len(r) > maxReason {
 		reason = string(r[:maxReason]) + "..."
@@ -242,7 +243,7 @@ func (r *Referee) adjudicateCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) extendCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) < 2 || len(c.Args) > 3 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"})
 	}
 	sg, err := r.gameOf(c.Tx, c.Tournament, c.Args[0])
 	if err != nil {
@@ -250,7 +251,7 @@ func (r *Referee) extendCommand(c *command.Call) (command.Result, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(c.Args[1]), "d"))
 	if err != nil || n < 1 || n > 365 {
-		return command.Result{}, variant.Reject("%s", say("organizer-days", nil))
+		return command.Result{}, variant.Refuse("organizer-days", nil)
 	}
 	var sides []chess.Color
 	if len(c.Args) == 3 {
@@ -260,7 +261,7 @@ func (r *Referee) extendCommand(c *command.Call) (command.Result, error) {
 		case "black", "b":
 			sides = []chess.Color{chess.Black}
 		default:
-			return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"}))
+			return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "EXTEND <game> <days> [white|black]"})
 		}
 	}
 	if err := r.extend(c.Tx, sg, n, sides); err != nil {
@@ -274,7 +275,7 @@ func (r *Referee) extendCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) replaceCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) != 2 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "REPLACE <old address> <new address>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "REPLACE <old address> <new address>"})
 	}
 	n, err := r.replace(c.Tx, c.Tournament, c.Args[0], c.Args[1])
 	if err != nil {
@@ -288,7 +289,7 @@ func (r *Referee) replaceCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) withdrawCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) != 1 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "WITHDRAW <player address>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "WITHDRAW <player address>"})
 	}
 	if err := r.withdraw(c.Tx, c.Tournament, c.Args[0]); err != nil {
 		return command.Result{}, variant.Reject("%v", err)
@@ -301,10 +302,10 @@ func (r *Referee) withdrawCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) pauseCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) != 0 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": c.Word}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": c.Word})
 	}
 	if (c.Word == "PAUSE") == c.Tournament.Paused() {
-		return command.Result{}, variant.Reject("%s", say("organizer-pause-already", templates.Args{"Paused": c.Tournament.Paused()}))
+		return command.Result{}, variant.Refuse("organizer-pause-already", templates.Args{"Paused": c.Tournament.Paused()})
 	}
 	if c.Word == "PAUSE" {
 		c.Tournament.Pauses = append(c.Tournament.Pauses, store.Pause{From: c.Tx.Now})
@@ -331,20 +332,20 @@ func (r *Referee) pauseCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) organizerLeaveCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) < 2 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "LEAVE <player address> <first day> <last day>"})
 	}
 	addr, err := r.CheckAddress(c.Args[0])
 	if err != nil {
 		return command.Result{}, variant.Reject("%v", err)
 	}
 	if !slices.Contains(c.Tournament.Players, addr) {
-		return command.Result{}, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": addr, "Name": c.Tournament.Name}))
+		return command.Result{}, variant.Refuse("organizer-not-player", templates.Args{"Player": addr, "Name": c.Tournament.Name})
 	}
 	lr, err := clocks.ParseLeave(c.Args[1:])
 	if err != nil {
 		return command.Result{}, err
 	}
-	granted, err := r.keeper().GrantLeave(c.Tx, addr, lr, c.By, c.Tournament, 0)
+	granted, err := r.keeper().GrantLeave(c.Tx, addr, lr, c.By, c.Tournament, 0, lang.EN)
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -356,27 +357,27 @@ func (r *Referee) organizerLeaveCommand(c *command.Call) (command.Result, error)
 
 func (r *Referee) showCommand(c *command.Call) (command.Result, error) {
 	if len(c.Args) != 1 {
-		return command.Result{}, variant.Reject("%s", say("organizer-usage", templates.Args{"Usage": "SHOW <game>"}))
+		return command.Result{}, variant.Refuse("organizer-usage", templates.Args{"Usage": "SHOW <game>"})
 	}
 	sg, err := r.gameIn(c.Tx, c.Tournament, c.Args[0])
 	if err != nil {
 		return command.Result{}, err
 	}
 	if !sg.Over() {
-		return command.Result{}, variant.Reject("%s", say("organizer-in-progress", templates.Args{"Game": sg.ID}))
+		return command.Result{}, variant.Refuse("organizer-in-progress", templates.Args{"Game": sg.ID})
 	}
 	l, err := archive.Load(c.Tx, sg.ID)
 	if err != nil {
 		return command.Result{}, err
 	}
 	g := l.Live
-	paras, err := play.Reveal(c.Tx, l, false)
+	paras, err := play.Reveal(c.Tx, l, play.Prefs{}.With(lang.EN))
 	if err != nil {
 		return command.Result{}, err
 	}
 	head := say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": c.Tournament.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
 	head += " " + say("organizer-ended-why", templates.Args{"Reason": sg.Reason})
-	return command.Result{Paras: append(append([]string{head}, paras...), play.Diagram(l.Variant, g, chess.White, variant.ShowReveal, play.Prefs{}))}, nil
+	return command.Result{Paras: append(append([]string{head}, paras...), play.Diagram(l.Variant, g, chess.White, variant.ShowReveal, play.Prefs{}.With(lang.EN)))}, nil
 }
 
 // gamesList is the tournament's games by round, with their numbers and how they stand (a
@@ -406,7 +407,7 @@ const maxReason = 300
 func (r *Referee) gameOf(tx *store.Tx, t *store.Tournament, s string) (*store.Game, error) {
 	sg, err := r.gameIn(tx, t, s)
 	if err == nil && sg.Over() {
-		return nil, variant.Reject("%s", say("organizer-game-over", templates.Args{"Game": sg.ID, "Result": sg.Result}))
+		return nil, variant.Refuse("organizer-game-over", templates.Args{"Game": sg.ID, "Result": sg.Result})
 	}
 	return sg, err
 }
@@ -425,5 +426,5 @@ func (r *Referee) gameIn(tx *store.Tx, t *store.Tournament, s string) (*store.Ga
 			return tx.Game(id)
 		}
 	}
-	return nil, variant.Reject("%s", say("organizer-no-game", templates.Args{"Game": id, "Name": t.Name}))
+	return nil, variant.Refuse("organizer-no-game", templates.Args{"Game": id, "Name": t.Name})
 }

@@ -90,11 +90,11 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 	i := slices.Index(t.Players, old)
 	switch {
 	case i < 0:
-		return 0, variant.Reject("%s", say("organizer-not-player", templates.Args{"Player": old, "Name": t.Name}))
+		return 0, variant.Refuse("organizer-not-player", templates.Args{"Player": old, "Name": t.Name})
 	case slices.Contains(t.Players, neu):
-		return 0, variant.Reject("%s", say("organizer-already-player", templates.Args{"Player": neu, "Name": t.Name}))
+		return 0, variant.Refuse("organizer-already-player", templates.Args{"Player": neu, "Name": t.Name})
 	case slices.ContainsFunc(t.Withdrawn, func(w store.Withdrawal) bool { return w.Player == i }):
-		return 0, variant.Reject("%s", say("organizer-withdrawn-already", templates.Args{"Player": old}))
+		return 0, variant.Refuse("organizer-withdrawn-already", templates.Args{"Player": old})
 	}
 	t.Players[i] = neu
 	t.Replacements = append(t.Replacements, store.Replacement{Seat: i, Old: old, New: neu, At: tx.Now})

@@ -70,6 +70,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee/challenges"
@@ -116,6 +117,9 @@ type Referee struct {
 	QueryLimit int
 	// Rating is the rating system's constants for the rated games (zero: the defaults).
 	Rating rating.Config
+	// Language is the language of the mail of players who set none (SET LANGUAGE), in games
+	// whose tournament names none ("": English).
+	Language lang.Tag
 	// Challenges is the organizer's word on games players start by mail (the config's
 	// [challenges]): who may, to which games, rated or not, and the bounds.
 	Challenges challenges.Policy
@@ -225,6 +229,13 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	if at != nil && at.t != nil {
 		sg.Tournament, sg.Round = at.t.ID, at.round
 		sg.Rated = at.t.Rated
+		if at.t.Language != "" {
+			sg.Flags = maps.Clone(sg.Flags)
+			if sg.Flags == nil {
+				sg.Flags = map[string]string{}
+			}
+			sg.Flags[LanguageFlag] = at.t.Language
+		}
 	}
 	for i := range sg.Players {
 		tok, err := r.newToken()
@@ -242,8 +253,11 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	if err := play.Create(tx, sg); err != nil {
 		return nil, err
 	}
+	prefs := r.prefsOf(tx, sg)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		l := outbox.Letter{Side: side, Kind: "opening"}
+		t := prefs[side].Lang
+		say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
+		l := outbox.Letter{Side: side, Kind: "opening", Lang: t}
 		other := sg.Players[side.Other()].Address
 		if out.Over() {
 			l.What = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
@@ -251,12 +265,12 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
 				say("opening-nothing-to-play", nil),
 			}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, play.PrefsOf(tx, sg.Players[side].Address))
+			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, prefs[side])
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
 			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabel(game, side)})
 			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))
+			l.Diagram = play.Diagram(v, game, side, variant.ShowView, prefs[side])
 			// Who moves first is said once: by the view's own status line when it has one
 			// ("White to play move 1."), else here.
 			says := strings.Contains(l.Diagram, " to play ")
@@ -294,8 +308,42 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 	return sg, nil
 }
 
-// say is one of the referee's own sentences (templates/words/referee.tmpl).
+// say is one of the referee's own sentences (templates/words/referee.tmpl), in English.
 func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
+
+// LanguageFlag in a game's flags is the language of its players who set none: their
+// tournament's (store.Tournament.Language), or `refereed new --language`.
+const LanguageFlag = "language"
+
+// prefsOf is each player's settings in sg, with the language and piece letters he reads:
+// his own, else the game's (LanguageFlag), else the server's.
+func (r *Referee) prefsOf(tx *store.Tx, sg *store.Game) [2]play.Prefs {
+	def := r.Language
+	if l := lang.Tag(sg.Flags[LanguageFlag]); l.Known() {
+		def = l
+	}
+	var p [2]play.Prefs
+	for s := range sg.Players {
+		p[s] = play.PrefsOf(tx, sg.Players[s].Address).With(def)
+	}
+	return p
+}
+
+// speaker is the sentences said to side's player of sg, in his language.
+func (r *Referee) speaker(tx *store.Tx, sg *store.Game, side chess.Color) (lang.Tag, func(kind string, args templates.Args) string) {
+	t := r.prefsOf(tx, sg)[side].Lang
+	return t, func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
+}
+
+// langOf is the language of address's mail outside any one game.
+func (r *Referee) langOf(tx *store.Tx, address string) lang.Tag {
+	return play.PrefsOf(tx, address).With(r.Language).Lang
+}
+
+// sayTo is the sentence kind in address's language (mail outside any one game).
+func (r *Referee) sayTo(tx *store.Tx, address, kind string, args templates.Args) string {
+	return templates.SayIn(r.langOf(tx, address), "", kind, args)
+}
 
 // ParseGameID reads "42" or "#42".
 func ParseGameID(s string) (uint64, error) {
@@ -406,14 +454,18 @@ func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, 
 		return 0, err
 	}
 	queued := 0
+	prefs := r.prefsOf(tx, sg)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
+		say := func(kind string, args templates.Args) string {
+			return templates.SayIn(prefs[side].Lang, "", kind, args)
+		}
 		what := say("subject/restored", nil)
 		if slices.Contains(l.Live.ToAct(), side) {
 			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabel(l.Live, side)})
 		}
 		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: side, Kind: "update", What: what,
 			Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
-			Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[side].Address))}); err != nil {
+			Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, prefs[side]), Lang: prefs[side].Lang}); err != nil {
 			return 0, err
 		}
 		queued++
@@ -430,7 +482,7 @@ func (r *Referee) out() *outbox.Writer {
 // keeper is the clocks' keeper of this referee: its deadline check and leave.
 func (r *Referee) keeper() *clocks.Keeper {
 	return &clocks.Keeper{DB: r.DB, LeaveDays: r.LeaveDays, Rating: r.Rating, Out: r.out(),
-		TellOrganizer: r.tellOrganizer, GameOver: r.tournamentGameOver, Log: r.logger(), Loads: &r.deadlineLoads}
+		TellOrganizer: r.tellOrganizer, GameOver: r.tournamentGameOver, Log: r.logger(), Loads: &r.deadlineLoads, Prefs: r.prefsOf}
 }
 
 // CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each
@@ -447,23 +499,32 @@ func (r *Referee) CheckDeadlines() (int, error) {
 }
 
 // enqueue writes l to a player of game g, of variant v, into the outbox.
+// A letter in no language set is in its reader's.
 func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l outbox.Letter) error {
+	if l.Lang == "" {
+		l.Lang = r.prefsOf(tx, g)[l.Side].Lang
+	}
 	return play.Mail(r.out(), tx, g, v.Name, l)
 }
 
 // enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
 // answer to answers.
 func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
-	return r.out().Plain(tx, to, subject, paras, answers)
+	return r.out().Plain(tx, to, subject, paras, answers, r.langOf(tx, to))
 }
 
 // enqueueNotice sends a mail that belongs to no one game, with its footer.
 func (r *Referee) enqueueNotice(tx *store.Tx, to, subject string, paras []string, footer string, answers *parser.Message) error {
-	return r.out().Notice(tx, outbox.Notice{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers})
+	return r.out().Notice(tx, outbox.Notice{To: to, Subject: subject, Paras: paras, Footer: footer, Answers: answers, Lang: r.langOf(tx, to)})
 }
 
 // notice writes n into the outbox.
-func (r *Referee) notice(tx *store.Tx, n outbox.Notice) error { return r.out().Notice(tx, n) }
+func (r *Referee) notice(tx *store.Tx, n outbox.Notice) error {
+	if n.Lang == "" {
+		n.Lang = r.langOf(tx, n.To)
+	}
+	return r.out().Notice(tx, n)
+}
 
 // newToken is a new reply token (outbox.Writer.NewToken).
 func (r *Referee) newToken() (string, error) { return r.out().NewToken() }

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"github.com/refereed/refereed/lang"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -30,13 +31,13 @@ func (r *Referee) setCommand(c *command.Call) (command.Result, error) {
 	return command.Result{Notices: notices, Prefs: len(c.Args) > 0}, err
 }
 
-// set runs SET [NOTATION|BOARD value] of side's in game sg.
+// set runs SET [NOTATION|BOARD|LANGUAGE|PIECES value] of side's in game sg.
 func (r *Referee) set(tx *store.Tx, sg *store.Game, side chess.Color, args []string) ([]variant.Notice, error) {
 	rec, err := tx.PlayerRecord(sg.Players[side].Address)
 	if err != nil {
 		return nil, err
 	}
-	answer := func(head string) []variant.Notice {
+	answer := func(done bool) []variant.Notice {
 		notation, board := "algebraic", "ascii"
 		if rec.Notation == "numeric" {
 			notation = "numeric"
@@ -44,36 +45,62 @@ func (r *Referee) set(tx *store.Tx, sg *store.Game, side chess.Color, args []str
 		if rec.Board == "unicode" {
 			board = "unicode"
 		}
-		text := say("settings", templates.Args{"Notation": notation, "Board": board})
-		if head != "" {
-			text = head + " " + text
-		}
+		// Said in the language he now reads (the notice is worded when his mail is).
+		p := r.prefsOf(tx, sg)[side]
+		letters := p.Pieces.Letters()
+		a := templates.Args{"Done": done, "Notation": notation, "Board": board, "Language": p.Lang.Name(),
+			"Letters": strings.Join(letters[:], " ")}
 		// One mail says the settings once, as they stand after its last SET.
-		return []variant.Notice{{To: variant.To(side), Kind: "settings", Text: text, Supersedes: "settings"}}
+		return []variant.Notice{{To: variant.To(side), Kind: "settings", Words: "settings-answer", Args: a, Supersedes: "settings"}}
 	}
 	if len(args) == 0 {
-		return answer(""), nil
+		return answer(false), nil
 	}
 	name := strings.ToUpper(args[0])
-	values, ok := settingValues[name]
-	if !ok || len(args) != 2 {
-		return nil, variant.Reject("%s", say("set-form", nil))
+	if len(args) != 2 {
+		return nil, variant.Refuse("set-form", nil)
 	}
-	value := strings.ToLower(args[1])
-	if value != values[0] && value != values[1] {
-		return nil, variant.Reject("%s", say("set-value", templates.Args{"Name": name, "A": values[0], "B": values[1]}))
-	}
-	kept := value
-	if value == values[0] {
-		kept = ""
-	}
-	if name == "NOTATION" {
-		rec.Notation = kept
-	} else {
-		rec.Board = kept
+	switch name {
+	case "LANGUAGE", "PIECES":
+		value := strings.ToLower(args[1])
+		if name == "PIECES" && (value == "language" || value == "default") {
+			rec.Pieces = ""
+			break
+		}
+		t, err := lang.Parse(value)
+		if err != nil {
+			known := make([]string, 0, len(lang.All()))
+			for _, l := range lang.All() {
+				known = append(known, string(l)+" ("+l.Name()+")")
+			}
+			return nil, variant.Refuse("set-language", templates.Args{"Value": args[1], "Known": strings.Join(known, ", ")})
+		}
+		if name == "LANGUAGE" {
+			rec.Language = string(t)
+		} else {
+			rec.Pieces = string(t)
+		}
+	default:
+		values, ok := settingValues[name]
+		if !ok {
+			return nil, variant.Refuse("set-form", nil)
+		}
+		value := strings.ToLower(args[1])
+		if value != values[0] && value != values[1] {
+			return nil, variant.Refuse("set-value", templates.Args{"Name": name, "A": values[0], "B": values[1]})
+		}
+		kept := value
+		if value == values[0] {
+			kept = ""
+		}
+		if name == "NOTATION" {
+			rec.Notation = kept
+		} else {
+			rec.Board = kept
+		}
 	}
 	if err := tx.PutPlayerRecord(rec); err != nil {
 		return nil, err
 	}
-	return answer(say("set-done", nil)), nil
+	return answer(true), nil
 }

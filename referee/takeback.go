@@ -81,7 +81,7 @@ func (r *Referee) takeback(a *play.Game, side chess.Color, verb, source string) 
 func takebackStep(l *archive.Game, events []store.Event, side chess.Color, verb string) (notices []variant.Notice, event store.Event, err error) {
 	g, other := l.Live, side.Other()
 	if !l.Variant.Open {
-		return nil, event, variant.Reject("%s", say("takeback-none", templates.Args{"Variant": l.Variant.Name}))
+		return nil, event, variant.Refuse("takeback-none", templates.Args{"Variant": l.Variant.Name})
 	}
 	if out := g.Outcome(); out.Over() {
 		return nil, event, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
@@ -92,42 +92,42 @@ func takebackStep(l *archive.Game, events []store.Event, side chess.Color, verb 
 	case takebackOffer:
 		switch {
 		case l.Takeback == int(side):
-			return nil, event, variant.Reject("%s", say("takeback-already", nil))
+			return nil, event, variant.Refuse("takeback-already", nil)
 		case l.Asked[side] == l.Commands+1:
-			return nil, event, variant.Reject("%s", say("takeback-once", nil)) // one request a turn: no ping-pong
+			return nil, event, variant.Refuse("takeback-once", nil) // one request a turn: no ping-pong
 		case !archive.WaitsFor(g, other) || l.TurnFrom[side] >= len(g.Log()) || !onlyBy(g.Log()[l.TurnFrom[side]:], side):
-			return nil, event, variant.Reject("%s", say("takeback-not-now", nil))
+			return nil, event, variant.Refuse("takeback-not-now", nil)
 		}
 		args["Turn"] = turnText(l, side)
 		notices = []variant.Notice{
-			{To: variant.To(side), Kind: "takeback-offer", Text: say("takeback-offered", templates.Args{"Me": true, "By": side, "Other": other, "Turn": args["Turn"]})},
-			{To: variant.To(other), Kind: "takeback-offer", Text: say("takeback-offered", templates.Args{"Me": false, "By": side, "Other": other, "Turn": args["Turn"]})},
+			{To: variant.To(side), Kind: "takeback-offer", Words: "takeback-offered", Args: templates.Args{"Me": true, "By": side, "Other": other, "Turn": args["Turn"]}},
+			{To: variant.To(other), Kind: "takeback-offer", Words: "takeback-offered", Args: templates.Args{"Me": false, "By": side, "Other": other, "Turn": args["Turn"]}},
 		}
 	case takebackAccept, takebackDecline:
 		if l.Takeback != int(other) {
-			return nil, event, variant.Reject("%s", say("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept}))
+			return nil, event, variant.Refuse("takeback-no-offer", templates.Args{"Accept": verb == takebackAccept})
 		}
 		if verb == takebackAccept {
 			event.Undo = len(g.Log()) - l.TurnFrom[other]
 			args["Turn"] = turnText(l, other)
 		}
 		key := map[string]string{takebackAccept: "takeback-accepted", takebackDecline: "takeback-declined"}[verb]
-		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Text: say(key, args), Show: variant.ShowView}}
+		notices = []variant.Notice{{To: variant.ToBoth, Kind: key, Words: key, Args: args, Show: variant.ShowView}}
 		if verb == takebackAccept {
 			// The IF sequences go with the moves they were stated on: each player who had
 			// some is told, and only he.
 			for s, n := range ifmoves.Standing(events) {
 				if n > 0 {
 					notices = append(notices, variant.Notice{To: variant.To(chess.Color(s)), Kind: variant.KindAnswer,
-						Text: say("if-taken-back", templates.Args{"N": n})})
+						Words: "if-taken-back", Args: templates.Args{"N": n}})
 				}
 			}
 		}
 	case takebackWithdraw:
 		if l.Takeback != int(side) {
-			return nil, event, variant.Reject("%s", say("takeback-none-to-withdraw", nil))
+			return nil, event, variant.Refuse("takeback-none-to-withdraw", nil)
 		}
-		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Text: say("takeback-withdrawn", args), Supersedes: "takeback-offer"}}
+		notices = []variant.Notice{{To: variant.ToBoth, Kind: "takeback-withdrawn", Words: "takeback-withdrawn", Args: args, Supersedes: "takeback-offer"}}
 	}
 	return notices, event, nil
 }

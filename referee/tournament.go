@@ -246,7 +246,7 @@ func (r *Referee) enqueueTournament(tx *store.Tx, t *store.Tournament, to string
 // standingsAnswer is the answer to STANDINGS sent to a game's address.
 func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color) ([]variant.Notice, error) {
 	if sg.Tournament == 0 {
-		return nil, variant.Reject("%s", say("no-tournament", nil))
+		return nil, variant.Refuse("no-tournament", nil)
 	}
 	t, err := tx.Tournament(sg.Tournament)
 	if err != nil {
@@ -345,14 +345,16 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if err := a.End(result, withdrawnReason); err != nil {
 				return err
 			}
-			revealed, err := play.Reveal(tx, a.Game, false) // the game is over: the whole of it (rules.md 0.4b)
-			if err != nil {
-				return err
-			}
+			prefs := r.prefsOf(tx, sg)
 			for _, s := range []chess.Color{chess.White, chess.Black} {
+				revealed, err := play.Reveal(tx, a.Game, prefs[s]) // the game is over: the whole of it (rules.md 0.4b)
+				if err != nil {
+					return err
+				}
+				say := func(kind string, args templates.Args) string { return templates.SayIn(prefs[s].Lang, "", kind, args) }
 				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
-				l := outbox.Letter{Side: s, Kind: "update", What: say("subject/tournament-withdrawn", args),
-					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: play.Diagram(v, g, s, variant.ShowReveal, play.PrefsOf(tx, sg.Players[s].Address))}
+				l := outbox.Letter{Side: s, Kind: "update", Lang: prefs[s].Lang, What: say("subject/tournament-withdrawn", args),
+					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: play.Diagram(v, g, s, variant.ShowReveal, prefs[s])}
 				if err := r.enqueue(tx, sg, v, l); err != nil {
 					return err
 				}

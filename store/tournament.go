@@ -12,6 +12,8 @@ type Tournament struct {
 	Players   []string `json:"players"` // addresses, in table order
 	Double    bool     `json:"double,omitempty"`
 	Organizer string   `json:"organizer,omitempty"`
+	// Language is the language of its players' mail who set none (lang.Tag; "": the server's).
+	Language string `json:"language,omitempty"`
 	// WithdrawRule is what a withdrawal does to the player's games: "forfeit" or "half".
 	WithdrawRule string            `json:"withdraw_rule"`
 	Rounds       []TournamentRound `json:"rounds"`
@@ -98,6 +100,11 @@ type PlayerRecord struct {
 	Notation string `json:"notation,omitempty"`
 	// Board is "unicode" for figurine diagrams, "" for ASCII letters.
 	Board string `json:"board,omitempty"`
+	// Language is the language of his mail (lang.Tag, SET LANGUAGE): "" for the tournament's
+	// or the server's. Pieces is the piece letters of the moves he reads and writes (SET
+	// PIECES): "" to follow his language, "en" for the English letters whatever his language.
+	Language string `json:"language,omitempty"`
+	Pieces   string `json:"pieces,omitempty"`
 	// NoChallenges: he asked for no invitations (NO CHALLENGES). Declined is the challengers
 	// whose challenge he declined, who may not invite him again (the latest MaxDeclined).
 	NoChallenges bool     `json:"no_challenges,omitempty"`

@@ -14,6 +14,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	htmltemplate "html/template"
 	"io"
 	"regexp"
@@ -64,6 +65,16 @@ type Mail struct {
 	Footer     string
 	// Attachments go after the text and HTML parts, in a multipart/mixed mail.
 	Attachments []Attachment
+	// Lang is the language of the mail's words ("" for English): its own words (the heading
+	// of the unprocessed lines) are said in it, and the HTML part says it.
+	Lang lang.Tag
+}
+
+// frame is a Mail as its templates read it.
+type frame struct {
+	Mail
+	NotProcessed string
+	NotEnglish   bool
 }
 
 // Attachment is a file a mail carries: a game in PGN.
@@ -105,10 +116,14 @@ func Render(m Mail) ([]byte, error) {
 	}
 	m.Diagram = ruleRef.ReplaceAllString(m.Diagram, "")
 	var text, html bytes.Buffer
-	if err := textTmpl.Execute(&text, m); err != nil {
+	if m.Lang == "" {
+		m.Lang = lang.EN
+	}
+	f := frame{Mail: m, NotProcessed: SayIn(m.Lang, "", "not-processed", nil), NotEnglish: m.Lang != lang.EN}
+	if err := textTmpl.Execute(&text, f); err != nil {
 		return nil, fmt.Errorf("templates: text: %w", err)
 	}
-	if err := htmlTmpl.Execute(&html, m); err != nil {
+	if err := htmlTmpl.Execute(&html, f); err != nil {
 		return nil, fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {
@@ -119,6 +134,9 @@ func Render(m Mail) ([]byte, error) {
 	var h mail.Header
 	h.SetDate(m.Date)
 	h.SetSubject(m.Subject)
+	if m.Lang != lang.EN {
+		h.Set("Content-Language", string(m.Lang))
+	}
 	from, err := mail.ParseAddress(m.From)
 	if err != nil {
 		return nil, fmt.Errorf("templates: from %q: %w", m.From, err)

@@ -15,6 +15,7 @@ package variant
 import (
 	"errors"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/templates"
 	"sort"
 	"strconv"
@@ -115,6 +116,27 @@ func (r *Rejection) Text() (text string, ok bool) {
 		text = fmt.Sprintf("[%s %v]", r.Words, r.Args)
 	}
 	return text, ok
+}
+
+// TextIn is the rejection in language t: its sentence in t where it has one (a text passed
+// on from another package stays as it is).
+func (r *Rejection) TextIn(t lang.Tag) string {
+	if r.Words == "" {
+		return r.Reason
+	}
+	if text, ok := templates.SayWordsIn(t, r.Words, r.Args); ok {
+		return text
+	}
+	return r.Error()
+}
+
+// WhyIn is err, a rejection, in language t.
+func WhyIn(err error, t lang.Tag) string {
+	var r *Rejection
+	if errors.As(err, &r) {
+		return r.TextIn(t)
+	}
+	return err.Error()
 }
 
 // ForRecord is the rejection as a record's reader says it: the sentence "record/<words>"

@@ -20,6 +20,7 @@ package challenges
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"slices"
 	"strings"
 	"time"
@@ -136,8 +137,14 @@ type Terms struct {
 func (t Terms) Rated() bool { return t.Flags["rated"] == "true" }
 
 // Describe is the terms for people, without the colour (said apart, to each reader):
-// "Kriegspiel, 30d+3d, rated, fog=on".
+// "Kriegspiel, 30d+3d, rated, fog=on", in English (DescribeIn: in another language).
 func Describe(v *variant.Variant, flags map[string]string) string {
+	return DescribeIn(lang.EN, v, flags)
+}
+
+// DescribeIn is Describe in language t.
+func DescribeIn(t lang.Tag, v *variant.Variant, flags map[string]string) string {
+	say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", "challenge/"+kind, args) }
 	parts := []string{v.Name}
 	if tc := flags["time"]; tc != "" {
 		parts = append(parts, say("terms-time", templates.Args{"Time": tc}))
@@ -158,11 +165,26 @@ func Describe(v *variant.Variant, flags map[string]string) string {
 }
 
 // Error is a challenge refused: its words are the player's.
-type Error struct{ Text string }
+type Error struct {
+	Kind string         // its sentence, "challenge/<Kind>" ("": Text as it is)
+	Args templates.Args // the sentence's fields
+	Text string         // a text passed on from elsewhere (an option's error)
+}
 
-func (e *Error) Error() string { return e.Text }
+func (e *Error) Error() string { return e.In(lang.EN) }
 
-func refuse(kind string, args templates.Args) error { return &Error{Text: say(kind, args)} }
+// In is the refusal in language t.
+func (e *Error) In(t lang.Tag) string {
+	if e.Kind == "" {
+		return e.Text
+	}
+	return templates.SayIn(t, "", "challenge/"+e.Kind, e.Args)
+}
+
+// Refuse is a challenge refused with the sentence "challenge/<kind>".
+func Refuse(kind string, args templates.Args) error { return &Error{Kind: kind, Args: args} }
+
+func refuse(kind string, args templates.Args) error { return Refuse(kind, args) }
 
 func say(kind string, args templates.Args) string { return templates.Say("", "challenge/"+kind, args) }
 

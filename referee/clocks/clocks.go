@@ -7,6 +7,7 @@ package clocks
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"strings"
 	"time"
 
@@ -75,11 +76,13 @@ func Args(l *archive.Game, now time.Time) templates.Args {
 func openEnded(s tournament.Stop, now time.Time) bool { return s.To.Sub(now) > 100*365*tournament.Day }
 
 // Text is the clock paragraph of a game with a time control.
-func Text(l *archive.Game, now time.Time) string { return say("clock", Args(l, now)) }
+func Text(l *archive.Game, now time.Time, t lang.Tag) string {
+	return templates.SayIn(t, "", "clock", Args(l, now))
+}
 
 // Para is the clock paragraph for a mail of game sg, "" for a game without a time
 // control. It replays the game: the mail is written after its commands were logged.
-func Para(tx *store.Tx, sg *store.Game) (string, error) {
+func Para(tx *store.Tx, sg *store.Game, t lang.Tag) (string, error) {
 	if _, ok := archive.TimeControlOf(sg); !ok {
 		return "", nil
 	}
@@ -87,7 +90,7 @@ func Para(tx *store.Tx, sg *store.Game) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Text(l, tx.Now), nil
+	return Text(l, tx.Now, t), nil
 }
 
 // LeaveRequest is a leave asked for: LEAVE 2027-01-02 2027-01-10 (a single date: one day).
@@ -97,23 +100,23 @@ type LeaveRequest struct{ From, To time.Time }
 func ParseLeave(args []string) (LeaveRequest, error) {
 	var lr LeaveRequest
 	if len(args) < 1 || len(args) > 2 {
-		return lr, variant.Reject("%s", say("leave-usage", nil))
+		return lr, variant.Refuse("leave-usage", nil)
 	}
 	var err error
 	if lr.From, err = time.Parse(archive.DateLayout, args[0]); err != nil {
-		return lr, variant.Reject("%s", say("leave-usage", nil))
+		return lr, variant.Refuse("leave-usage", nil)
 	}
 	lr.To = lr.From
 	if len(args) == 2 {
 		if lr.To, err = time.Parse(archive.DateLayout, args[1]); err != nil {
-			return lr, variant.Reject("%s", say("leave-usage", nil))
+			return lr, variant.Refuse("leave-usage", nil)
 		}
 	}
 	if lr.To.Before(lr.From) {
-		return lr, variant.Reject("%s", say("leave-backwards", nil))
+		return lr, variant.Refuse("leave-backwards", nil)
 	}
 	if n := lr.Days(); n > MaxLeaveSpan {
-		return lr, variant.Reject("%s", say("leave-too-long", templates.Args{"Days": n}))
+		return lr, variant.Refuse("leave-too-long", templates.Args{"Days": n})
 	}
 	return lr, nil
 }
@@ -292,7 +295,7 @@ func Waiting(tx *store.Tx, id uint64) (string, error) {
 		s += "."
 	}
 	if l.Clock != nil {
-		s += "\n" + Text(l, tx.Now)
+		s += "\n" + Text(l, tx.Now, lang.EN) // the operator's
 	}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package clocks
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strings"
@@ -32,9 +33,18 @@ type Keeper struct {
 	TellOrganizer func(tx *store.Tx, sg *store.Game, text string) (int, error)
 	// GameOver is what follows the end of a game (its tournament's standings).
 	GameOver func(tx *store.Tx, sg *store.Game) error
-	Log      *slog.Logger
+	// Prefs is each player's settings in sg, his language among them (nil: the defaults).
+	Prefs func(tx *store.Tx, sg *store.Game) [2]play.Prefs
+	Log   *slog.Logger
 	// Loads counts the games the deadline check replayed (tests); nil: not counted.
 	Loads *atomic.Int64
+}
+
+func (k *Keeper) prefs(tx *store.Tx, sg *store.Game) [2]play.Prefs {
+	if k.Prefs == nil {
+		return [2]play.Prefs{play.Prefs{}.With(""), play.Prefs{}.With("")}
+	}
+	return k.Prefs(tx, sg)
 }
 
 func (k *Keeper) log() *slog.Logger {
@@ -74,14 +84,17 @@ func (k *Keeper) leaveAllowance(ts []store.Tournament, addr string) int {
 // calendar year it touches. Then every opponent in his games still going is told the dates,
 // and nothing more, except the opponent in game except, who hears of it in the caller's mail.
 // It returns what the requester is told.
-func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by string, organizer *store.Tournament, except uint64) (string, error) {
+//
+// t is the requester's language.
+func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by string, organizer *store.Tournament, except uint64, t lang.Tag) (string, error) {
+	say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
 	byOrganizer := organizer != nil
 	today := tx.Now.UTC().Truncate(tournament.Day)
 	if lr.From.Before(today) {
-		return "", variant.Reject("%s", say("leave-past", templates.Args{"Today": today.Format(archive.DateLayout)}))
+		return "", variant.Refuse("leave-past", templates.Args{"Today": today.Format(archive.DateLayout)})
 	}
 	if horizon := today.AddDate(1, 0, 0); lr.From.After(horizon) {
-		return "", variant.Reject("%s", say("leave-too-early", templates.Args{"Latest": horizon.Format(archive.DateLayout)}))
+		return "", variant.Refuse("leave-too-early", templates.Args{"Latest": horizon.Format(archive.DateLayout)})
 	}
 	rec, err := tx.PlayerRecord(addr)
 	if err != nil {
@@ -100,14 +113,14 @@ func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by strin
 	for _, lv := range rec.Leaves {
 		s, ok := archive.LeaveStop(lv)
 		if ok && s.From.Before(lr.To.AddDate(0, 0, 1)) && lr.From.Before(s.To) {
-			return "", variant.Reject("%s", say("leave-overlaps", templates.Args{"From": lv.From, "To": lv.To}))
+			return "", variant.Refuse("leave-overlaps", templates.Args{"From": lv.From, "To": lv.To})
 		}
 	}
 	if periods := LeavesStartingIn(rec, lr.From.Year()); periods >= MaxLeavePeriods && !byOrganizer {
-		return "", variant.Reject("%s", say("leave-too-many", templates.Args{"Year": lr.From.Year(), "Max": MaxLeavePeriods}))
+		return "", variant.Refuse("leave-too-many", templates.Args{"Year": lr.From.Year(), "Max": MaxLeavePeriods})
 	}
 	if Going(games, addr) == 0 {
-		return "", variant.Reject("%s", say("leave-no-games", nil))
+		return "", variant.Refuse("leave-no-games", nil)
 	}
 	var notes []string
 	for y := lr.From.Year(); y <= lr.To.Year(); y++ {
@@ -120,7 +133,7 @@ func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by strin
 		asked := DaysIn(lr.From, lr.To, y)
 		if taken+asked > allow {
 			if !byOrganizer {
-				return "", variant.Reject("%s", say("leave-over-allowance", templates.Args{"Year": y, "Allowance": allow, "Taken": taken, "Asked": asked}))
+				return "", variant.Refuse("leave-over-allowance", templates.Args{"Year": y, "Allowance": allow, "Taken": taken, "Asked": asked})
 			}
 			notes = append(notes, say("leave-beyond-allowance", templates.Args{"Year": y, "Allowance": allow, "Days": taken + asked}))
 		}
@@ -171,7 +184,8 @@ func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by strin
 			// in the answer.
 			s := chess.Color(side).Other()
 			a := templates.Args{"From": args["From"], "To": args["To"], "Days": args["Days"], "Side": chess.Color(side)}
-			if err := play.Mail(k.Out, tx, sg, v.Name, outbox.Letter{Side: s, Kind: "update", What: say("subject/leave-news", nil), Paras: []string{say("leave-told", a)}}); err != nil {
+			ts := k.prefs(tx, sg)[s].Lang
+			if err := play.Mail(k.Out, tx, sg, v.Name, outbox.Letter{Side: s, Kind: "update", Lang: ts, What: templates.SayIn(ts, "", "subject/leave-news", nil), Paras: []string{templates.SayIn(ts, "", "leave-told", a)}}); err != nil {
 				return "", err
 			}
 		}
@@ -194,14 +208,15 @@ func (k *Keeper) Leave(tx *store.Tx, sg *store.Game, side chess.Color, args []st
 		return nil, err
 	}
 	addr := sg.Players[side].Address
-	granted, err := k.GrantLeave(tx, addr, lr, addr, nil, sg.ID)
+	prefs := k.prefs(tx, sg)
+	granted, err := k.GrantLeave(tx, addr, lr, addr, nil, sg.ID, prefs[side].Lang)
 	if err != nil {
 		return nil, err
 	}
 	notices := []variant.Notice{{To: variant.To(side), Kind: "leave", Text: granted}}
 	if !sg.Over() {
-		told := say("leave-told", templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days(), "Side": side})
-		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Text: told})
+		args := templates.Args{"From": lr.From.Format(archive.DateLayout), "To": lr.To.Format(archive.DateLayout), "Days": lr.Days(), "Side": side}
+		notices = append(notices, variant.Notice{To: variant.To(side.Other()), Kind: "leave-told", Words: "leave-told", Args: args})
 	}
 	return notices, nil
 }
@@ -330,6 +345,7 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 		}
 		res := g.Outcome()
 		var out play.Outcome
+		out.SetPrefs(k.prefs(tx, sg))
 		for _, n := range notices {
 			out.Add(n)
 		}
@@ -349,6 +365,8 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 		if err := a.Reminded(); err != nil {
 			return 0, err
 		}
+		p := k.prefs(tx, sg)[waiting]
+		say := func(kind string, args templates.Args) string { return templates.SayIn(p.Lang, "", kind, args) }
 		var text, subject string
 		if dl.OnTime {
 			text = say("reminder-clock", templates.Args{"Left": l.Clock.Left(int(waiting), tx.Now), "Due": When(dl.Lose)})
@@ -359,7 +377,7 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 			text = say("reminder", templates.Args{"Waited": Span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": Span(d), "Due": When(due)})
 			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": When(due)})
 		}
-		lt := outbox.Letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(v, g, waiting, variant.ShowView, play.PrefsOf(tx, sg.Players[waiting].Address))}
+		lt := outbox.Letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(v, g, waiting, variant.ShowView, p), Lang: p.Lang}
 		if err := play.Mail(k.Out, tx, sg, v.Name, lt); err != nil {
 			return 0, err
 		}

@@ -143,7 +143,7 @@ func kindOf(w string) record.TokenKind {
 func Run(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
 	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	if !v.Conditionals {
-		return nil, variant.Reject("%s", say("if-none-here", templates.Args{"Variant": v.Name}))
+		return nil, variant.Refuse("if-none-here", templates.Args{"Variant": v.Name})
 	}
 	if out := g.Outcome(); out.Over() {
 		return nil, variant.Reject("the game is over (%s); there is nothing more to send", out.Result)
@@ -177,16 +177,16 @@ func Run(a *play.Game, side chess.Color, verb string, words []string, source str
 		return tell(say("if-cleared", templates.Args{"N": len(mine)})), nil
 	}
 	if !archive.WaitsFor(g, side.Other()) {
-		return nil, variant.Reject("%s", say("if-not-now", nil))
+		return nil, variant.Refuse("if-not-now", nil)
 	}
 	if len(words) < 2 || len(words)%2 != 0 {
-		return nil, variant.Reject("%s", say("if-form", nil))
+		return nil, variant.Refuse("if-form", nil)
 	}
 	if len(words) > MaxMoves {
-		return nil, variant.Reject("%s", say("if-too-long", templates.Args{"Max": MaxMoves}))
+		return nil, variant.Refuse("if-too-long", templates.Args{"Max": MaxMoves})
 	}
 	if len(mine) >= MaxSequences {
-		return nil, variant.Reject("%s", say("if-too-many", templates.Args{"Max": MaxSequences}))
+		return nil, variant.Refuse("if-too-many", templates.Args{"Max": MaxSequences})
 	}
 	// The whole sequence is played on a copy of the game: each move legal after the ones
 	// before it, none but the last ending the game.
@@ -207,11 +207,11 @@ func Run(a *play.Game, side chess.Color, verb string, words []string, source str
 		if copyOf.Outcome().Over() {
 			args["Move"] = clip(words[i-1])
 			args["K"] = i
-			return nil, variant.Reject("%s", say("if-game-ends", args))
+			return nil, variant.Refuse("if-game-ends", args)
 		}
 		cmd, _, err := copyOf.Resolve(by, w)
 		if err == nil && !strings.HasPrefix(cmd.Text, "move ") {
-			err = variant.Reject("%s", say("if-not-a-move", nil))
+			err = variant.Refuse("if-not-a-move", nil)
 		}
 		if err == nil {
 			_, err = copyOf.Submit(cmd)
@@ -221,13 +221,13 @@ func Run(a *play.Game, side chess.Color, verb string, words []string, source str
 				return nil, err
 			}
 			args["Why"] = err.Error()
-			return nil, variant.Reject("%s", say("if-move", args))
+			return nil, variant.Refuse("if-move", args)
 		}
 		moves[i] = cmd.Text
 	}
 	for _, q := range mine {
 		if extends(q.moves, moves) { // the same, or the beginning of one stated
-			return nil, variant.Reject("%s", say("if-same", templates.Args{"Other": writeSequence(pos, q.moves), "Equal": len(q.moves) == len(moves)}))
+			return nil, variant.Refuse("if-same", templates.Args{"Other": writeSequence(pos, q.moves), "Equal": len(q.moves) == len(moves)})
 		}
 		if extends(moves, q.moves) {
 			continue // it goes on from q, and replaces it
@@ -238,7 +238,7 @@ func Run(a *play.Game, side chess.Color, verb string, words []string, source str
 				break
 			}
 			if q.moves[i] != moves[i] {
-				return nil, variant.Reject("%s", say("if-conflict", templates.Args{"Other": writeSequence(pos, q.moves)}))
+				return nil, variant.Refuse("if-conflict", templates.Args{"Other": writeSequence(pos, q.moves)})
 			}
 		}
 	}
@@ -353,7 +353,7 @@ func Told(g variant.Game, events []store.Event) []variant.Notice {
 	mine := sequences(events[:len(events)-1])[e.Side&1]
 	to := variant.To(chess.Color(e.Side & 1))
 	if e.Text == "if clear" {
-		return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: say("if-cleared", templates.Args{"N": len(mine)})}}
+		return []variant.Notice{{To: to, Kind: variant.KindAnswer, Words: "if-cleared", Args: templates.Args{"N": len(mine)}}}
 	}
 	moves := strings.Split(strings.TrimPrefix(e.Text, "if "), ";")
 	return []variant.Notice{{To: to, Kind: variant.KindAnswer, Text: stated(g.Position(), moves, mine)}}
@@ -368,8 +368,8 @@ func FiredNews(e store.Event, pos chess.Position) []variant.Notice {
 	}
 	by := chess.Color(e.Side & 1)
 	return []variant.Notice{
-		{To: variant.To(by), Kind: "if-fired", Text: say("if-fired", templates.Args{"Move": writeSequence(pos, []string{e.Text})})},
-		{To: variant.To(by.Other()), Kind: "if-fired", Text: say("if-fired-news", templates.Args{"By": by})},
+		{To: variant.To(by), Kind: "if-fired", Words: "if-fired", Args: templates.Args{"Move": writeSequence(pos, []string{e.Text})}},
+		{To: variant.To(by.Other()), Kind: "if-fired", Words: "if-fired-news", Args: templates.Args{"By": by}},
 	}
 }
 
@@ -383,7 +383,7 @@ func DroppedNews(events []store.Event) []variant.Notice {
 	other := chess.Color(e.Side & 1).Other()
 	before, after := sequences(events[:len(events)-1])[other], sequences(events)[other]
 	if dropped := len(before) - len(after); dropped > 0 {
-		return []variant.Notice{{To: variant.To(other), Kind: "if-dropped", Text: say("if-dropped", templates.Args{"N": dropped, "Left": len(after)})}}
+		return []variant.Notice{{To: variant.To(other), Kind: "if-dropped", Words: "if-dropped", Args: templates.Args{"N": dropped, "Left": len(after)}}}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -29,15 +30,16 @@ type Writer struct {
 	Name    string // display name in From; "refereed" when empty
 	// Rand is the source of reply tokens and Message-ID suffixes (crypto/rand when nil).
 	Rand io.Reader
-	// Clock, when set, is the clock paragraph of a mail of game g ("" when it has none).
-	Clock func(tx *store.Tx, g *store.Game) (string, error)
+	// Clock, when set, is the clock paragraph of a mail of game g in language t ("" when it
+	// has none).
+	Clock func(tx *store.Tx, g *store.Game, t lang.Tag) (string, error)
 }
 
-func (w *Writer) clock(tx *store.Tx, g *store.Game) (string, error) {
+func (w *Writer) clock(tx *store.Tx, g *store.Game, t lang.Tag) (string, error) {
 	if w.Clock == nil {
 		return "", nil
 	}
-	return w.Clock(tx, g)
+	return w.Clock(tx, g, t)
 }
 
 func (w *Writer) local() (local, domain string) {
@@ -45,8 +47,8 @@ func (w *Writer) local() (local, domain string) {
 	return local, domain
 }
 
-// say is one of the referee's own sentences (templates/words).
-func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
+// say is one of the referee's own sentences (templates/words), in language t.
+func say(t lang.Tag, kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
 
 // ReplyAddress is the address a player's replies go to: referee+g42-w-7hk2q@host.
 func (w *Writer) ReplyAddress(game uint64, side chess.Color, token string) string {
@@ -113,6 +115,8 @@ type Letter struct {
 	Kind    string          // the outbox kind: opening, reply, update, reminder, deadline, refusal
 	// Attachments are files the mail carries (the game in PGN, asked for with PGN).
 	Attachments []templates.Attachment
+	// Lang is the language of the mail's own words (footer, clock); its paragraphs come in it.
+	Lang lang.Tag
 }
 
 // MessageID is the Message-ID of the n-th mail to side in game g: unique, stable across
@@ -164,7 +168,7 @@ const maxQuoted = 50
 const MaxReplyText = 256 << 10
 
 // CapText cuts paragraphs and quoted lines to MaxReplyText, saying so.
-func CapText(paras, quoted []string) ([]string, []string) {
+func CapText(paras, quoted []string, t lang.Tag) ([]string, []string) {
 	budget := MaxReplyText
 	cut := false
 	var p2, q2 []string
@@ -185,10 +189,10 @@ func CapText(paras, quoted []string) ([]string, []string) {
 		q2 = append(q2, q)
 	}
 	if cut {
-		p2 = append(p2, say("answer-cut", templates.Args{"KB": MaxReplyText >> 10}))
+		p2 = append(p2, say(t, "answer-cut", templates.Args{"KB": MaxReplyText >> 10}))
 	}
 	if len(q2) > maxQuoted {
-		q2 = append(q2[:maxQuoted], say("more-lines", templates.Args{"N": len(q2) - maxQuoted}))
+		q2 = append(q2[:maxQuoted], say(t, "more-lines", templates.Args{"N": len(q2) - maxQuoted}))
 	}
 	return p2, q2
 }
@@ -197,8 +201,8 @@ func CapText(paras, quoted []string) ([]string, []string) {
 // and the quoted unread lines included (issue 20: a mail of a few long lines, quoted back,
 // made a 435 KB answer). What goes first is the quoted rest, from its end, then the last
 // paragraphs, then the end of a last long one; the answer says it was cut.
-func renderCapped(m templates.Mail) ([]byte, error) {
-	note := say("answer-cut", templates.Args{"KB": MaxReplyText >> 10})
+func renderCapped(m templates.Mail, t lang.Tag) ([]byte, error) {
+	note := say(t, "answer-cut", templates.Args{"KB": MaxReplyText >> 10})
 	for {
 		raw, err := templates.Render(m)
 		if err != nil || len(raw) <= MaxReplyText {
@@ -225,17 +229,17 @@ func renderCapped(m templates.Mail) ([]byte, error) {
 // (Clock) and footer, cut to MaxReplyText.
 func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (store.OutMail, error) {
 	side := l.Side
-	if cp, err := w.clock(tx, g); err != nil {
+	if cp, err := w.clock(tx, g, l.Lang); err != nil {
 		return store.OutMail{}, err
 	} else if cp != "" {
 		// Last, but before the words that lead into the final position.
 		at := len(l.Paras)
-		if at > 0 && l.Paras[at-1] == say("final-position", nil) {
+		if at > 0 && l.Paras[at-1] == say(l.Lang, "final-position", nil) {
 			at--
 		}
 		l.Paras = slices.Insert(slices.Clone(l.Paras), at, cp)
 	}
-	l.Paras, l.Quoted = CapText(l.Paras, l.Quoted)
+	l.Paras, l.Quoted = CapText(l.Paras, l.Quoted, l.Lang)
 	p := g.Players[side]
 	mid := w.MessageID(g, side, p.Mails)
 	inReplyTo, refs := w.threading(g, side, p.Mails, l.Answers)
@@ -244,9 +248,9 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (st
 		auto = "auto-replied"
 	}
 	args := templates.Args{"Game": g.ID, "Variant": variant, "Side": side, "Opponent": g.Players[side.Other()].Address, "Result": g.Result}
-	footer := say("footer", args)
+	footer := say(l.Lang, "footer", args)
 	if g.Over() {
-		footer = say("footer-over", args)
+		footer = say(l.Lang, "footer-over", args)
 	}
 	raw, err := renderCapped(templates.Mail{
 		From:          w.from(),
@@ -263,7 +267,8 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (st
 		Quoted:        l.Quoted,
 		Footer:        footer,
 		Attachments:   l.Attachments,
-	})
+		Lang:          l.Lang,
+	}, l.Lang)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
 	}
@@ -315,8 +320,8 @@ func (w *Writer) from() string {
 
 // Plain sends a mail that belongs to no game (the list of a player's games), as an
 // answer to answers.
-func (w *Writer) Plain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
-	return w.Notice(tx, Notice{To: to, Subject: subject, Paras: paras, Footer: say("footer-no-game", nil), Answers: answers})
+func (w *Writer) Plain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message, t lang.Tag) error {
+	return w.Notice(tx, Notice{To: to, Subject: subject, Paras: paras, Footer: say(t, "footer-no-game", nil), Answers: answers, Lang: t})
 }
 
 // Notice is a mail that belongs to no one game: a list of games, standings, a mail to
@@ -328,6 +333,8 @@ type Notice struct {
 	// MessageID and Root, when set, are the mail's Message-ID and the first mail of its
 	// thread (an organizer's mails thread under his welcome).
 	MessageID, Root string
+	// Lang is the language of what the mail says itself (that it was cut).
+	Lang lang.Tag
 }
 
 // Notice renders n and puts it in the outbox.
@@ -344,7 +351,7 @@ func (w *Writer) Notice(tx *store.Tx, n Notice) error {
 	m := templates.Mail{
 		From: w.from(), To: n.To, ReplyTo: n.ReplyTo, Subject: templates.Subject(0, "", n.Subject),
 		MessageID: mid, Date: tx.Now, AutoSubmitted: "auto-generated", Paragraphs: n.Paras,
-		Quoted: n.Quoted, Footer: n.Footer,
+		Quoted: n.Quoted, Footer: n.Footer, Lang: n.Lang,
 	}
 	if n.Root != "" && n.Root != mid {
 		m.InReplyTo, m.References = n.Root, []string{n.Root}
@@ -361,8 +368,8 @@ func (w *Writer) Notice(tx *store.Tx, n Notice) error {
 			}
 		}
 	}
-	m.Paragraphs, m.Quoted = CapText(m.Paragraphs, m.Quoted)
-	raw, err := renderCapped(m)
+	m.Paragraphs, m.Quoted = CapText(m.Paragraphs, m.Quoted, n.Lang)
+	raw, err := renderCapped(m, n.Lang)
 	if err != nil {
 		return fmt.Errorf("outbox: render notice: %w", err)
 	}

@@ -123,7 +123,7 @@ func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedN
 	}
 	if endedNow && a.notRated {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
-			out.Paras[s] = append(out.Paras[s], say("not-rated", nil))
+			out.Tell(s, "not-rated", nil)
 		}
 	}
 	if err := Send(w, a.tx, a.Game, out, msg, endedNow, kind); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/store"
@@ -29,15 +30,34 @@ func TurnLabel(g variant.Game, s chess.Color) string {
 type Prefs struct {
 	Numeric bool // moves in ICCF numeric notation where the game writes it
 	Unicode bool // boards with figurines
+	// Lang is the language of his mail, Pieces the letters of the moves he reads and writes
+	// ("" in what PrefsOf reads: not set; With fills them).
+	Lang, Pieces lang.Tag
 }
 
-// PrefsOf is what address asked for; the defaults when nothing is kept of it.
+// PrefsOf is what address asked for; the defaults when nothing is kept of it. Its language
+// is "" when he set none: With(the default) says which.
 func PrefsOf(tx *store.Tx, address string) Prefs {
 	rec, err := tx.PlayerRecord(address)
 	if err != nil {
 		return Prefs{}
 	}
-	return Prefs{Numeric: rec.Notation == "numeric", Unicode: rec.Board == "unicode"}
+	return Prefs{Numeric: rec.Notation == "numeric", Unicode: rec.Board == "unicode", Lang: lang.Tag(rec.Language), Pieces: lang.Tag(rec.Pieces)}
+}
+
+// With is p with def as the language where he set none (English when def is ""), and the
+// language's letters where he chose none.
+func (p Prefs) With(def lang.Tag) Prefs {
+	if !p.Lang.Known() {
+		p.Lang = def
+	}
+	if !p.Lang.Known() {
+		p.Lang = lang.EN
+	}
+	if !p.Pieces.Known() {
+		p.Pieces = p.Lang
+	}
+	return p
 }
 
 // Diagram draws what show asks for, for player s: his own view, or once the game is over the
@@ -49,7 +69,7 @@ func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Sh
 	switch show {
 	case variant.ShowView:
 		v := g.View(variant.ViewerOf(s))
-		return v.Drawn(prefs.Unicode) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs.Numeric)
+		return v.Drawn(prefs.Unicode) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs)
 	case variant.ShowReveal:
 		v := g.View(variant.AsReferee)
 		v.Bottom = s
@@ -57,30 +77,34 @@ func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Sh
 			// The mail says how the game ended; the board need not say it again.
 			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
 		}
-		return v.Drawn(prefs.Unicode) + fenLine(v.FEN)
+		return v.Drawn(prefs.Unicode) + fenLine(v.FEN, prefs.Lang)
 	}
 	return ""
 }
 
 // ScoreBlock is what ends a view: the game so far as viewer may know it (variant.ScoreOf),
-// numbered and wrapped (in ICCF numeric notation when numeric), then the FEN of the position he sees (fen: his view's, "" when his
-// view is not a whole position). Empty when there is neither.
-func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string, numeric bool) string {
+// numbered and wrapped (in ICCF numeric notation when he asked for it, else in his piece
+// letters), then the FEN of the position he sees (fen: his view's, "" when his view is not a
+// whole position). Empty when there is neither.
+func ScoreBlock(v *variant.Variant, g variant.Game, viewer variant.Viewer, fen string, prefs Prefs) string {
 	var sb strings.Builder
-	if words, moves := variant.ScoreOf(v, g, viewer, numeric); strings.TrimSpace(moves) != "" {
-		sb.WriteString("\n" + say(words, nil) + "\n" + templates.Wrap(strings.Join(strings.Fields(moves), " ")) + "\n")
+	if words, moves := variant.ScoreOf(v, g, viewer, prefs.Numeric); strings.TrimSpace(moves) != "" {
+		if !prefs.Numeric {
+			moves = lang.WriteMoves(prefs.Pieces, moves)
+		}
+		sb.WriteString("\n" + sayIn(prefs.Lang, words, nil) + "\n" + templates.Wrap(strings.Join(strings.Fields(moves), " ")) + "\n")
 	}
-	sb.WriteString(fenLine(fen))
+	sb.WriteString(fenLine(fen, prefs.Lang))
 	return sb.String()
 }
 
 // fenLine says the FEN of a position after its label, on one line however long (issue 33:
 // it went to a line of its own; templates.FENLine lets it pass Width); "" for no position.
-func fenLine(fen string) string {
+func fenLine(fen string, t lang.Tag) string {
 	if fen == "" {
 		return ""
 	}
-	return "\n" + strings.TrimRight(say("fen", templates.Args{"FEN": fen}), " ") + "\n"
+	return "\n" + strings.TrimRight(sayIn(t, "fen", templates.Args{"FEN": fen}), " ") + "\n"
 }
 
 // LogLines writes a game's log, one accepted command a line with its time and who did it.
@@ -95,19 +119,23 @@ func LogLines(events []store.Event, layout string) []string {
 // Reveal is what both players are sent when a game ends (rules.md 0.4b): the whole record in
 // the game's notation and every command the referee accepted, hidden ones included, so that
 // nothing is secret any more and any dispute can be checked. The final position goes under it.
-// numeric writes the record in ICCF numeric notation where the game can (a player who chose
-// it).
-func Reveal(tx *store.Tx, l *archive.Game, numeric bool) ([]string, error) {
+// prefs: the reader's; the record is in ICCF numeric notation where the game can (a player
+// who chose it), else in his piece letters, and the words in his language.
+func Reveal(tx *store.Tx, l *archive.Game, prefs Prefs) ([]string, error) {
 	sg, v, g := l.Stored, l.Variant, l.Live
 	var paras []string
 	record := strings.TrimSpace(v.WriteMovetext(g))
-	if ns, ok := g.(variant.NumericScorer); ok && numeric && record != "" {
+	ns, ok := g.(variant.NumericScorer)
+	switch {
+	case ok && prefs.Numeric && record != "":
 		if n := strings.Fields(ns.NumericScore(variant.AsReferee)); len(n) > 0 {
 			record = templates.Wrap(strings.Join(n, " "))
 		}
+	case record != "":
+		record = lang.WriteMoves(prefs.Pieces, record)
 	}
 	if record != "" {
-		paras = append(paras, say("whole-game", nil)+"\n"+record)
+		paras = append(paras, sayIn(prefs.Lang, "whole-game", nil)+"\n"+record)
 	}
 	events, err := tx.Events(sg.ID)
 	if err != nil {
@@ -115,13 +143,14 @@ func Reveal(tx *store.Tx, l *archive.Game, numeric bool) ([]string, error) {
 	}
 	events = archive.Revealed(events)
 	if len(events) > 0 {
-		paras = append(paras, say("whole-log", templates.Args{"Hidden": !v.Open})+"\n"+strings.Join(LogLines(events, "2006-01-02 15:04"), "\n"))
+		paras = append(paras, sayIn(prefs.Lang, "whole-log", templates.Args{"Hidden": !v.Open})+"\n"+strings.Join(LogLines(events, "2006-01-02 15:04"), "\n"))
 	}
-	return append(paras, say("final-position", nil)), nil
+	return append(paras, sayIn(prefs.Lang, "final-position", nil)), nil
 }
 
 // SubjectFor says in a few words what the mail to s is about.
 func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
+	say := func(kind string, args templates.Args) string { return out.Say(s, kind, args) }
 	if res := g.Outcome(); res.Over() {
 		return say("subject/game-over", templates.Args{"Result": res.Result})
 	}
@@ -192,7 +221,31 @@ type Outcome struct {
 	// Numeric is, for each player, whether he asked for moves in ICCF numeric notation: a
 	// notice that offers them (an arg "Numeric") says them so to him (arg "InNumeric").
 	Numeric [2]bool
+	// Lang is each player's language, Pieces his piece letters (Prefs.With: set, or the
+	// English default of the zero value).
+	Lang, Pieces [2]lang.Tag
 }
+
+// SetPrefs takes each player's settings into o: prefs[s] is his (Prefs.With'ed).
+func (o *Outcome) SetPrefs(prefs [2]Prefs) {
+	for s, p := range prefs {
+		o.Numeric[s], o.Lang[s], o.Pieces[s] = p.Numeric, p.Lang, p.Pieces
+	}
+}
+
+// Say is the sentence kind in s's language.
+func (o *Outcome) Say(s chess.Color, kind string, args templates.Args) string {
+	return sayIn(o.Lang[s], kind, args)
+}
+
+// Tell adds the sentence kind, in s's language, to his mail.
+func (o *Outcome) Tell(s chess.Color, kind string, args templates.Args) {
+	o.Paras[s] = append(o.Paras[s], o.Say(s, kind, args))
+}
+
+// moveArgs are the notice fields that hold moves in SAN: a player who reads other letters
+// reads them in his.
+var moveArgs = []string{"Move", "Moves", "Series", "Attempt", "Shown"}
 
 // drop leaves out of s's mail what add put there for the notices of kind: a later notice
 // made them untrue (variant.Notice.Supersedes).
@@ -228,13 +281,20 @@ func (o *Outcome) Add(n variant.Notice) {
 		if _, ok := args["Numeric"]; ok && o.Numeric[s] {
 			args = maps.Clone(args)
 			args["InNumeric"] = true
+		} else if p := o.Pieces[s]; p.Known() && p != lang.EN {
+			for _, k := range moveArgs {
+				if m, ok := args[k].(string); ok {
+					args = maps.Clone(args)
+					args[k] = lang.WriteMoves(p, m)
+				}
+			}
 		}
-		text := templates.NoticeText(n.Kind, n.Words, n.Text, args)
+		text := templates.NoticeTextIn(o.Lang[s], n.Kind, n.Words, n.Text, args)
 		if o.Sender != nil {
 			// The draw commands are the referee's words: each player is told what is his to
 			// do, and the offerer is not asked to accept his own offer.
 			if n.Kind == "draw-offer" || n.Kind == "draw-declined" {
-				text = say(n.Kind, templates.Args{"Me": s == *o.Sender, "Sender": *o.Sender})
+				text = o.Say(s, n.Kind, templates.Args{"Me": s == *o.Sender, "Sender": *o.Sender})
 			}
 		}
 		if text != "" && !(IsAnswer(n.Kind) && slices.Contains(o.Paras[s], text)) {
@@ -261,14 +321,15 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 		if len(out.Paras[s]) == 0 && !sender && !endedNow {
 			continue // nothing for the opponent: he is not written to at all
 		}
-		l := outbox.Letter{Side: s, What: SubjectFor(g, s, out), Paras: out.Paras[s], Kind: kind}
+		l := outbox.Letter{Side: s, What: SubjectFor(g, s, out), Paras: out.Paras[s], Kind: kind, Lang: out.Lang[s]}
 		if len(l.Paras) == 0 {
-			l.Paras = []string{say("done", nil)}
+			l.Paras = []string{out.Say(s, "done", nil)}
 		}
 		show := out.Show[s]
 		prefs := PrefsOf(tx, sg.Players[s].Address)
+		prefs.Lang, prefs.Pieces = out.Lang[s], out.Pieces[s]
 		if endedNow {
-			revealed, err := Reveal(tx, l0, prefs.Numeric)
+			revealed, err := Reveal(tx, l0, prefs)
 			if err != nil {
 				return err
 			}
@@ -299,5 +360,13 @@ func IsAnswer(kind string) bool {
 	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}, kind)
 }
 
-// say is one of the referee's own sentences (templates/words).
+// say is one of the referee's own sentences (templates/words), in English.
 func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
+
+// sayIn is one of the referee's own sentences in language t (English for "").
+func sayIn(t lang.Tag, kind string, args templates.Args) string {
+	if t == "" {
+		t = lang.EN
+	}
+	return templates.SayIn(t, "", kind, args)
+}
