@@ -78,7 +78,7 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		call.Tx, call.By, call.Invitation = tx, from, invitation
 		var res command.Result
 		if c.Lists {
-			res.Paras = []string{commandTable.AnyoneHelp()}
+			res.Paras = []string{commandTable.AnyoneHelp(r.langOf(tx, from))}
 			res.Subject = say("subject/commands", nil)
 			if player && invitation == 0 { // a player who lost his game's address finds it here
 				games, err := r.gamesParas(tx, from, games)

@@ -26,84 +26,72 @@ func rows() []*cmd {
 		// A player's, from his reply address.
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Bare: true, Who: command.Player, Query: true, Lists: true},
 		&cmd{Word: "BOARD", Bare: true, Who: command.Player, Query: true, Handle: (*Referee).boardCommand,
-			Help: "BOARD            your current view"},
+			Help: "help/player/BOARD"},
 		&cmd{Word: "HISTORY", Bare: true, Who: command.Player, Query: true, Handle: (*Referee).historyCommand,
-			Help: "HISTORY          everything you have been told in this game"},
+			Help: "help/player/HISTORY"},
 		&cmd{Word: "RESIGN", Who: command.Player, // the game's (variant.ResolveCommon)
-			Help: "RESIGN           resign the game"},
+			Help: "help/player/RESIGN"},
 		&cmd{Word: "DRAW", Args: "OFFER|ACCEPT|DECLINE|WITHDRAW", Who: command.Player, // the game's
-			Help: "DRAW OFFER       offer a draw; it stands until answered, or DRAW WITHDRAW\n" +
-				"DRAW ACCEPT      accept your opponent's offer; DRAW DECLINE declines it"},
+			Help: "help/player/DRAW"},
 		&cmd{Word: "RATING", Aliases: []string{"RATINGS"}, Bare: true, Who: command.Player, Query: true, Handle: (*Referee).ratingCommand,
-			Help: "RATING           your ratings: one for each variant you played rated games of"},
+			Help: "help/player/RATING"},
 		&cmd{Word: "SET", Args: "[NOTATION|BOARD value]", Who: command.Player, Handle: (*Referee).setCommand,
-			Help: "SET              your settings, in all your games: SET NOTATION numeric shows\n" +
-				"                 moves in ICCF numeric notation (5254 is e2-e4), SET BOARD\n" +
-				"                 unicode draws boards with figurines"},
+			Help: "help/player/SET"},
 		&cmd{Word: "PGN", Bare: true, Who: command.Player, Query: true, Handle: (*Referee).pgnCommand,
-			Help: "PGN              the game so far, as you know it, as a PGN file"},
+			Help: "help/player/PGN"},
 		&cmd{Word: "LEAVE", Args: "first-day [last-day]", Who: command.Player, OneAMail: "leave-one-a-mail", Handle: (*Referee).leaveCommand,
-			Help: "LEAVE d1 d2      leave: the clocks of all your games stop from day d1 to d2\n" +
-				"                 (LEAVE 2027-01-02 2027-01-10), within your yearly allowance"},
+			Help: "help/player/LEAVE"},
 		&cmd{Word: "TAKEBACK", Aliases: []string{"UNDO"}, Args: "[OFFER|ACCEPT|DECLINE|WITHDRAW]", Who: command.Player,
 			Match: func(line string) bool { return takebackVerb(line) != "" }, Handle: (*Referee).takebackCommand,
-			In: func(v *variant.Variant, _ bool) bool { return v.Open },
-			Help: "TAKEBACK         ask to take back your last turn, before your opponent\n" +
-				"                 replies; TAKEBACK ACCEPT, DECLINE or WITHDRAW answer it"},
+			In:   func(v *variant.Variant, _ bool) bool { return v.Open },
+			Help: "help/player/TAKEBACK"},
 		&cmd{Word: "IF", Args: "moves...|LIST|CLEAR", Who: command.Player,
 			Match: func(line string) bool { _, _, ok := ifmoves.Parse(line); return ok }, Handle: (*Referee).ifCommand,
-			In: func(v *variant.Variant, _ bool) bool { return v.Conditionals },
-			Help: "IF Nf6 e5        after your move: if your opponent plays Nf6, e5 is played\n" +
-				"                 at once; more pairs may follow (IF Nf6 e5 d6 exd6), and\n" +
-				"                 several IF lines are alternatives. IF LIST shows them,\n" +
-				"                 IF CLEAR drops them; your opponent is not told of them"},
+			In:   func(v *variant.Variant, _ bool) bool { return v.Conditionals },
+			Help: "help/player/IF"},
 		&cmd{Word: "STANDINGS", Bare: true, Who: command.Player, Query: true, Handle: (*Referee).standingsCommand,
 			In:   func(_ *variant.Variant, inTournament bool) bool { return inTournament },
-			Help: "STANDINGS        the tournament's crosstable"},
+			Help: "help/player/STANDINGS"},
 
 		// An organizer's, from his tournament's organizer address (or the command line).
 		&cmd{Word: "STANDINGS", Who: command.Organizer, Handle: (*Referee).organizerStandings,
-			Help: "STANDINGS  the crosstable"},
+			Help: "help/organizer/STANDINGS"},
 		&cmd{Word: "GAMES", Who: command.Organizer, Handle: (*Referee).gamesCommand,
-			Help: "GAMES  the games by round, with their numbers"},
+			Help: "help/organizer/GAMES"},
 		&cmd{Word: "ADJUDICATE", Args: "<game> 1-0|0-1|1/2-1/2 <reason>", Who: command.Organizer, Handle: (*Referee).adjudicateCommand,
-			Help: "ADJUDICATE 12 1-0 why  end game 12: 1-0, 0-1 or 1/2-1/2, with your reason"},
+			Help: "help/organizer/ADJUDICATE"},
 		&cmd{Word: "EXTEND", Args: "<game> <days> [white|black]", Who: command.Organizer, Handle: (*Referee).extendCommand,
-			Help: "EXTEND 12 5 [white|black]  5 days more in game 12 (by default for the player to move)"},
+			Help: "help/organizer/EXTEND"},
 		&cmd{Word: "REPLACE", Args: "<old address> <new address>", Who: command.Organizer, Handle: (*Referee).replaceCommand,
-			Help: "REPLACE old new  a new player takes over the old one's games still going"},
+			Help: "help/organizer/REPLACE"},
 		&cmd{Word: "WITHDRAW", Args: "<player address>", Who: command.Organizer, Handle: (*Referee).withdrawCommand,
-			Help: "WITHDRAW player  the player leaves the tournament"},
+			Help: "help/organizer/WITHDRAW"},
 		&cmd{Word: "PAUSE", Aliases: []string{"RESUME"}, Who: command.Organizer, Handle: (*Referee).pauseCommand,
-			Help: "PAUSE, RESUME  stop, then start again, every clock of the tournament"},
+			Help: "help/organizer/PAUSE"},
 		&cmd{Word: "LEAVE", Args: "<player address> <first day> <last day>", Who: command.Organizer, Handle: (*Referee).organizerLeaveCommand,
-			Help: "LEAVE player 2027-01-02 2027-01-10  leave for a player, beyond his allowance if need be"},
+			Help: "help/organizer/LEAVE"},
 		&cmd{Word: "SHOW", Args: "<game>", Who: command.Organizer, Handle: (*Referee).showCommand,
-			Help: "SHOW 12  the whole of game 12, once it is over"},
+			Help: "help/organizer/SHOW"},
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Who: command.Organizer, Lists: true,
-			Help: "HELP  this list"},
+			Help: "help/organizer/HELP"},
 
 		// Anyone's, at the referee's bare address (bare.go, challenge.go).
 		&cmd{Word: "GAMES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).bareGamesCommand,
-			Help: "GAMES                your games, each with the address that plays it"},
+			Help: "help/anyone/GAMES"},
 		&cmd{Word: "CHALLENGE", Args: "<address>|ANY <game> [options] | CANCEL <number>", Who: command.Anyone, Handle: (*Referee).challengeCommand,
-			Help: "CHALLENGE bob@example.org kriegspiel  invite a player to a game; options\n" +
-				"                     follow the game: white or black, rated, time=30d+3d or\n" +
-				"                     deadline=3d, the game's own as NAME=VALUE\n" +
-				"CHALLENGE ANY orthodox  an open challenge: anyone may take it\n" +
-				"CHALLENGE CANCEL 12  withdraw your challenge #12"},
+			Help: "help/anyone/CHALLENGE"},
 		&cmd{Word: "CHALLENGES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).challengesCommand,
-			Help: "CHALLENGES           the open challenges, yours, and those to you"},
+			Help: "help/anyone/CHALLENGES"},
 		&cmd{Word: "ACCEPT", Args: "[number]", Who: command.Anyone, Handle: (*Referee).acceptCommand,
-			Help: "ACCEPT 12            take challenge #12: the game begins"},
+			Help: "help/anyone/ACCEPT"},
 		&cmd{Word: "DECLINE", Args: "[number]", Who: command.Anyone, Handle: (*Referee).declineCommand,
-			Help: "DECLINE 12           refuse challenge #12 to you"},
+			Help: "help/anyone/DECLINE"},
 		&cmd{Word: "NO", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("NO", "CHALLENGES"), Handle: (*Referee).noChallengesCommand,
-			Help: "NO CHALLENGES        no more invitations to you; ALLOW CHALLENGES undoes it"},
+			Help: "help/anyone/NO"},
 		&cmd{Word: "ALLOW", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("ALLOW", "CHALLENGES"), Handle: (*Referee).allowChallengesCommand,
-			Help: "ALLOW CHALLENGES     invitations to you again, from everyone"},
+			Help: "help/anyone/ALLOW"},
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Bare: true, Who: command.Anyone, Query: true, Lists: true,
-			Help: "HELP                 this list"},
+			Help: "help/anyone/HELP"},
 	}
 }
 

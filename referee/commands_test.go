@@ -1,6 +1,8 @@
 package referee
 
 import (
+	"github.com/refereed/refereed/lang"
+	"github.com/refereed/refereed/templates"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,9 +51,9 @@ func TestHelpGolden(t *testing.T) {
 	}
 	for name, g := range helpGames(t) {
 		v := variant.MustLookup(g.Key())
-		check(name, commandTable.PlayerHelp(v, g, false))
+		check(name, commandTable.PlayerHelp(v, g, false, lang.EN))
 		if !strings.HasSuffix(name, "-fog") {
-			check(name+"-tournament", commandTable.PlayerHelp(v, g, true))
+			check(name+"-tournament", commandTable.PlayerHelp(v, g, true, lang.EN))
 		}
 	}
 	check("organizer", organizerHelp())
@@ -67,10 +69,13 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			}
 			continue
 		}
-		if c.Help == "" {
+		if c.Help == "" || !templates.HasWords("", c.Help) {
 			t.Errorf("%s (%s) has no HELP line", c.Word, c.Who)
-		} else if !strings.HasPrefix(c.Help, c.Word) {
-			t.Errorf("%s (%s): its HELP line does not begin with its word: %q", c.Word, c.Who, c.Help)
+		}
+		for _, l := range lang.All() { // the command words are English in every language
+			if h := templates.SayIn(l, "", c.Help, nil); !strings.HasPrefix(h, c.Word) {
+				t.Errorf("%s (%s): its HELP line in %s does not begin with its word: %q", c.Word, c.Who, l, h)
+			}
 		}
 		if c.Who != command.Player && c.Who != command.Organizer && c.Who != command.Anyone {
 			t.Errorf("%s: one sender a row", c.Word)
@@ -78,11 +83,13 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 	for _, k := range variant.Keys() {
 		for _, c := range variant.MustLookup(k).Commands {
-			if c.Help == "" {
+			if c.Help == "" || !templates.HasWords("", c.Help) {
 				t.Errorf("%s: a command of the game (%q) has no HELP line", k, c.Word)
 			}
-			if c.Word != "" && !strings.HasPrefix(c.Help, c.Word) {
-				t.Errorf("%s: %s's HELP line does not begin with its word: %q", k, c.Word, c.Help)
+			for _, l := range lang.All() {
+				if h := templates.SayIn(l, "", c.Help, nil); c.Word != "" && !strings.HasPrefix(h, c.Word) {
+					t.Errorf("%s: %s's HELP line in %s does not begin with its word: %q", k, c.Word, l, h)
+				}
 			}
 		}
 	}
@@ -99,9 +106,9 @@ func TestHelpListsWhatDispatchTakes(t *testing.T) {
 	for name, g := range helpGames(t) {
 		v := variant.MustLookup(g.Key())
 		for _, tour := range []bool{false, true} {
-			help := commandTable.PlayerHelp(v, g, tour)
+			help := commandTable.PlayerHelp(v, g, tour, lang.EN)
 			listed := map[string]bool{}
-			for _, line := range strings.Split(variant.HelpOf(v, g)+"\n"+rawLines(command.Player, v, tour), "\n") {
+			for _, line := range strings.Split(variant.HelpOf(v, g, lang.EN)+"\n"+rawLines(command.Player, v, tour), "\n") {
 				if m := entryWord.FindStringSubmatch(line); m != nil {
 					listed[m[1]] = true
 				}
@@ -163,7 +170,7 @@ func rawLines(who command.Who, v *variant.Variant, tour bool) string {
 	var lines []string
 	for _, c := range commandTable.Rows() {
 		if c.Who == who && c.Help != "" && (c.In == nil || c.In(v, tour)) {
-			lines = append(lines, c.Help)
+			lines = append(lines, templates.Say("", c.Help, nil))
 		}
 	}
 	return strings.Join(lines, "\n")

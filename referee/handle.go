@@ -449,7 +449,8 @@ func readMoves(t lang.Tag, line string) string {
 func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call, line, source string) (command.Result, error) {
 	switch {
 	case c != nil && c.Lists:
-		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant, a.Live, a.Stored.Tournament != 0), 0), nil
+		t := r.prefsOf(a.Tx(), a.Stored)[side].Lang
+		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant, a.Live, a.Stored.Tournament != 0, t), 0), nil
 	case c != nil && c.Handle != nil:
 		call.Game, call.Side, call.Source = a, side, source
 		return c.Handle(r, call)

@@ -32,12 +32,13 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 		return err
 	}
 	var out play.Outcome
+	out.SetPrefs(r.prefsOf(tx, sg))
 	for _, n := range notices {
 		out.Add(n)
 	}
 	if reason != "" {
-		for s := range out.Paras {
-			out.Paras[s] = append(out.Paras[s], say("adjudication-reason", templates.Args{"Reason": reason}))
+		for _, s := range []chess.Color{chess.White, chess.Black} {
+			out.Tell(s, "adjudication-reason", templates.Args{"Reason": reason})
 		}
 	}
 	return play.Finish(r.out(), a, &out, nil, true, "update", r.tournamentGameOver)
@@ -66,9 +67,11 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	for _, s := range sides {
 		names = append(names, s.String())
 	}
-	text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
+	prefs := r.prefsOf(tx, l.Stored)
 	for _, s := range []chess.Color{chess.White, chess.Black} {
-		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, play.PrefsOf(tx, l.Stored.Players[s].Address))}); err != nil {
+		say := func(kind string, args templates.Args) string { return templates.SayIn(prefs[s].Lang, "", kind, args) }
+		text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
+		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, prefs[s]), Lang: prefs[s].Lang}); err != nil {
 			return err
 		}
 	}
@@ -136,12 +139,14 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 				return 0, err
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
-			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: say("subject/taken-over", args),
-				Paras: []string{say("replacement-welcome", args), commandTable.PlayerHelp(l.Variant, l.Live, true)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, play.PrefsOf(tx, sg.Players[side].Address))}); err != nil {
+			prefs := r.prefsOf(tx, sg)
+			sayTo := func(s chess.Color, kind string) string { return templates.SayIn(prefs[s].Lang, "", kind, args) }
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: sayTo(side, "subject/taken-over"), Lang: prefs[side].Lang,
+				Paras: []string{sayTo(side, "replacement-welcome"), commandTable.PlayerHelp(l.Variant, l.Live, true, prefs[side].Lang)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, prefs[side])}); err != nil {
 				return 0, err
 			}
-			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: say("subject/new-opponent", args),
-				Paras: []string{say("replacement-told", args)}}); err != nil {
+			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: sayTo(side.Other(), "subject/new-opponent"), Lang: prefs[side.Other()].Lang,
+				Paras: []string{sayTo(side.Other(), "replacement-told")}}); err != nil {
 				return 0, err
 			}
 			n++
@@ -150,7 +155,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 	if err := clocks.MarkDue(tx, clocks.TournamentGames(t)...); err != nil { // the new player's leave counts now
 		return 0, err
 	}
-	if err := r.enqueueTournamentNote(tx, t, old, say("replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
+	if err := r.enqueueTournamentNote(tx, t, old, r.sayTo(tx, old, "replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -158,6 +163,6 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 
 // enqueueTournamentNote sends one player of t a short notice of the tournament.
 func (r *Referee) enqueueTournamentNote(tx *store.Tx, t *store.Tournament, to, text string) error {
-	return r.enqueueNotice(tx, to, say("subject/tournament-note", templates.Args{"Name": t.Name}), []string{text},
-		say("tournament-footer", templates.Args{"Name": t.Name}), nil)
+	return r.enqueueNotice(tx, to, r.sayTo(tx, to, "subject/tournament-note", templates.Args{"Name": t.Name}), []string{text},
+		r.sayTo(tx, to, "tournament-footer", templates.Args{"Name": t.Name}), nil)
 }

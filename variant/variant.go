@@ -332,7 +332,8 @@ type CommandRow struct {
 	// KindView or KindAnswer, and the referee counts it against his hourly limit of queries
 	// (a question that is a move of the game, like Kriegspiel's ANY?, is not a query).
 	Query bool
-	// Help is its lines in the player's HELP, in the layout of templates.Columns.
+	// Help is the sentence of its lines in the player's HELP (templates/words/help.tmpl:
+	// "help/<game>/<n>"), in the layout of templates.Columns.
 	Help string
 	// Offered, when set, says whether game g offers it (PSC under fog has no CONTROL); nil:
 	// every game of the variant does.
@@ -341,7 +342,7 @@ type CommandRow struct {
 
 // HelpOf is the commands of g, a game of v, for its player's HELP: the lines of the
 // commands it offers, in order.
-func HelpOf(v *Variant, g Game) string {
+func HelpOf(v *Variant, g Game, t lang.Tag) string {
 	var b strings.Builder
 	for _, c := range v.Commands {
 		if c.Offered != nil && !c.Offered(g) {
@@ -350,7 +351,7 @@ func HelpOf(v *Variant, g Game) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(c.Help)
+		b.WriteString(templates.SayIn(t, "", c.Help, nil))
 	}
 	return b.String()
 }

@@ -11,6 +11,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -90,7 +91,8 @@ type Command[E any] struct {
 	Match func(line string) bool
 	Who   Who
 	Query bool // it only asks: counted against a player's hourly limit of queries
-	// Help is its lines in HELP, in the layout of templates.Columns. The HELP command's own
+	// Help is the sentence of its lines in HELP (templates/words/help.tmpl:
+	// "help/<who>/<WORD>"), in the layout of templates.Columns. The HELP command's own
 	// is "": it is the list itself, under its heading.
 	Help string
 	// In, when set, says whether a player's HELP in a game of v lists it (a takeback only in
@@ -174,8 +176,8 @@ func (t *Table[E]) IsQuery(v *variant.Variant, line string) bool {
 	return v.IsQuery(word)
 }
 
-// lines is the HELP lines of who's rows that keep, joined.
-func (t *Table[E]) lines(who Who, keep func(*Command[E]) bool) string {
+// lines is the HELP lines of who's rows that keep, joined, in language l.
+func (t *Table[E]) lines(who Who, keep func(*Command[E]) bool, l lang.Tag) string {
 	var b strings.Builder
 	for _, c := range t.rows {
 		if c.Who&who == 0 || c.Help == "" || !keep(c) {
@@ -184,7 +186,7 @@ func (t *Table[E]) lines(who Who, keep func(*Command[E]) bool) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(c.Help)
+		b.WriteString(templates.SayIn(l, "", c.Help, nil))
 	}
 	return b.String()
 }
@@ -192,22 +194,22 @@ func (t *Table[E]) lines(who Who, keep func(*Command[E]) bool) string {
 // PlayerHelp is the answer to a player's HELP in g, a game of v: the game's commands, then
 // the referee's that his HELP lists in such a game; in a game that is over, that nothing
 // more can be played.
-func (t *Table[E]) PlayerHelp(v *variant.Variant, g variant.Game, inTournament bool) string {
+func (t *Table[E]) PlayerHelp(v *variant.Variant, g variant.Game, inTournament bool, l lang.Tag) string {
 	if out := g.Outcome(); out.Over() {
-		return templates.Say("", "help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
+		return templates.SayIn(l, "", "help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
-	own := t.lines(Player, func(c *Command[E]) bool { return c.In == nil || c.In(v, inTournament) })
-	return templates.Say("", "help", nil) + "\n" + templates.Columns(variant.HelpOf(v, g)+"\n"+own)
+	own := t.lines(Player, func(c *Command[E]) bool { return c.In == nil || c.In(v, inTournament) }, l)
+	return templates.SayIn(l, "", "help", nil) + "\n" + templates.Columns(variant.HelpOf(v, g, l)+"\n"+own)
 }
 
 // AnyoneHelp is the answer to HELP at the referee's bare address.
-func (t *Table[E]) AnyoneHelp() string {
-	own := t.lines(Anyone, func(*Command[E]) bool { return true })
-	return templates.Say("", "bare-help", nil) + "\n" + templates.Columns(own)
+func (t *Table[E]) AnyoneHelp(l lang.Tag) string {
+	own := t.lines(Anyone, func(*Command[E]) bool { return true }, l)
+	return templates.SayIn(l, "", "bare-help", nil) + "\n" + templates.Columns(own)
 }
 
 // OrganizerHelp is the answer to an organizer's HELP.
 func (t *Table[E]) OrganizerHelp() string {
-	own := t.lines(Organizer, func(*Command[E]) bool { return true })
+	own := t.lines(Organizer, func(*Command[E]) bool { return true }, lang.EN)
 	return templates.Columns(templates.Say("", "organizer-help", nil) + "\n" + own)
 }

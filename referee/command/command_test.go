@@ -1,6 +1,7 @@
 package command
 
 import (
+	"github.com/refereed/refereed/lang"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestHelpLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := tb.PlayerHelp(v, g, false)
+	h := tb.PlayerHelp(v, g, false, lang.EN)
 	for _, w := range []string{"VIEW", "BOARD", "LEAVE", "TAKEBACK"} {
 		if !strings.Contains(h, w) {
 			t.Errorf("a player's HELP lacks %s:\n%s", w, h)

@@ -48,7 +48,9 @@ func (w *Writer) local() (local, domain string) {
 }
 
 // say is one of the referee's own sentences (templates/words), in language t.
-func say(t lang.Tag, kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
+func say(t lang.Tag, kind string, args templates.Args) string {
+	return templates.SayIn(t, "", kind, args)
+}
 
 // ReplyAddress is the address a player's replies go to: referee+g42-w-7hk2q@host.
 func (w *Writer) ReplyAddress(game uint64, side chess.Color, token string) string {

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestThreadingAndAddresses(t *testing.T) {
 // CapText keeps a mail's text within MaxReplyText and says it cut it.
 func TestCapText(t *testing.T) {
 	big := strings.Repeat("a", 100<<10)
-	paras, quoted := CapText([]string{big, big, big, big}, []string{"x"})
+	paras, quoted := CapText([]string{big, big, big, big}, []string{"x"}, lang.EN)
 	total := 0
 	for _, p := range paras {
 		total += len(p)

@@ -65,16 +65,9 @@ func init() {
 		InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Options:    map[string]variant.Option{"a-check-loses": {Type: variant.Bool, Doc: "an A-mover who cannot avoid a non-mating check loses, instead of a draw"}},
 		Aliases:    []string{"conditional chess"},
-		Commands: []variant.CommandRow{{Help: "A: e4 C: !d4     your A-move with your C-move, on one line or two\n" +
-			"C: Bg5?Nf6/c4    a C-move: condition?then/else, or !move (always). It may\n" +
-			"                 also come on its own after your A-move, until your\n" +
-			"                 opponent's B-move is in; it replaces the one stated.\n" +
-			"                 Conditions: a8? (a8 is empty), Eg7? (any enemy man on g7),\n" +
-			"                 Bg5? (an enemy bishop on g5; K Q R B N P, T for R).\n" +
-			"                 Coordinates (g8-f6) are safest.\n" +
-			"B: Nf6           your B-move"}},
-		New:   func(o variant.Options) (variant.Game, error) { return New(o) },
-		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
+		Commands:   []variant.CommandRow{{Help: "help/conditional/1"}},
+		New:        func(o variant.Options) (variant.Game, error) { return New(o) },
+		Steps:      Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 }
 
 // condition is what a C-move asks of the position after the B-move.

@@ -120,13 +120,9 @@ func init() {
 		InProgress: variant.Spectator{Turn: true, Public: true},
 		Aliases:    []string{"kriegspiel chess", "kriegsspiel", "wild 16"},
 		Commands: []variant.CommandRow{
-			{Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works (Nf3,\n" +
-				"                  exd5, O-O, e8=Q); x and + are ignored"},
-			{Word: "ANY?", Help: "ANY?              do I have a pawn capture? Try, No, or Nonsense; once a turn; after\n" +
-				"                  Try your next attempt must be a pawn capture"},
-			{Help: "exf5; e5; Nf3     attempts in order until one is played, on one line or one a\n" +
-				"                  line; Any? may come first. After the move that is played the\n" +
-				"                  rest of your mail is not read: put other commands first"},
+			{Help: "help/kriegspiel/1"},
+			{Word: "ANY?", Help: "help/kriegspiel/2"},
+			{Help: "help/kriegspiel/3"},
 		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:         Steps,
@@ -139,11 +135,9 @@ func init() {
 		InProgress: variant.Spectator{Public: true},
 		Aliases:    []string{"scotch kriegspiel", "progressive scotch kriegspiel", "scottish kriegspiel", "progressive kriegspiel chess"},
 		Commands: []variant.CommandRow{
-			{Help: "e2e4              an attempt; coordinates are best (g1f3, e7e8q), SAN works"},
-			{Help: "e4, d4, Nf3       attempts for your series, on one line or one a line: I stop at\n" +
-				"                  the first No, capture, check or pawn tries: yes"},
-			{Word: "NOSTOP", Help: "NOSTOP e4, d4     the same, going on past everything but a No (NOSTOP is a word of\n" +
-				"                  its line)"},
+			{Help: "help/kriegspiel/4"},
+			{Help: "help/kriegspiel/5"},
+			{Word: "NOSTOP", Help: "help/kriegspiel/6"},
 		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o, true) },
 		Steps:         Steps,

@@ -32,9 +32,8 @@ func init() {
 		Key:     Key,
 		Name:    "Orthodox chess",
 		Aliases: []string{"standard", "chess", "normal", "from position", "orthodox chess"},
-		Commands: []variant.CommandRow{{Help: "Send your move on a line of its own, in SAN (Nf3, exd5, O-O, e8=Q), in\n" +
-			"coordinates (g1f3, e7e8q) or in ICCF numeric notation (7163, 57581)."},
-			{Word: "MOVE", Help: "MOVE before it is allowed."}},
+		Commands: []variant.CommandRow{{Help: "help/orthodox/1"},
+			{Word: "MOVE", Help: "help/orthodox/2"}},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },

@@ -72,18 +72,15 @@ var (
 )
 
 func init() {
-	help := "SERIES 5: Kd2, Kd3, Kxd4, Kxd5, e6+   your whole series, one mail; the\n" +
-		"                 numbered prefix is optional and the moves may be separated by\n" +
-		"                 commas or spaces. Promotion: e8=Q or e8(Q)."
 	variant.Register(&variant.Variant{Open: true, Key: KeyScottish, Name: "Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases:  []string{"progressive chess", "scottish progressive", "scotch progressive", "scottish progressive chess"},
-		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: "help/progressive/series"}},
 		New:      func(o variant.Options) (variant.Game, error) { return New(o, Scottish) },
 		Options:  map[string]variant.Option{"series": {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"}},
 		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() }})
 	variant.Register(&variant.Variant{Open: true, Key: KeyItalian, Name: "Italian Progressive Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases:  []string{"italian progressive", "italian progressive chess"},
-		Commands: []variant.CommandRow{{Word: "SERIES", Help: help}, {Help: Italian.Note}},
+		Commands: []variant.CommandRow{{Word: "SERIES", Help: "help/progressive/series"}, {Help: "help/progressive/italian-note"}},
 		New:      func(o variant.Options) (variant.Game, error) { return New(o, Italian) },
 		Options: map[string]variant.Option{
 			"series":         {Type: variant.Number, Doc: "the number of the first series (with --fen: White plays odd series, Black even)"},

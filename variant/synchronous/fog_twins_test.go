@@ -2,6 +2,7 @@ package synchronous
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"math/rand"
 	"strings"
 	"testing"
@@ -401,11 +402,11 @@ func TestFogLeaksFound(t *testing.T) {
 	})
 	t.Run("HELP under fog offers no CONTROL", func(t *testing.T) {
 		g, _ := New(variant.Options{Flags: fog}, PSC)
-		if h := variant.HelpOf(variant.MustLookup(Key), g); strings.Contains(h, "CONTROL") {
+		if h := variant.HelpOf(variant.MustLookup(Key), g, lang.EN); strings.Contains(h, "CONTROL") {
 			t.Errorf("HELP under fog: %q", h)
 		}
 		g, _ = New(variant.Options{}, PSC)
-		if h := variant.HelpOf(variant.MustLookup(Key), g); !strings.Contains(h, "CONTROL") {
+		if h := variant.HelpOf(variant.MustLookup(Key), g, lang.EN); !strings.Contains(h, "CONTROL") {
 			t.Errorf("HELP without fog: %q", h)
 		}
 	})

@@ -84,11 +84,9 @@ func init() {
 		InProgress: variant.Spectator{Number: true},
 		Aliases:    []string{"psc", "parrow synchronous", "synchronous chess"},
 		Commands: []variant.CommandRow{
-			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-				"                 It is sealed until your opponent has chosen too, and final.\n" +
-				"                 Move only to squares you control, and no frozen man"},
+			{Word: "MOVE", Help: "help/synchronous/1"},
 			// Under fog CONTROL is not offered (PS-D9).
-			{Word: "CONTROL", Query: true, Help: "CONTROL          who controls each square now",
+			{Word: "CONTROL", Query: true, Help: "help/synchronous/2",
 				Offered: func(g variant.Game) bool { return !g.(*Game).fog }},
 		},
 		New:   func(o variant.Options) (variant.Game, error) { return New(o, PSC) },
@@ -98,10 +96,8 @@ func init() {
 		InProgress: variant.Spectator{Number: true},
 		Aliases:    []string{"korolev synchronous", "korolev synchronous chess"},
 		Commands: []variant.CommandRow{
-			{Word: "MOVE", Help: "MOVE e4          your move for this turn (MOVE is optional; SAN or e2-e4).\n" +
-				"                 It is sealed until your opponent has chosen too, and final"},
-			{Help: "Qxd5             onto one of your own men: a self-capture, anticipating an\n" +
-				"                 enemy capture there"},
+			{Word: "MOVE", Help: "help/synchronous/3"},
+			{Help: "help/synchronous/4"},
 		},
 		New:   func(o variant.Options) (variant.Game, error) { return New(o, Korolev) },
 		Steps: Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },

@@ -92,31 +92,16 @@ var options = map[string]variant.Option{
 func init() {
 	variant.Register(&variant.Variant{Open: true, Key: Key, Name: "Train Wreck Chess", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases:  []string{"train wreck", "train wreck chess", "trainwreck chess"},
-		Commands: []variant.CommandRow{{Help: help(false)}},
+		Commands: []variant.CommandRow{{Help: "help/trainwreck/two"}},
 		New:      func(o variant.Options) (variant.Game, error) { return New(o, false) },
 		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
 	variant.Register(&variant.Variant{Open: true, Key: KeyThree, Name: "Three-Move Train Wreck", InProgress: variant.Spectator{Position: true, Moves: true, Turn: true},
 		Aliases:  []string{"three-move train wreck", "three-move train wreck chess", "three-move trainwreck", "three-move trainwreck chess"},
-		Commands: []variant.CommandRow{{Help: help(true)}},
+		Commands: []variant.CommandRow{{Help: "help/trainwreck/three"}},
 		New:      func(o variant.Options) (variant.Game, error) { return New(o, true) },
 		Steps:    Steps, WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 		Options: options})
-}
-
-func help(three bool) string {
-	first := "e2-e4 / b8-c6    your turn on one line: a move of one of your own men, then a\n" +
-		"                 move of one of your opponent's men (not his king)"
-	if three {
-		first = "e4, d4 / Nc6     your turn on one line: two moves of your own men (one in\n" +
-			"                 White's first turn), then a move of one of your opponent's\n" +
-			"                 men (not his king)"
-	}
-	return first + ". TURN before\n" +
-		"                 it is allowed. SAN is read for the colour each part moves;\n" +
-		"                 coordinates (b8-c6) are safest\n" +
-		"O-O, O-O-O       castling, by a king or a queen (QO-O-O or Qd1-b1 for a queen)\n" +
-		"e2-e1=N          promotion: the player who moves the pawn chooses the piece"
 }
 
 // Game is a Train Wreck game.

@@ -65,14 +65,9 @@ func init() {
 		Name:       "Transactional Chess",
 		Aliases:    []string{"transactional chess"},
 		Commands: []variant.CommandRow{
-			{Help: "T5: Nc6 (C)      a move, then commit; (R) rolls back instead; the T-number\n" +
-				"                 is optional, and so is the mark (then the transaction stays open)\n" +
-				"Nc6 COMMIT       the same as Nc6 (C); Nc6 ROLLBACK the same as Nc6 (R)\n" +
-				"more lines       lines after your move are kept for your next turns (a batch);\n" +
-				"                 a batch stops when your opponent commits"},
-			{Word: "EP?", Help: "EP? e4          may the pawn on e4 be taken en passant this turn?"},
-			{Word: "VIEW", Query: true, Help: "VIEW             your transactional and committed views (VIEW COMMITTED\n" +
-				"                 and VIEW TRANSACTIONAL show them too)"},
+			{Help: "help/transactional/1"},
+			{Word: "EP?", Help: "help/transactional/2"},
+			{Word: "VIEW", Query: true, Help: "help/transactional/3"},
 		},
 		New:           func(o variant.Options) (variant.Game, error) { return New(o) },
 		Steps:         Steps,
