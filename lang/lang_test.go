@@ -81,6 +81,18 @@ func TestWriteMove(t *testing.T) {
 	if got := WriteMoves(DE, "e4, Nf3 Bb5"); got != "e4, Sf3 Lb5" {
 		t.Errorf("WriteMoves: %q", got)
 	}
+	for _, c := range []struct {
+		t      Tag
+		in, to string
+	}{
+		{DE, "SERIES 3: e4, Sf3, Lb5", "SERIES 3: e4, Nf3, Bb5"}, {DE, "IF Sf6 e5 d6 exd6", "IF Nf6 e5 d6 exd6"},
+		{DE, "DRAW ACCEPT", "DRAW ACCEPT"}, {FR, "RESIGN", "RESIGN"}, {FR, "Rg1; Tf1", "Kg1; Rf1"}, {DE, "Lade", "Lade"},
+		{RU, "Крg1  Фd1", "Kg1  Qd1"}, {EN, "Sf3", "Sf3"},
+	} {
+		if got := ReadMoves(c.t, c.in); got != c.to {
+			t.Errorf("ReadMoves(%s, %q) = %q, want %q", c.t, c.in, got, c.to)
+		}
+	}
 }
 
 // Every legal move of many positions, written in any language, reads back as its SAN, and the
