@@ -81,6 +81,18 @@ func TestWriteMove(t *testing.T) {
 	if got := WriteMoves(DE, "e4, Nf3 Bb5"); got != "e4, Sf3 Lb5" {
 		t.Errorf("WriteMoves: %q", got)
 	}
+	for _, c := range []struct {
+		t      Tag
+		in, to string
+	}{
+		{DE, "SERIES 3: e4, Sf3, Lb5", "SERIES 3: e4, Nf3, Bb5"}, {DE, "IF Sf6 e5 d6 exd6", "IF Nf6 e5 d6 exd6"},
+		{DE, "DRAW ACCEPT", "DRAW ACCEPT"}, {FR, "RESIGN", "RESIGN"}, {FR, "Rg1; Tf1", "Kg1; Rf1"}, {DE, "Lade", "Lade"},
+		{RU, "Крg1  Фd1", "Kg1  Qd1"}, {EN, "Sf3", "Sf3"},
+	} {
+		if got := ReadMoves(c.t, c.in); got != c.to {
+			t.Errorf("ReadMoves(%s, %q) = %q, want %q", c.t, c.in, got, c.to)
+		}
+	}
 }
 
 // Every legal move of many positions, written in any language, reads back as its SAN, and the
@@ -194,4 +206,23 @@ func FuzzReadMove(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSpan(t *testing.T) {
+	for _, c := range []struct {
+		t    Tag
+		in   string
+		want string
+	}{
+		{DE, "3 days", "3 Tage"}, {DE, "1 day 2 hours", "1 Tag 2 Stunden"}, {RU, "2 days 5 hours 1 minute", "2 дня 5 часов 1 минута"},
+		{RU, "21 days", "21 день"}, {PL, "less than a minute", "mniej niż minuta"}, {PL, "0 days", "0 dni"}, {EN, "3 days", "3 days"},
+		{FR, "whatever it is", "whatever it is"}, {DE, "3 weeks", "3 weeks"}, {NL, "2 hours", "2 uur"},
+	} {
+		if got := c.t.SpanText(c.in); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.t, c.in, got, c.want)
+		}
+	}
+	if got := EN.Span(26*time.Hour + 30*time.Minute); got != "1 day 2 hours 30 minutes" {
+		t.Errorf("en span: %q", got)
+	}
 }

@@ -113,17 +113,24 @@ func WriteMove(t Tag, san string) string {
 
 // WriteMoves writes each move of a list ("e4, Nf3 Nc6") with WriteMove, keeping what
 // separates them.
-func WriteMoves(t Tag, list string) string {
+func WriteMoves(t Tag, list string) string { return eachToken(t, list, WriteMove) }
+
+// ReadMoves reads each token of a line with ReadMove, keeping what separates them (spaces,
+// commas, semicolons): "SERIES 3: e4, Sf3, Lb5" is "SERIES 3: e4, Nf3, Bb5" in German.
+// Command words and numbers are no moves and stay as they are.
+func ReadMoves(t Tag, line string) string { return eachToken(t, line, ReadMove) }
+
+// eachToken applies f to each token of text, keeping the separators.
+func eachToken(t Tag, text string, f func(Tag, string) string) string {
 	if t.info().tag == EN {
-		return list
+		return text
 	}
 	var sb strings.Builder
 	start := -1
-	for i, r := range list {
-		sep := r == ',' || r == ';' || unicode.IsSpace(r)
-		if sep {
+	for i, r := range text {
+		if r == ',' || r == ';' || unicode.IsSpace(r) {
 			if start >= 0 {
-				sb.WriteString(WriteMove(t, list[start:i]))
+				sb.WriteString(f(t, text[start:i]))
 				start = -1
 			}
 			sb.WriteRune(r)
@@ -132,7 +139,7 @@ func WriteMoves(t Tag, list string) string {
 		}
 	}
 	if start >= 0 {
-		sb.WriteString(WriteMove(t, list[start:]))
+		sb.WriteString(f(t, text[start:]))
 	}
 	return sb.String()
 }

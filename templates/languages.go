@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
@@ -29,6 +30,11 @@ import (
 //	        with the weekday in the language; any other text is printed as it is.
 //	        {{when .Due "date"}} gives the day alone: "Fr 2026-01-02".
 //	capital the text with its first letter upper-case: {{capital (side .By)}} opens a sentence.
+//	span    {{span .Waited}}: a duration (a time.Duration, a number of days, or the English
+//	        "3 days", "1 day 2 hours", "less than a minute" the clocks write) in the
+//	        language, as a subject or after a colon ("3 Tage", "3 дня"); other text as it is.
+//	dates   {{dates .Stops}}: a span of days, or a list of them, written "2027-01-02 to
+//	        2027-01-10" in English, as "2027-01-02 – 2027-01-10"; other text as it is.
 var langWords = func() map[lang.Tag]*texttemplate.Template {
 	out := map[lang.Tag]*texttemplate.Template{}
 	for _, t := range lang.All() {
@@ -80,8 +86,36 @@ func funcs(t lang.Tag) texttemplate.FuncMap {
 			return t.When(at)
 		},
 		"capital": lang.Capital,
+		"span": func(v any) string {
+			switch x := v.(type) {
+			case time.Duration:
+				return t.Span(x)
+			case string:
+				return t.SpanText(x)
+			}
+			if n, err := count(v); err == nil {
+				return t.Days(n)
+			}
+			return fmt.Sprint(v)
+		},
+		"dates": func(v any) any {
+			switch x := v.(type) {
+			case string:
+				return dateRange.ReplaceAllString(x, "$1 – $2")
+			case []string:
+				out := make([]string, len(x))
+				for i, s := range x {
+					out[i] = dateRange.ReplaceAllString(s, "$1 – $2")
+				}
+				return out
+			}
+			return v
+		},
 	}
 }
+
+// dateRange is a span of days as the referee writes it in English: "2027-01-02 to 2027-01-10".
+var dateRange = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})$`)
 
 // count reads a template's number: any integer kind.
 func count(n any) (int, error) {

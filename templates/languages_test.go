@@ -83,6 +83,14 @@ func TestLanguagesRender(t *testing.T) {
 					continue
 				}
 				out := sb.String()
+				if v == 0 {
+					// The sentence goes into a mail: every line fits, the subject encodes.
+					m := Mail{From: "refereed <referee@example.org>", To: "p@example.org", Subject: Subject(12, "Kriegspiel", strings.TrimSpace(out)),
+						MessageID: "m@example.org", Date: time.Date(2026, 1, 2, 15, 4, 0, 0, time.UTC), Paragraphs: []string{strings.TrimSpace(out)}}
+					if _, err := Render(m); err != nil {
+						t.Errorf("%s %s: the mail does not render: %v", l, name, err)
+					}
+				}
 				if strings.Contains(out, "<no value>") {
 					t.Errorf("%s %s: <no value> in %q", l, name, out)
 				}

@@ -6,6 +6,10 @@
 //
 // Templates are only ever given what one recipient may read: the referee fills Mail from a
 // single player's notices and view.
+//
+// The sentences are said in each language of package lang: words/*.tmpl in English,
+// words/<tag>/*.tmpl, with the same names and fields, in the others (SayIn); a test keeps
+// every language complete.
 package templates
 
 import (
