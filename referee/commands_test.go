@@ -42,6 +42,12 @@ func TestHelpGolden(t *testing.T) {
 		if os.IsNotExist(err) && strings.HasPrefix(name, "test-") {
 			return // a test's own variant
 		}
+		if *update {
+			if err := os.WriteFile(filepath.Join("testdata", "help", name+".txt"), []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
