@@ -293,6 +293,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		var warns []chess.Warning
 		var err error
 		// Moves in his piece letters are read as the game reads moves (SET PIECES).
+		written := line.Text // what he wrote, which his answer quotes
 		line.Text = readMoves(out.Pieces[side], line.Text)
 		c, call := commandTable.Find(command.Player, line.Text)
 		if c != nil && c.OneAMail != "" && once[c.Word] {
@@ -327,13 +328,13 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 				// refused, and what comes after it is still read.
 				if n := len(asides); n > 0 && asides[n-1].i == i-1 {
 					asides[n-1].i, asides[n-1].last = i, line.N
-					asides[n-1].text += " " + line.Text
+					asides[n-1].text += " " + written
 				} else {
-					asides = append(asides, aside{i: i, first: line.N, text: line.Text})
+					asides = append(asides, aside{i: i, first: line.N, text: written})
 				}
 				continue
 			}
-			out.Tell(side, "line-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": variant.WhyIn(err, out.Lang[side]), "First": i == 0, "Hint": !g.Outcome().Over()})
+			out.Tell(side, "line-refused", templates.Args{"N": line.N, "Line": clip(written), "Why": variant.WhyIn(err, out.Lang[side]), "First": i == 0, "Hint": !g.Outcome().Over()})
 			out.Refused = line.N
 			for _, rest := range lines[i:] {
 				if g.Outcome().Over() {
@@ -350,7 +351,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			if w.Code == chess.WarnMateMark {
 				continue // the game is over: "write #" helps nobody
 			}
-			out.Tell(side, "line-note", templates.Args{"N": line.N, "Line": clip(line.Text), "Note": w.Text})
+			out.Tell(side, "line-note", templates.Args{"N": line.N, "Line": clip(written), "Note": w.Text})
 		}
 		stopped := false
 		for _, n := range notices {

@@ -37,6 +37,8 @@ type TournamentOptions struct {
 	// Rated: the games count for their players' ratings (`refereed tournament new` rates
 	// them unless told --rated=false).
 	Rated bool
+	// Language is the language of its players' mail who set none (lang.Tag; "": the server's).
+	Language string
 }
 
 // NewTournament creates a round-robin section and all its games at once, in one transaction,
@@ -108,7 +110,7 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	}
 	var id uint64
 	err = r.DB.Update(func(tx *store.Tx) error {
-		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule,
+		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule, Language: o.Language,
 			Time: o.Time, LeaveDays: o.LeaveDays, Rated: o.Rated}
 		if organizer != "" {
 			tok, err := r.newToken()

@@ -31,6 +31,7 @@ import (
 //	organizer = "td@example.org"  # told of forfeits and failed deliveries
 //	leave_days = 45                # leave a player may take in a year
 //	rating_tau = 0.5               # Glicko-2's τ for the rated games (0.3 to 1.2)
+//	language = "de"                # the players' mail who set none (SET LANGUAGE); en by default
 //	[auth]
 //	trusted_server = "mx.example.org"  # whose Authentication-Results header to believe
 //	[web]
@@ -85,6 +86,8 @@ type Config struct {
 	LeaveDays int `toml:"leave_days"`
 	// RatingTau is Glicko-2's system constant τ for the rated games (0.5 when 0).
 	RatingTau float64 `toml:"rating_tau"`
+	// Language is the language of the mail of players who set none (SET LANGUAGE).
+	Language string `toml:"language"`
 	// Challenges is the [challenges] section; nil: the defaults.
 	Challenges *ChallengesConf `toml:"challenges"`
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer (refuse a failed DKIM/DMARC check) or require (a pass)")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action: a reminder after it, a forfeit one more deadline later (rules.md 0.4a)")
 	rated := fs.Bool("rated", false, "the game counts for both players' ratings")
+	language := fs.String("language", "", "the language of both players' mail where they set none (SET LANGUAGE): de, fr, es, it, nl, pt, pl, ru, en")
 	timeControl := fs.String("time", "", "a correspondence time control in whole days instead of --deadline: 30d+3d (days and an increment a move) or 50d/10 (days per 10 moves)")
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
@@ -44,6 +46,14 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 	flags := map[string]string{"deadline": deadline.String(), "auth": *auth}
 	if *rated {
 		flags[referee.RatedFlag] = "true"
+	}
+	if *language != "" {
+		t, err := lang.Parse(*language)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed new: --language: %v\n", err)
+			return exitUsage
+		}
+		flags[referee.LanguageFlag] = string(t)
 	}
 	if *timeControl != "" {
 		tc, err := tournament.ParseTimeControl(*timeControl)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"net/http"
 	"os"
@@ -37,6 +38,7 @@ type serveOptions struct {
 	trustedServer        string
 	organizer            string
 	leaveDays            int
+	language             lang.Tag // the players' who set none
 	ratingTau            float64
 	local                bool // run the embedded mail server
 	localIMAP, localSMTP string
@@ -80,6 +82,7 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 	fs.StringVar(&ln.daily, "mail-daily", "", "local mail server: what one address may submit a day (e.g. 500MiB; default 200 MiB; 0 for no limit)")
 	fs.StringVar(&ln.host, "mail-host", "", "local mail server: the host name players' clients reach it by (default the --acme host, else the referee's domain); the web archive serves their settings")
 	fs.StringVar(&ln.reserve, "mail-reserve", "", "local mail server: disk space kept free; below it mail between players waits (e.g. 2GiB; default a tenth of the disk, at most 1 GiB; 0 for none)")
+	language := fs.String("language", "", "the language of the mail of players who set none (SET LANGUAGE): de, fr, es, it, nl, pt, pl, ru or en (the default)")
 	webAddr := fs.String("web", "", "serve the read-only web archive on this address (e.g. 127.0.0.1:8080)")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
 	storeURL := storeFlag(fs)
@@ -209,6 +212,17 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	o.challenges = pol
+	if *language == "" && c != nil {
+		*language = c.Language
+	}
+	if *language != "" {
+		t, err := lang.Parse(*language)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed serve: --language: %v\n", err)
+			return exitUsage
+		}
+		o.language = t
+	}
 	if o.organizer != "" {
 		org, err := (&referee.Referee{Address: o.address, LocalDomain: o.localDomain()}).CheckAddress(o.organizer)
 		if err != nil {
@@ -250,7 +264,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		return err
 	}
 	defer db.Close()
-	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays),
+	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays), "language": string(o.language),
 		"local_domain": o.localDomain(), "rating_tau": strconv.FormatFloat(o.ratingTau, 'g', -1, 64)} {
 		if err := db.SetMeta(k, v); err != nil {
 			return err
@@ -290,7 +304,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 
 	ref := &referee.Referee{DB: db, Address: o.address, Log: log, Auth: parser.AuthOptions{TrustedServer: o.trustedServer},
-		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain(),
+		Organizer: strings.ToLower(o.organizer), LeaveDays: o.leaveDays, LocalDomain: o.localDomain(), Language: o.language,
 		Rating: rating.Config{Tau: o.ratingTau}, Challenges: o.challenges}
 	newMail := make(chan struct{}, 1)
 	outbox := make(chan struct{}, 1)

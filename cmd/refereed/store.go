@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"io/fs"
 	"net/url"
 	"os"
@@ -160,6 +161,7 @@ func refereeOf(db *store.DB, addr string) *referee.Referee {
 	}
 	r := &referee.Referee{DB: db, Address: addr, Organizer: db.Meta("organizer"), LocalDomain: db.Meta("local_domain")}
 	r.LeaveDays, _ = strconv.Atoi(db.Meta("leave_days"))
+	r.Language = lang.Tag(db.Meta("language"))
 	r.Rating.Tau, _ = strconv.ParseFloat(db.Meta("rating_tau"), 64)
 	return r
 }

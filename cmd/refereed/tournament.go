@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"io"
 	"slices"
 	"strconv"
@@ -71,6 +72,7 @@ func (m *Main) tournamentNew(args []string) int {
 	players := fs.String("players", "", "the players' addresses, comma-separated, in table order (3 to 20)")
 	double := fs.Bool("double", false, "each pair plays two games, one with each colour")
 	rated := fs.Bool("rated", true, "the games count for the players' ratings (--rated=false: they do not)")
+	language := fs.String("language", "", "the language of its players' mail where they set none (SET LANGUAGE): de, fr, es, it, nl, pt, pl, ru, en")
 	organizer := fs.String("organizer", "", "the organizer's address")
 	rule := fs.String("withdraw-rule", tournament.WithdrawForfeit, "a withdrawn player's games: forfeit (those not finished are lost) or half (none counts if he finished fewer than half)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
@@ -91,6 +93,15 @@ func (m *Main) tournamentNew(args []string) int {
 	if *deadline <= 0 {
 		fmt.Fprintf(m.Stderr, "refereed tournament new: --deadline %v: want a positive duration like 72h\n", *deadline)
 		return exitUsage
+	}
+	var tlang lang.Tag
+	if *language != "" {
+		t, err := lang.Parse(*language)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "refereed tournament new: --language: %v\n", err)
+			return exitUsage
+		}
+		tlang = t
 	}
 	var addrs []string
 	for _, a := range strings.Split(*players, ",") {
@@ -114,7 +125,7 @@ func (m *Main) tournamentNew(args []string) int {
 		}
 	}
 	id, err := refereeOf(db, *address).NewTournament(referee.TournamentOptions{
-		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays, Rated: *rated,
+		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays, Rated: *rated, Language: string(tlang),
 		Game: variant.Options{Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}},
 	})
 	if err != nil {
