@@ -277,6 +277,9 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		if joined {
 			after++
 		}
+		// His language's command words and his piece letters are read as the English ones.
+		written := line.Text // what he wrote, which his answer quotes
+		line.Text = readMoves(out.Pieces[side], command.Translate(out.Lang[side], line.Text))
 		if commandTable.IsQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
 			if err != nil {
@@ -284,7 +287,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			}
 			if !ok {
 				r.logger().Warn("queries over the limit", "game", sg.ID, "side", side)
-				stop(i, out.Say(side, "too-many-queries", templates.Args{"N": line.N, "Line": clip(line.Text), "Limit": r.queryLimit()}))
+				stop(i, out.Say(side, "too-many-queries", templates.Args{"N": line.N, "Line": clip(written), "Limit": r.queryLimit()}))
 				break
 			}
 		}
@@ -293,8 +296,6 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		var warns []chess.Warning
 		var err error
 		// Moves in his piece letters are read as the game reads moves (SET PIECES).
-		written := line.Text // what he wrote, which his answer quotes
-		line.Text = readMoves(out.Pieces[side], line.Text)
 		c, call := commandTable.Find(command.Player, line.Text)
 		if c != nil && c.OneAMail != "" && once[c.Word] {
 			err = variant.Refuse(c.OneAMail, nil)

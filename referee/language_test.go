@@ -152,3 +152,27 @@ func slices0(ss []string) bool {
 	}
 	return false
 }
+
+// A language's own command words work for a player who reads it (AUFGEBEN is RESIGN in
+// German), and his HELP lists them; English words work for everyone.
+func TestLocalCommandWords(t *testing.T) {
+	h := newHarness(t)
+	h.setLanguage(ann, lang.DE, "")
+	h.setLanguage(bob, lang.RU, "")
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, W, "hilfe"))
+	mustContain(t, "Ann's HELP", flat(bodyTo(t, h.outbox(), ann)), "RESIGN", "Auf Deutsch auch: AUFGEBEN (RESIGN)")
+	h.deliver(h.reply(id, W, "e4"))
+	h.deliver(h.reply(id, B, "ДОСКА"))
+	if out := h.outbox(); len(out) != 3 {
+		t.Fatalf("after e4 and ДОСКА: %d mails", len(out))
+	}
+	h.deliver(h.reply(id, B, "Сдаюсь"))
+	h.db.View(func(tx *store.Tx) error {
+		if g, _ := tx.Game(id); g.Result != "1-0" {
+			t.Errorf("Сдаюсь: the game is %q, want 1-0", g.Result)
+		}
+		return nil
+	})
+}

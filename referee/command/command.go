@@ -199,7 +199,11 @@ func (t *Table[E]) PlayerHelp(v *variant.Variant, g variant.Game, inTournament b
 		return templates.SayIn(l, "", "help-over", templates.Args{"Result": out.Result, "Reason": out.Reason})
 	}
 	own := t.lines(Player, func(c *Command[E]) bool { return c.In == nil || c.In(v, inTournament) }, l)
-	return templates.SayIn(l, "", "help", nil) + "\n" + templates.Columns(variant.HelpOf(v, g, l)+"\n"+own)
+	help := templates.SayIn(l, "", "help", nil) + "\n" + templates.Columns(variant.HelpOf(v, g, l)+"\n"+own)
+	if local := localHelp(l); local != "" {
+		help += "\n" + local
+	}
+	return help
 }
 
 // AnyoneHelp is the answer to HELP at the referee's bare address.
@@ -212,4 +216,48 @@ func (t *Table[E]) AnyoneHelp(l lang.Tag) string {
 func (t *Table[E]) OrganizerHelp() string {
 	own := t.lines(Organizer, func(*Command[E]) bool { return true }, lang.EN)
 	return templates.Columns(templates.Say("", "organizer-help", nil) + "\n" + own)
+}
+
+// LocalWords are language l's own words for a few commands (templates' "command-words": the
+// German AUFGEBEN for RESIGN), each to its English word; none for English.
+func LocalWords(l lang.Tag) map[string]string {
+	out := map[string]string{}
+	for _, pair := range strings.Fields(templates.SayIn(l, "", "command-words", nil)) {
+		if en, own, ok := strings.Cut(pair, "="); ok {
+			out[strings.ToUpper(own)] = en
+		}
+	}
+	return out
+}
+
+// Translate is line with its first word, if it is one of l's own command words (LocalWords),
+// as the English word: what the table and the games read.
+func Translate(l lang.Tag, line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 || l == lang.EN || !l.Known() {
+		return line
+	}
+	en, ok := LocalWords(l)[strings.ToUpper(f[0])]
+	if !ok {
+		return line
+	}
+	i := strings.Index(line, f[0])
+	return line[:i] + en + line[i+len(f[0]):]
+}
+
+// localHelp is HELP's last line in language l: its own command words, "AUFGEBEN (RESIGN)";
+// "" for a language that has none.
+func localHelp(l lang.Tag) string {
+	var own []string
+	said := map[string]bool{}
+	for _, pair := range strings.Fields(templates.SayIn(l, "", "command-words", nil)) {
+		if en, w, ok := strings.Cut(pair, "="); ok && !said[en] { // the first of each: the others are spellings
+			said[en] = true
+			own = append(own, w+" ("+en+")")
+		}
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	return templates.SayIn(l, "", "help-local-words", templates.Args{"Words": strings.Join(own, ", ")})
 }
