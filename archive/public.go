@@ -101,7 +101,7 @@ func Public(tx *store.Tx, id uint64, step int, name func(string) string) (*Publi
 		for _, panel := range view.Panels {
 			p.Boards = append(p.Boards, PublicBoard{Title: panel.Title, Board: panel.Board, Bottom: chess.White})
 		}
-		p.Lines = view.Lines
+		p.Lines = english(view.Lines)
 	}
 	return p, nil
 }
@@ -159,7 +159,7 @@ func (p *PublicGame) finished(tx *store.Tx, step int, name func(string) string) 
 	for _, panel := range at.Panels {
 		p.Boards = append(p.Boards, PublicBoard{Title: panel.Title, Board: panel.Board, Bottom: at.Bottom, Marked: panel.Marked, Legend: panel.MarkLegend})
 	}
-	p.Lines = at.Lines
+	p.Lines = english(at.Lines)
 	return nil
 }
 
@@ -194,4 +194,13 @@ func stripComments(s string) string {
 		}
 	}
 	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+// english is a view's lines in English: the web archive's language.
+func english(lines []variant.Line) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.String()
+	}
+	return out
 }

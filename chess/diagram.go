@@ -10,6 +10,9 @@ type DiagramOptions struct {
 	Marked Bitboard
 	// MarkLegend explains the brackets; it is printed only when some square is marked.
 	MarkLegend string
+	// Legend, when set, is the line under the board that names the men (in the reader's
+	// language); else the English one.
+	Legend string
 	// Figurine draws the men as Unicode chess figurines (♔ ♚ ...) instead of letters, for
 	// mail clients that show them.
 	Figurine bool
@@ -65,9 +68,12 @@ func (b *Board) Diagram(o DiagramOptions) string {
 	}
 	sb.WriteString(border)
 	sb.WriteString(files)
-	if o.Figurine {
+	switch {
+	case o.Legend != "":
+		sb.WriteString("  " + o.Legend + "\n")
+	case o.Figurine:
 		sb.WriteString("  White: ♔ ♕ ♖ ♗ ♘ ♙   Black: ♚ ♛ ♜ ♝ ♞ ♟\n")
-	} else {
+	default:
 		sb.WriteString("  White: K Q R B N P   Black: k q r b n p\n")
 	}
 	if o.Marked != 0 && o.MarkLegend != "" {

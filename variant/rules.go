@@ -94,10 +94,10 @@ func (c *Common) Awaiting(s Side) []Side {
 // BoardView is the view of a game that hides nothing: the whole position p, from v's side,
 // over the game's status lines (status is called only while the game goes on), or once it is
 // over the line that says how it ended.
-func (c *Common) BoardView(v Viewer, p *chess.Position, status func() []string) View {
-	var lines []string
+func (c *Common) BoardView(v Viewer, p *chess.Position, status func() []Line) View {
+	var lines []Line
 	if c.outcome.Over() {
-		lines = []string{c.outcome.OverLine()}
+		lines = []Line{c.outcome.Line()}
 	} else {
 		lines = status()
 	}

@@ -190,49 +190,6 @@ const (
 // ViewerOf returns the viewer for a side.
 func ViewerOf(s Side) Viewer { return Viewer(s) }
 
-// View is what one viewer may know, ready for a template: one or more boards, each with a
-// title, and status lines.
-type View struct {
-	Bottom Side
-	Panels []Panel
-	Lines  []string // status lines: whose move, transaction number, checks ...
-	FEN    string   // only where the viewer may know the whole position
-}
-
-// Panel is one board of a view.
-type Panel struct {
-	Title      string // "Your transactional view"; may be empty for the only board
-	Board      chess.Board
-	Marked     chess.Bitboard // e.g. the viewer's own locked squares
-	MarkLegend string
-}
-
-// Diagram draws every board of the view, each under its title, then the status lines.
-func (v View) Diagram() string { return v.Drawn(false) }
-
-// Drawn is Diagram, with the men as Unicode figurines when figurine.
-func (v View) Drawn(figurine bool) string {
-	var sb strings.Builder
-	for i, p := range v.Panels {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		if p.Title != "" {
-			sb.WriteString(p.Title)
-			sb.WriteString(":\n")
-		}
-		sb.WriteString(p.Board.Diagram(chess.DiagramOptions{Bottom: v.Bottom, Marked: p.Marked, MarkLegend: p.MarkLegend, Figurine: figurine}))
-	}
-	if len(v.Lines) > 0 {
-		sb.WriteByte('\n')
-	}
-	for _, l := range v.Lines {
-		sb.WriteString(l)
-		sb.WriteByte('\n')
-	}
-	return sb.String()
-}
-
 // Game is one game in progress. Methods are marked required (every variant writes them) or
 // final (provided by Common, which every variant embeds; do not override). Optional methods
 // are interfaces of their own, looked for where they are used: TurnNamer by the referee's
@@ -573,8 +530,11 @@ func Bottom(v Viewer) Side {
 }
 
 // OverLine is the status line of a finished game: "Game over: 1-0 (White checkmated Black)."
-func (o Outcome) OverLine() string {
-	return fmt.Sprintf("Game over: %s (%s).", o.Result, o.Reason)
+func (o Outcome) OverLine() string { return o.Line().String() }
+
+// Line is OverLine as a view's line, said in its reader's language.
+func (o Outcome) Line() Line {
+	return Says("view/game-over", map[string]any{"Result": o.Result, "Reason": o.Reason})
 }
 
 // SubmitPreamble is the start every variant's Submit shares: the common commands, then a

@@ -69,15 +69,15 @@ func Diagram(va *variant.Variant, g variant.Game, s chess.Color, show variant.Sh
 	switch show {
 	case variant.ShowView:
 		v := g.View(variant.ViewerOf(s))
-		return v.Drawn(prefs.Unicode) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs)
+		return v.Drawn(prefs.Unicode, prefs.Lang) + ScoreBlock(va, g, variant.ViewerOf(s), v.FEN, prefs)
 	case variant.ShowReveal:
 		v := g.View(variant.AsReferee)
 		v.Bottom = s
 		if out := g.Outcome(); out.Over() {
 			// The mail says how the game ended; the board need not say it again.
-			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l string) bool { return l == out.OverLine() })
+			v.Lines = slices.DeleteFunc(slices.Clone(v.Lines), func(l variant.Line) bool { return l.String() == out.OverLine() })
 		}
-		return v.Drawn(prefs.Unicode) + fenLine(v.FEN, prefs.Lang)
+		return v.Drawn(prefs.Unicode, prefs.Lang) + fenLine(v.FEN, prefs.Lang)
 	}
 	return ""
 }

@@ -300,14 +300,14 @@ func (g *Game) Plies() int { return len(g.plies) }
 func (g *Game) View(v variant.Viewer) variant.View {
 	p := g.pos
 	p.Turn = g.mover()
-	return g.BoardView(v, &p, func() []string {
+	return g.BoardView(v, &p, func() []variant.Line {
 		next := "Next: " + g.next() + "."
 		if p.InCheck() {
 			next += " " + p.Turn.String() + " is in check."
 		}
-		lines := []string{next}
+		lines := []variant.Line{variant.Text(next)}
 		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {
-			lines = append(lines, "Stated C-move (secret): "+g.pending.text+".")
+			lines = append(lines, variant.Says("view/conditional-stated", map[string]any{"Move": g.pending.text}))
 		}
 		return lines
 	})

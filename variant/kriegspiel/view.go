@@ -16,34 +16,36 @@ import (
 func (g *Game) View(v variant.Viewer) variant.View {
 	if v == variant.AsReferee {
 		return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "The umpire's board", Board: g.pos.Board}},
-			Lines: []string{g.status()}, FEN: g.pos.FEN()}
+			Lines: []variant.Line{g.status()}, FEN: g.pos.FEN()}
 	}
 	side := chess.Color(v)
-	lines := []string{g.status()}
+	lines := []variant.Line{g.status()}
 	if !g.Outcome().Over() {
 		if d := g.inCheck(); d != "" {
-			lines = append(lines, fmt.Sprintf("%s is in check %s.", g.pos.Turn, d))
+			lines = append(lines, variant.Text(fmt.Sprintf("%s is in check %s.", g.pos.Turn, d)))
 		}
 		if g.mustPawn && side == g.pos.Turn {
-			lines = append(lines, "Any? was answered Try: your next attempt must be a pawn capture.")
+			lines = append(lines, variant.Says("view/kriegspiel-must-pawn", nil))
 		}
 	}
 	if len(g.events) > 0 {
-		lines = append(lines, "", "Announced so far:")
-		lines = append(lines, g.announcedLines()...)
+		lines = append(lines, variant.Text(""), variant.Says("view/announced", nil))
+		for _, l := range g.announcedLines() {
+			lines = append(lines, variant.Text(l))
+		}
 	}
-	return variant.View{Bottom: side, Panels: []variant.Panel{{Title: "Your men", Board: g.pos.Board.Only(side)}}, Lines: lines}
+	return variant.View{Bottom: side, Panels: []variant.Panel{{Title: "view/your-men", Board: g.pos.Board.Only(side)}}, Lines: lines}
 }
 
 // status says whose turn it is, or how the game ended.
-func (g *Game) status() string {
+func (g *Game) status() variant.Line {
 	if out := g.Outcome(); out.Over() {
-		return out.OverLine()
+		return out.Line()
 	}
 	if g.prog {
-		return fmt.Sprintf("%s to play series %d: move %d of %d.", g.pos.Turn, g.series, g.done+1, g.series)
+		return variant.Says("view/to-play-series", map[string]any{"Side": g.pos.Turn, "N": g.series, "Move": g.done + 1})
 	}
-	return fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
+	return variant.Says("view/to-play", map[string]any{"Side": g.pos.Turn, "N": g.pos.Fullmove})
 }
 
 // inCheck names the check the player to move is in, as it was announced ("on the file"),
@@ -155,10 +157,12 @@ func (g *Game) eventWords(e event) string {
 // PublicView is what both players heard from the umpire: the announcements so far, and whose
 // turn it is (rules.md §4.3). No board: each player sees only his own men.
 func (g *Game) PublicView() variant.View {
-	lines := []string{g.status()}
+	lines := []variant.Line{g.status()}
 	if len(g.events) > 0 {
-		lines = append(lines, "Announced so far:")
-		lines = append(lines, g.announcedLines()...)
+		lines = append(lines, variant.Says("view/announced", nil))
+		for _, l := range g.announcedLines() {
+			lines = append(lines, variant.Text(l))
+		}
 	}
 	return variant.View{Bottom: chess.White, Lines: lines}
 }

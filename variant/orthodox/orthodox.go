@@ -199,12 +199,12 @@ func (g *Game) claimableDraw() string {
 
 // View is the whole board: orthodox chess hides nothing.
 func (g *Game) View(v variant.Viewer) variant.View {
-	return g.BoardView(v, &g.pos, func() []string {
-		s := fmt.Sprintf("%s to play move %d.", g.pos.Turn, g.pos.Fullmove)
+	return g.BoardView(v, &g.pos, func() []variant.Line {
+		args := map[string]any{"Side": g.pos.Turn, "N": g.pos.Fullmove}
 		if g.pos.InCheck() {
-			s += " " + g.pos.Turn.String() + " is in check."
+			return []variant.Line{variant.Says("view/to-play-check", args)}
 		}
-		return []string{s}
+		return []variant.Line{variant.Says("view/to-play", args)}
 	})
 }
 

@@ -107,7 +107,7 @@ func TestResolveAndSubmitByMail(t *testing.T) {
 	if len(notices) != 1 || templates.NoticeText(notices[0].Kind, notices[0].Words, notices[0].Text, notices[0].Args) != "White played 1. Nf3" || notices[0].To != variant.ToBoth || notices[0].Show != variant.ShowView {
 		t.Errorf("notices %+v", notices)
 	}
-	if got := g.View(variant.AsBlack).Lines; len(got) != 1 || got[0] != "Black to play move 1." {
+	if got := g.View(variant.AsBlack).Lines; len(got) != 1 || got[0].String() != "Black to play move 1." {
 		t.Errorf("Black's view says %q", got)
 	}
 	if _, err := g.Submit(variant.Command{By: chess.Black, Text: "move e2e4"}); !variant.IsRejection(err) {

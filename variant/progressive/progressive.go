@@ -449,16 +449,8 @@ func (g *Game) earlyCheck(words []string) (int, []chess.Move) {
 
 // View is the whole board (full information) and what comes next.
 func (g *Game) View(v variant.Viewer) variant.View {
-	return g.BoardView(v, &g.pos, func() []string {
-		moves := "1 move"
-		if g.series != 1 {
-			moves = fmt.Sprintf("%d moves", g.series)
-		}
-		s := fmt.Sprintf("Next: series %d, %s, for %s.", g.series, moves, g.pos.Turn)
-		if g.pos.InCheck() {
-			s += " " + g.pos.Turn.String() + " is in check: the first move must escape it."
-		}
-		lines := []string{s}
+	return g.BoardView(v, &g.pos, func() []variant.Line {
+		lines := []variant.Line{variant.Says("view/progressive-next", map[string]any{"N": g.series, "Side": g.pos.Turn, "Check": g.pos.InCheck()})}
 		if g.epSquares != 0 {
 			var pawns []string
 			for _, sq := range g.epSquares.Squares() {
@@ -471,11 +463,11 @@ func (g *Game) View(v variant.Viewer) variant.View {
 				}
 			}
 			if len(pawns) > 0 {
-				lines = append(lines, "Capturable en passant with the first move: the pawn on "+strings.Join(pawns, ", ")+".")
+				lines = append(lines, variant.Says("view/progressive-ep", map[string]any{"Pawns": strings.Join(pawns, ", ")}))
 			}
 		}
 		if g.rules.Note != "" {
-			lines = append(lines, g.rules.Note)
+			lines = append(lines, variant.Says("help/progressive/italian-note", nil))
 		}
 		return lines
 	})

@@ -520,7 +520,7 @@ const quietLimit = 50
 // View is the board (all of it, or with fog what the viewer's men see) and the turn.
 func (g *Game) View(v variant.Viewer) variant.View {
 	if g.Outcome().Over() || !g.fog || v == variant.AsReferee {
-		view := g.BoardView(v, &g.pos, func() []string { return g.status(v) })
+		view := g.BoardView(v, &g.pos, func() []variant.Line { return g.status(v) })
 		return view
 	}
 	s := chess.Color(v)
@@ -534,13 +534,13 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		}
 	}
 	return variant.View{Bottom: variant.Bottom(v),
-		Panels: []variant.Panel{{Title: "What your men see", Board: b, Marked: ^seen, MarkLegend: "out of sight"}},
-		Lines:  []string{g.turnLine(v)}}
+		Panels: []variant.Panel{{Title: "view/what-your-men-see", Board: b, Marked: ^seen, MarkLegend: "view/out-of-sight"}},
+		Lines:  []variant.Line{g.turnLine(v)}}
 }
 
 // turnLine says where the turn stands for v, revealing nothing of a sealed move but to its
 // maker (and to the referee).
-func (g *Game) turnLine(v variant.Viewer) string {
+func (g *Game) turnLine(v variant.Viewer) variant.Line {
 	no := g.pos.Fullmove
 	if v == variant.AsReferee {
 		var parts []string
@@ -551,24 +551,26 @@ func (g *Game) turnLine(v variant.Viewer) string {
 				parts = append(parts, fmt.Sprintf("%v has not chosen", c))
 			}
 		}
-		return fmt.Sprintf("Turn %d: %s.", no, strings.Join(parts, "; "))
+		return variant.Text(fmt.Sprintf("Turn %d: %s.", no, strings.Join(parts, "; ")))
 	}
 	s := chess.Color(v)
 	switch {
 	case g.has[s]:
-		return fmt.Sprintf("Turn %d: you have chosen %s; waiting for your opponent.", no, g.write(&g.pos, g.ep, s, g.chosen[s], g.moves[s]))
+		return variant.Says("view/sync-chosen", map[string]any{"N": no, "Move": g.write(&g.pos, g.ep, s, g.chosen[s], g.moves[s])})
 	case g.has[s.Other()]:
-		return fmt.Sprintf("Turn %d: your opponent has chosen; choose your move.", no)
+		return variant.Says("view/sync-opponent-chosen", map[string]any{"N": no})
 	}
-	return fmt.Sprintf("Turn %d: both players choose their moves.", no)
+	return variant.Says("view/sync-both-choose", map[string]any{"N": no})
 }
 
 // status is the view's lines: the turn, then frozen men and attacked kings (PSC) or checks
 // (Korolev).
-func (g *Game) status(v variant.Viewer) []string {
-	lines := []string{g.turnLine(v)}
+func (g *Game) status(v variant.Viewer) []variant.Line {
+	lines := []variant.Line{g.turnLine(v)}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
-		lines = append(lines, g.rules.status(g, c)...)
+		for _, l := range g.rules.status(g, c) {
+			lines = append(lines, variant.Text(l))
+		}
 	}
 	return lines
 }

@@ -102,7 +102,7 @@ func TestDecisions(t *testing.T) {
 					!strings.Contains(told[B], "Your king on e8 is attacked by White's rook on h8.") || strings.Contains(told[W], "on e8") {
 					t.Errorf("the courtesy notes: %q / %q", told[W], told[B])
 				}
-				if l := g.View(variant.AsBlack).Lines; len(l) != 2 || l[1] != "Your king is attacked by White's rook on h8." {
+				if l := g.View(variant.AsBlack).Lines; len(l) != 2 || l[1].String() != "Your king is attacked by White's rook on h8." {
 					t.Errorf("Black's view: %q", l)
 				}
 			}},
@@ -187,7 +187,7 @@ func TestDecisions(t *testing.T) {
 		{id: "TW-D10", what: "two own moves, then one of the opponent's men", three: true, sends: []string{"e4 / Nc6", "d5, e5 / exd5"},
 			board: "r1bqkbnr/ppp2ppp/2n5/3Pp3/8/8/PPPP1PPP/RNBQKBNR", told: "Black played turn 1: d7-d5, e7-e5 / e4xd5.\n- part 1, move 1: Black's pawn d7-d5.\n- part 1, move 2: Black's pawn e7-e5.\n- part 2: White's pawn e4-d5, taking Black's pawn.",
 			check: func(t *testing.T, g *Game, _ map[chess.Color]string) {
-				if g.TurnName(W) != "turn 2" || !strings.Contains(g.View(variant.AsWhite).Lines[0], "two moves of his own men") {
+				if g.TurnName(W) != "turn 2" || !strings.Contains(g.View(variant.AsWhite).Lines[0].String(), "two moves of his own men") {
 					t.Errorf("turn 2: %q %q", g.TurnName(W), g.View(variant.AsWhite).Lines)
 				}
 			}},

@@ -524,16 +524,12 @@ func (g *Game) attackers(s chess.Color) string {
 
 // View is the whole board (full information) and what comes next.
 func (g *Game) View(v variant.Viewer) variant.View {
-	return g.BoardView(v, &g.pos, func() []string {
+	return g.BoardView(v, &g.pos, func() []variant.Line {
 		c := g.pos.Turn
-		what := "one move of his own men, then one of " + c.Other().String() + "'s men (not the king)"
-		if g.ownCount() == 2 {
-			what = "two moves of his own men, then one of " + c.Other().String() + "'s men (not the king)"
-		}
-		lines := []string{fmt.Sprintf("%s to play turn %d: %s.", c, g.pos.Fullmove, what)}
+		lines := []variant.Line{variant.Says("view/trainwreck-turn", map[string]any{"Side": c, "Other": c.Other(), "N": g.pos.Fullmove, "Two": g.ownCount() == 2})}
 		if g.note && v != variant.AsReferee {
 			if att := g.attackers(variant.Side(v)); att != "" {
-				lines = append(lines, fmt.Sprintf("Your king is attacked by %s.", att))
+				lines = append(lines, variant.Text(fmt.Sprintf("Your king is attacked by %s.", att)))
 			}
 		}
 		return lines

@@ -753,10 +753,10 @@ func squares(b chess.Bitboard) string {
 func (g *Game) View(v variant.Viewer) variant.View {
 	if v == variant.AsReferee {
 		pot := g.Position()
-		lines := []string{fmt.Sprintf("White: transaction T%d, %d pending. Black: transaction T%d, %d pending.",
-			g.pl[0].tx, len(g.pl[0].pending), g.pl[1].tx, len(g.pl[1].pending))}
+		lines := []variant.Line{variant.Text(fmt.Sprintf("White: transaction T%d, %d pending. Black: transaction T%d, %d pending.",
+			g.pl[0].tx, len(g.pl[0].pending), g.pl[1].tx, len(g.pl[1].pending)))}
 		if out := g.Outcome(); out.Over() {
-			lines = append(lines, out.OverLine())
+			lines = append(lines, out.Line())
 		}
 		return variant.View{Bottom: chess.White, Panels: []variant.Panel{{Title: "Potential view (both players' current men)",
 			Board: pot.Board, Marked: g.pl[0].locks | g.pl[1].locks, MarkLegend: "locked squares"}}, Lines: lines, FEN: pot.FEN()}
@@ -770,25 +770,25 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	}
 	// Whose turn it is goes without saying on the player's own turn: the mail that brings
 	// the view says so, once.
-	var lines []string
+	var lines []variant.Line
 	if out := g.Outcome(); out.Over() {
-		lines = append(lines, out.OverLine())
+		lines = append(lines, out.Line())
 	} else {
-		lines = append(lines, fmt.Sprintf("Transaction T%d: %d of %d moves pending%s.", p.tx, len(p.pending), MaxPending, list(pend)))
+		lines = append(lines, variant.Says("view/transaction", map[string]any{"T": p.tx, "N": len(p.pending), "Max": MaxPending, "Moves": strings.Join(pend, ", ")}))
 		if g.turn != c {
-			lines = append(lines, "It is your opponent's turn.")
+			lines = append(lines, variant.Says("view/opponents-turn", nil))
 		}
 	}
 	if eps := g.pl[c.Other()].epSquares; eps != 0 && g.turn == c {
-		lines = append(lines, "Capturable en passant this turn: "+epPawns(eps, c.Other())+".")
+		lines = append(lines, variant.Says("view/transactional-ep", map[string]any{"Pawns": epPawns(eps, c.Other())}))
 	}
 	// With nothing pending the two views are one board: it is drawn once.
 	if len(p.pending) == 0 && p.locks == 0 && tv.Board == cv.Board {
-		return variant.View{Bottom: c, Panels: []variant.Panel{{Title: "Your view (nothing pending: both views are the same)", Board: cv.Board}}, Lines: lines}
+		return variant.View{Bottom: c, Panels: []variant.Panel{{Title: "view/tx-one-view", Board: cv.Board}}, Lines: lines}
 	}
 	return variant.View{Bottom: c, Panels: []variant.Panel{
-		{Title: "Your transactional view (your pending moves made)", Board: tv.Board, Marked: p.locks, MarkLegend: "squares you have locked"},
-		{Title: "Committed view", Board: cv.Board},
+		{Title: "view/tx-transactional", Board: tv.Board, Marked: p.locks, MarkLegend: "view/tx-locked"},
+		{Title: "view/tx-committed", Board: cv.Board},
 	}, Lines: lines}
 }
 

@@ -38,7 +38,7 @@ func (l *leaky) Resolve(by variant.Side, text string) (variant.Command, []chess.
 
 func (l *leaky) View(v variant.Viewer) variant.View {
 	view := l.Game.View(v)
-	view.Lines = append(view.Lines, fmt.Sprintf("refused so far: %d", l.refused))
+	view.Lines = append(view.Lines, variant.Text(fmt.Sprintf("refused so far: %d", l.refused)))
 	return view
 }
 
