@@ -179,7 +179,6 @@ func shapesOf(ts *texttemplate.Template) map[string]*shape {
 type walker struct {
 	trees  map[string]*parse.Tree
 	shapes map[string]*shape
-	busy   map[string]bool
 }
 
 // of is the shape of the sentence named name.

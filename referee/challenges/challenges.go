@@ -186,8 +186,6 @@ func Refuse(kind string, args templates.Args) error { return &Error{Kind: kind, 
 
 func refuse(kind string, args templates.Args) error { return Refuse(kind, args) }
 
-func say(kind string, args templates.Args) string { return templates.Say("", "challenge/"+kind, args) }
-
 // ParseTerms reads a challenge's game from its words after the opponent ("kriegspiel white
 // time=30d+3d rated fog=on"), under p. The options are `refereed new`'s, written as words:
 // white, black or random; rated (or unrated); time=30d+3d or deadline=3d (days, or a

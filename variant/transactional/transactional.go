@@ -802,13 +802,6 @@ func (g *Game) PublicView() variant.View {
 
 var _ variant.PublicViewer = (*Game)(nil)
 
-func list(s []string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	return ": " + strings.Join(s, ", ")
-}
-
 // Movetext writes the game in the literature's notation: "1. T1: Nc3 T2: a5", with (C) and
 // (R), one line per move pair.
 func (g *Game) Movetext() string {
