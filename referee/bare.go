@@ -3,8 +3,11 @@ package referee
 import (
 	"errors"
 	"github.com/refereed/refereed/lang"
+	"github.com/refereed/refereed/referee/outbox"
 	"log/slog"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/archive"
@@ -56,14 +59,23 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		log.Warn("mail to the bare address not confirmed by the mail system: not answered", "why", why)
 		return nil
 	}
-	var paras []string
-	// acted counts the commands that did something; an answer to nothing else (refusals,
-	// queries) is limited like a refusal: a loop with an auto-responder stops.
-	subject, refused, cmds, acted := "", 0, 0, 0
+	if invitation == 0 {
+		invitation = r.threadedInvitation(tx, msg, from)
+	}
+	t := r.langOf(tx, from)
+	var paras, quoted []string
+	// acted counts the commands that did something or answered a question; an answer to
+	// nothing else (refusals, no command) is limited like a refusal: a loop with an
+	// auto-responder stops. Questions have their own hourly limit, as in a game.
+	subject, firstRefused, refused, cmds, acted := "", 0, 0, 0, 0
+	said := map[string]bool{} // a question asked twice in one mail is answered once
 	lines := parser.CommandLines(msg.Body)
 	for i, line := range lines {
 		if i == MaxCommands {
 			paras = append(paras, say("too-many-lines", templates.Args{"Max": MaxCommands}))
+			for _, rest := range lines[i:] {
+				quoted = append(quoted, rest.Text)
+			}
 			break
 		}
 		text := line.Text
@@ -75,10 +87,28 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 			continue // words around the commands: a greeting, a signature
 		}
 		cmds++
+		if c.Query {
+			norm := strings.ToUpper(strings.Join(strings.Fields(text), " "))
+			if said[norm] {
+				continue
+			}
+			said[norm] = true
+			ok, err := tx.Allow(from+"#queries", r.queryLimit(), QueryWindow)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				paras = append(paras, say("too-many-queries", templates.Args{"N": line.N, "Line": clip(line.Text), "Limit": r.queryLimit()}))
+				for _, rest := range lines[i:] {
+					quoted = append(quoted, rest.Text)
+				}
+				break
+			}
+		}
 		call.Tx, call.By, call.Invitation = tx, from, invitation
 		var res command.Result
 		if c.Lists {
-			res.Paras = []string{commandTable.AnyoneHelp(r.langOf(tx, from))}
+			res.Paras = []string{commandTable.AnyoneHelp(t)}
 			res.Subject = say("subject/commands", nil)
 			if player && invitation == 0 { // a player who lost his game's address finds it here
 				games, err := r.gamesParas(tx, from, games)
@@ -94,17 +124,16 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		var rej *variant.Rejection
 		switch {
 		case errors.As(err, &ce), errors.As(err, &rej):
-			paras = append(paras, say("bare-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": whyIn(err, r.langOf(tx, from))}))
-			if refused == 0 {
-				refused = line.N
+			paras = append(paras, say("bare-refused", templates.Args{"N": line.N, "Line": clip(line.Text), "Why": whyIn(err, t)}))
+			refused++
+			if firstRefused == 0 {
+				firstRefused = line.N
 			}
 			continue
 		case err != nil:
 			return err
 		}
-		if !c.Query {
-			acted++
-		}
+		acted++
 		paras = append(paras, res.Paras...)
 		if subject == "" && res.Subject != "" {
 			subject = res.Subject
@@ -122,6 +151,11 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 			paras = append(append([]string{say("no-game", templates.Args{"Referee": r.Address})}, games...),
 				say("bare-no-command", templates.Args{"Referee": r.Address}))
 			subject = say("subject/your-games", nil)
+		case r.LocalDomain != "":
+			// Someone who may challenge but wrote nothing this address reads: told what it
+			// takes, once in a while (limitNoGame). Only where the mail server vouches for
+			// the sender (the built-in one: he logged in): else it would answer spam.
+			paras = []string{say("bare-nothing", templates.Args{"Referee": r.Address})}
 		default:
 			log.Info("mail for no game with no command, from a sender who may challenge: not answered")
 			return nil
@@ -136,13 +170,36 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 			return err
 		}
 	}
-	if refused > 0 {
-		subject = say("subject/bare-answer", templates.Args{"Refused": true, "N": refused})
+	if firstRefused > 0 {
+		subject = say("subject/line-refused", templates.Args{"N": firstRefused, "Done": acted > 0})
 	} else if subject == "" {
 		subject = say("subject/bare-answer", templates.Args{"Refused": false, "N": 0})
 	}
-	return r.enqueuePlain(tx, from, subject, paras, msg)
+	return r.notice(tx, outbox.Notice{To: from, Subject: subject, Paras: paras, Quoted: quoted,
+		Footer: say("footer-no-game", nil), Answers: msg, Lang: t})
 }
+
+// threadedInvitation is the invitation to from that msg answers by its thread (a reply to
+// the invitation sent to the bare address), 0 for none.
+func (r *Referee) threadedInvitation(tx *store.Tx, msg *parser.Message, from string) uint64 {
+	for _, id := range append(slices.Clone(msg.InReplyTo), msg.References...) {
+		m := invitationID.FindStringSubmatch(id)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.ParseUint(m[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		if ch, err := tx.Challenge(n); err == nil && ch.To == from {
+			return n
+		}
+	}
+	return 0
+}
+
+// invitationID is the form of an invitation's Message-ID (invitationMessageID).
+var invitationID = regexp.MustCompile(`^refereed\.c(\d+)\.[a-z2-7]+@`)
 
 // whyIn is a refusal at the bare address in language t.
 func whyIn(err error, t lang.Tag) string {

@@ -66,6 +66,11 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		if err != nil {
 			return command.Result{}, refuseChallenge("bad-address", templates.Args{"Why": playerWords(err)})
 		}
+		if local, _, _ := strings.Cut(addr, "@"); strings.Contains(local, "+") {
+			// A +tag reaches the same mailbox under another name: it would slip past his NO
+			// CHALLENGES, his declines and the bounds on what he is sent.
+			return command.Result{}, refuseChallenge("plus", templates.Args{"To": addr, "Plain": canon(addr)})
+		}
 		to = addr
 	}
 	terms, err := challenges.ParseTerms(c.Args[1:], r.Challenges)
@@ -73,6 +78,7 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		return command.Result{}, err
 	}
 	maxOpen, daily, maxInvitations, aMonth := r.Challenges.Limits()
+	me := canon(from) // the challenger under any +tag
 	mine, err := tx.ChallengesOf(from)
 	if err != nil {
 		return command.Result{}, err
@@ -86,12 +92,15 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		if to != "" && o.To == to {
 			return command.Result{}, refuseChallenge("already", templates.Args{"ID": o.ID, "To": to})
 		}
+		if to == "" && o.To == "" && o.Variant == terms.Variant.Key && o.Colour == terms.Colour && maps.Equal(o.Flags, terms.Flags) {
+			return command.Result{}, refuseChallenge("already-open", templates.Args{"ID": o.ID})
+		}
 	}
 	if made >= maxOpen {
 		return command.Result{}, refuseChallenge("too-many-open", templates.Args{"N": made})
 	}
 	if to != "" {
-		if to == from {
+		if to == me {
 			return command.Result{}, refuseChallenge("self", nil)
 		}
 		rec, err := tx.PlayerRecord(to)
@@ -101,7 +110,7 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		if rec.NoChallenges {
 			return command.Result{}, refuseChallenge("opted-out", templates.Args{"To": to})
 		}
-		if slices.Contains(rec.Declined, from) {
+		if slices.Contains(rec.Declined, me) {
 			return command.Result{}, refuseChallenge("declined-before", templates.Args{"To": to})
 		}
 		theirs, err := tx.ChallengesOf(to)
@@ -117,18 +126,22 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		if waiting >= maxInvitations {
 			return command.Result{}, refuseChallenge("invitee-full", templates.Args{"To": to})
 		}
-		if ok, err := tx.Allow("invited/"+to, aMonth, 30*24*time.Hour); err != nil || !ok {
-			if err == nil {
-				err = refuseChallenge("invitee-full", templates.Args{"To": to})
-			}
-			return command.Result{}, err
-		}
 	}
-	if ok, err := tx.Allow("challenges/"+from, daily, 24*time.Hour); err != nil || !ok {
+	// Counted only once nothing else refuses it: a refused challenge uses up nobody's bounds.
+	if ok, err := tx.Allow("challenges/"+me, daily, 24*time.Hour); err != nil || !ok {
 		if err == nil {
 			err = refuseChallenge("too-many-today", templates.Args{"N": daily})
 		}
 		return command.Result{}, err
+	}
+	if to != "" {
+		// Per challenger and invited address: one player cannot use up what others may send.
+		if ok, err := tx.Allow("invited/"+to+"/"+me, aMonth, 30*24*time.Hour); err != nil || !ok {
+			if err == nil {
+				err = refuseChallenge("invitee-month", templates.Args{"To": to, "N": aMonth})
+			}
+			return command.Result{}, err
+		}
 	}
 	ch := &store.Challenge{From: from, To: to, Variant: terms.Variant.Key, Colour: terms.Colour, Flags: terms.Flags,
 		Terms: challenges.Describe(terms.Variant, terms.Flags), Expires: tx.Now.Add(r.Challenges.ExpireAfter())}
@@ -151,6 +164,16 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 	}
 	return command.Result{Paras: []string{say("challenge/made", r.challengeArgs(tx, ch, from))},
 		Subject: say("subject/challenge-made", templates.Args{"ID": ch.ID, "To": to})}, nil
+}
+
+// canon is an address without the +tag of its local part: the mailbox it reaches.
+func canon(address string) string {
+	a := strings.ToLower(address)
+	local, domain, ok := strings.Cut(a, "@")
+	if base, _, tagged := strings.Cut(local, "+"); ok && tagged && base != "" {
+		return base + "@" + domain
+	}
+	return a
 }
 
 // mayChallenge reports whether address may make or take a challenge under the policy.
@@ -199,13 +222,20 @@ func (r *Referee) invitationMessageID(ch *store.Challenge) string {
 }
 
 // openChallenge is challenge id, open; a refusal names it otherwise.
-func openChallenge(tx *store.Tx, id uint64) (*store.Challenge, error) {
+// by is who asks: a challenge he made or was invited to, closed, is said to be closed and
+// how; any other that is not open, or not his to see, is said not to be open (a number
+// tells nobody else's challenges).
+func openChallenge(tx *store.Tx, id uint64, by string) (*store.Challenge, error) {
 	ch, err := tx.Challenge(id)
-	if err != nil || !ch.Open() {
-		if err == nil || errors.Is(err, store.ErrNotFound) {
-			return nil, refuseChallenge("no-such", templates.Args{"ID": id})
-		}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, refuseChallenge("no-such", templates.Args{"ID": id})
+	case err != nil:
 		return nil, err
+	case !ch.Open() && (ch.From == by || ch.To == by):
+		return nil, refuseChallenge("closed", templates.Args{"ID": id, "State": ch.State, "Game": ch.Game, "Mine": ch.From == by})
+	case !ch.Open() || (ch.To != "" && ch.To != by && ch.From != by):
+		return nil, refuseChallenge("no-such", templates.Args{"ID": id})
 	}
 	return ch, nil
 }
@@ -230,7 +260,7 @@ func (r *Referee) cancelChallenge(c *command.Call) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
-	ch, err := openChallenge(c.Tx, id)
+	ch, err := openChallenge(c.Tx, id, c.By)
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -333,9 +363,9 @@ func (r *Referee) answered(c *command.Call) (*store.Challenge, error) {
 		if err != nil {
 			return nil, err
 		}
-		return openChallenge(c.Tx, id)
+		return openChallenge(c.Tx, id, c.By)
 	case c.Invitation != 0:
-		return openChallenge(c.Tx, c.Invitation)
+		return openChallenge(c.Tx, c.Invitation, c.By)
 	}
 	own, err := c.Tx.ChallengesOf(c.By)
 	if err != nil {
@@ -364,7 +394,7 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 		return command.Result{}, err
 	}
 	switch {
-	case ch.From == c.By:
+	case canon(ch.From) == canon(c.By): // under a +tag too: nobody plays himself
 		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
 	case ch.To != "" && ch.To != c.By:
 		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
@@ -417,6 +447,8 @@ func (r *Referee) declineCommand(c *command.Call) (command.Result, error) {
 	switch {
 	case ch.From == c.By:
 		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
+	case ch.To == "":
+		return command.Result{}, refuseChallenge("open-no-decline", templates.Args{"ID": ch.ID})
 	case ch.To != c.By:
 		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
 	}
@@ -440,8 +472,8 @@ func (r *Referee) decline(tx *store.Tx, rec *store.PlayerRecord, ch *store.Chall
 	if err := r.closeChallenge(tx, ch, store.ChallengeDeclined, ch.To); err != nil {
 		return err
 	}
-	if !slices.Contains(rec.Declined, ch.From) {
-		rec.Declined = append(rec.Declined, ch.From)
+	if !slices.Contains(rec.Declined, canon(ch.From)) {
+		rec.Declined = append(rec.Declined, canon(ch.From))
 		if len(rec.Declined) > store.MaxDeclined {
 			rec.Declined = rec.Declined[len(rec.Declined)-store.MaxDeclined:]
 		}

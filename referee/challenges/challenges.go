@@ -10,8 +10,14 @@
 //   - DECLINE stops the challenger from inviting that address again; NO CHALLENGES stops
 //     every invitation to it (and declines those waiting); ALLOW CHALLENGES undoes both.
 //   - An invitation is mail to someone who did not ask for it: one address has at most
-//     MaxInvitations waiting and InvitationsAMonth in 30 days, from everyone together; a
-//     challenger has at most MaxOpen open and Daily made in a day.
+//     MaxInvitations waiting, from everyone together, and InvitationsAMonth in 30 days from
+//     any one challenger (not from everyone together: one player could then stop everyone
+//     else's); a challenger has at most MaxOpen open and Daily made in a day, counted only
+//     for challenges made. An address with a +tag is not invited (it would reach the same
+//     mailbox past its NO CHALLENGES, declines and bounds), and a challenger under a +tag is
+//     himself: he cannot challenge or accept his own.
+//   - An option is given once: "white black" or "deadline=3d time=30d+3d" is refused, not
+//     settled by the last word.
 //   - An expired challenge is closed by the deadline check; its challenger is told, the
 //     invited player is not (he was told once).
 //   - A deadline is between a day and 30 days (`refereed new`, run by the operator, takes
@@ -49,8 +55,8 @@ const (
 	DefaultExpire            = 7 * 24 * time.Hour
 	DefaultMaxOpen           = 5  // open challenges of one challenger
 	DefaultDaily             = 10 // challenges one challenger makes in a day
-	DefaultMaxInvitations    = 3  // invitations waiting for one address
-	DefaultInvitationsAMonth = 10 // invitations to one address in 30 days
+	DefaultMaxInvitations    = 3  // invitations waiting for one address, from everyone
+	DefaultInvitationsAMonth = 3  // invitations from one challenger to one address in 30 days
 	MaxListed                = 50 // challenges one CHALLENGES answer lists
 )
 
@@ -208,10 +214,35 @@ func ParseTerms(words []string, p Policy) (Terms, error) {
 	}
 	rated := false
 	rest := words[1:]
+	given := map[string]string{} // what each option was set by: one word may not undo another
+	once := func(what, word string) error {
+		if prev, ok := given[what]; ok && !strings.EqualFold(prev, word) {
+			return refuse("twice", templates.Args{"First": prev, "Second": word})
+		}
+		given[what] = word
+		return nil
+	}
 	for i := 0; i < len(rest); i++ {
 		w := strings.TrimLeft(rest[i], "-")
 		name, value, hasValue := strings.Cut(w, "=")
 		name = strings.ToLower(name)
+		what := name
+		switch {
+		case name == "white" || name == "black" || name == "random" || name == "color":
+			what = "colour"
+		case name == "unrated":
+			what = "rated"
+		case name == "deadline":
+			what = "time"
+		case name == "option":
+			what, _, _ = strings.Cut(value, "=")
+			if what == "" {
+				what = value
+			}
+		}
+		if err := once(what, rest[i]); err != nil {
+			return Terms{}, err
+		}
 		takesValue := name == "time" || name == "deadline" || name == "colour" || name == "color" || name == "option"
 		if takesValue && !hasValue && i+1 < len(rest) {
 			i++
