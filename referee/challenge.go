@@ -199,7 +199,7 @@ func (r *Referee) invite(tx *store.Tx, ch *store.Challenge, v *variant.Variant) 
 	args := r.challengeArgs(tx, ch, ch.To)
 	return r.notice(tx, outbox.Notice{
 		To:      ch.To,
-		Subject: say("subject/challenge", templates.Args{"From": ch.From, "Variant": v.Name}),
+		Subject: say("subject/challenge", templates.Args{"From": ch.From, "Variant": v.Name, "ID": ch.ID}),
 		Paras: []string{say("challenge/invitation", args), say("challenge/invitation-answer", args),
 			say("challenge/invitation-stop", args)},
 		Footer:    say("footer-no-game", nil),

@@ -75,7 +75,7 @@ func TestChallengeAccepted(t *testing.T) {
 	}
 	// Someone else at Bob's invitation address is not Bob.
 	h.deliver(mailText(carl, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.outbox(), carl).Body), "challenge #1 is for another player")
+	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #1")
 
 	h.deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accepted, see you on the board!\n\n> ann@example.com challenges you", ""))
 	out = h.outbox()
@@ -97,7 +97,7 @@ func TestChallengeAccepted(t *testing.T) {
 	})
 	// Accepting again is told there is nothing open.
 	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "a second ACCEPT", flat(mailTo(t, h.outbox(), bob).Body), "there is no open challenge #1")
+	mustContain(t, "a second ACCEPT", flat(mailTo(t, h.outbox(), bob).Body), "challenge #1 is closed: it was accepted, and game #1 is under way")
 }
 
 // DECLINE tells the challenger, and he cannot invite that player again; NO CHALLENGES stops
@@ -257,7 +257,7 @@ func TestChallengeExpires(t *testing.T) {
 	}
 	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "Your challenge #1 (to bob@example.net: Orthodox chess, 3 days a move) had no answer by Sun 2026-11-29 12:00 UTC, and is closed.")
 	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "Bob late", flat(mailTo(t, h.outbox(), bob).Body), "there is no open challenge #1")
+	mustContain(t, "Bob late", flat(mailTo(t, h.outbox(), bob).Body), "challenge #1 is closed: nobody answered it in time")
 }
 
 // Who is answered at the bare address: by default only players who have a game here; a

@@ -154,7 +154,7 @@ func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 	bob := h.player(id, B)
 	for i := 0; i < 2*RefusalLimit; i++ {
 		h.deliver(mailText(fmt.Sprintf("eve%d@evil.example", i), h.ref.replyAddress(id, B, bob.Token), "Re", "RESIGN", ""))
-		h.deliver(mailText(bob.Address, "referee@example.org", "hi", "HELP", ""))
+		h.deliver(mailText(bob.Address, "referee@example.org", "hi", "where are my games?", ""))
 	}
 	if n := len(h.outbox()); n != 2*RefusalLimit {
 		t.Errorf("%d answers to forgeries and bare-address mail, want %d (each kind limited)", n, 2*RefusalLimit)

@@ -226,6 +226,11 @@ func ParseTerms(words []string, p Policy) (Terms, error) {
 		w := strings.TrimLeft(rest[i], "-")
 		name, value, hasValue := strings.Cut(w, "=")
 		name = strings.ToLower(name)
+		takesValue := name == "time" || name == "deadline" || name == "colour" || name == "color" || name == "option"
+		if takesValue && !hasValue && i+1 < len(rest) {
+			i++
+			value, hasValue = rest[i], true
+		}
 		what := name
 		switch {
 		case name == "white" || name == "black" || name == "random" || name == "color":
@@ -240,13 +245,8 @@ func ParseTerms(words []string, p Policy) (Terms, error) {
 				what = value
 			}
 		}
-		if err := once(what, rest[i]); err != nil {
+		if err := once(what, w); err != nil {
 			return Terms{}, err
-		}
-		takesValue := name == "time" || name == "deadline" || name == "colour" || name == "color" || name == "option"
-		if takesValue && !hasValue && i+1 < len(rest) {
-			i++
-			value, hasValue = rest[i], true
 		}
 		switch {
 		case !hasValue && (name == "white" || name == "black"):

@@ -21,7 +21,7 @@ func TestParseTerms(t *testing.T) {
 		{words: "orthodox", flags: map[string]string{"deadline": "72h0m0s", "rated": ""}, terms: "Orthodox chess, 3 days a move"},
 		{words: "Kriegspiel White rated", colour: "white", flags: map[string]string{"rated": "true"}, terms: "Kriegspiel, 3 days a move, rated"},
 		{words: "kriegspiel --colour black --time 30d+3d", colour: "black", flags: map[string]string{"time": "30d+3d"}, terms: "Kriegspiel, time control 30d+3d"},
-		{words: "orthodox black random deadline=5d", flags: map[string]string{"deadline": "120h0m0s"}, terms: "Orthodox chess, 5 days a move"},
+		{words: "orthodox random deadline=5d", flags: map[string]string{"deadline": "120h0m0s"}, terms: "Orthodox chess, 5 days a move"},
 		{words: "orthodox deadline 48h", flags: map[string]string{"deadline": "48h0m0s"}, terms: "Orthodox chess, 2 days a move"},
 		{words: "synchronous fog", flags: map[string]string{"fog": "true"}, terms: "Synchronous Chess (PSC), 3 days a move, fog=true"},
 		{words: "synchronous --option fog=on", flags: map[string]string{"fog": "on"}},
@@ -34,6 +34,10 @@ func TestParseTerms(t *testing.T) {
 		{words: "orthodox deadline=0d", err: `deadline "0d"`},
 		{words: "orthodox colour=green", err: `colour "green": write white, black or random`},
 		{words: "orthodox please", err: `"please" is not an option of a challenge`},
+		{words: "orthodox white black", err: `"white" and "black" say the same thing twice`},
+		{words: "orthodox deadline=3d time=30d+3d", err: `"deadline=3d" and "time=30d+3d" say the same thing twice`},
+		{words: "synchronous fog=true --option fog=false", err: `say the same thing twice`},
+		{words: "orthodox rated rated", colour: "", flags: map[string]string{"rated": "true"}},
 	} {
 		terms, err := ParseTerms(strings.Fields(c.words), Policy{})
 		if c.err != "" {
