@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -340,4 +341,111 @@ func TestChallengeUnconfirmedSender(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// What the review found: a +tag reaches the same mailbox, so it is neither invited (past NO
+// CHALLENGES, declines, bounds) nor a way to play oneself; a challenge refused for any reason
+// uses up nobody's bounds; a closed challenge says how it closed to its players only.
+func TestChallengeReviewFixes(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(bob, "NO CHALLENGES")
+	h.outbox()
+	h.bare(ann, "CHALLENGE bob+x@example.net orthodox")
+	mustContain(t, "a +tag", flat(mailTo(t, h.outbox(), ann).Body), "invite bob@example.net without the +tag")
+	h.bare(ann, "CHALLENGE ANY orthodox rated")
+	h.outbox()
+	h.bare("ann+alt@example.com", "ACCEPT 1")
+	mustContain(t, "Ann under a +tag", flat(mailTo(t, h.outbox(), "ann+alt@example.com").Body), "challenge #1 is your own")
+	h.bare("ann+alt@example.com", "CHALLENGE ann@example.com orthodox")
+	mustContain(t, "Ann challenging herself", flat(mailTo(t, h.outbox(), "ann+alt@example.com").Body), "you cannot challenge yourself")
+
+	// A challenger at his daily bound uses up nothing of the address he names.
+	_, daily, _, aMonth := h.ref.Challenges.Limits()
+	for i := 0; i < daily; i++ {
+		h.bare("eve@example.com", fmt.Sprintf("CHALLENGE x%d@example.com orthodox\nCHALLENGE CANCEL %d", i, i+2))
+	}
+	h.outbox()
+	for i := 0; i < 2*aMonth; i++ {
+		h.bare("eve@example.com", "CHALLENGE dan@example.com orthodox")
+	}
+	h.outbox()
+	h.bare(carl, "CHALLENGE dan@example.com orthodox")
+	if out := h.outbox(); len(out) != 2 {
+		t.Fatalf("Carl's invitation to Dan after Eve's refused ones: %d mails, want 2", len(out))
+	}
+	// One challenger, one address: at most aMonth invitations in 30 days.
+	for i := 0; i < aMonth; i++ {
+		h.bare("fay@example.com", "CHALLENGE gus@example.com orthodox")
+		var id uint64
+		h.db.View(func(tx *store.Tx) error {
+			cs, _ := tx.ChallengesOf("fay@example.com")
+			id = cs[0].ID
+			return nil
+		})
+		h.bare("fay@example.com", fmt.Sprintf("CHALLENGE CANCEL %d", id))
+	}
+	h.outbox()
+	h.bare("fay@example.com", "CHALLENGE gus@example.com orthodox")
+	mustContain(t, "Fay's fourth", flat(mailTo(t, h.outbox(), "fay@example.com").Body), fmt.Sprintf("you have invited gus@example.com %d times in the last 30 days", aMonth))
+
+	// Closed: its players hear how; anyone else that there is none.
+	h.bare(bob, "ALLOW CHALLENGES")
+	h.outbox()
+	h.bare(ann, "CHALLENGE bob@example.net kriegspiel")
+	inv := mailTo(t, h.outbox(), bob)
+	mustContain(t, "the invitation's number", inv.Subject, "(#")
+	id := regexp.MustCompile(`#(\d+)\)`).FindStringSubmatch(inv.Subject)[1]
+	h.bare(ann, "CHALLENGE CANCEL "+id)
+	h.outbox()
+	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Bob after the withdrawal", flat(mailTo(t, h.outbox(), bob).Body), "challenge #"+id+" is closed: its challenger withdrew it")
+	h.bare(carl, "ACCEPT "+id)
+	mustContain(t, "Carl", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #"+id)
+	h.bare(carl, "DECLINE 1")
+	mustContain(t, "declining an open one", flat(mailTo(t, h.outbox(), carl).Body), "challenge #1 is open to anyone: it needs no answer")
+	h.bare(ann, "CHALLENGE ANY orthodox rated")
+	mustContain(t, "the same open challenge twice", flat(mailTo(t, h.outbox(), ann).Body), "your open challenge #1 is the same and still waiting")
+}
+
+// A reply to an invitation that went to the bare address answers that invitation: its thread
+// says which.
+func TestChallengeAnsweredInThread(t *testing.T) {
+	h := challengeHarness(t)
+	h.bare(ann, "CHALLENGE bob@example.net orthodox")
+	h.bare(carl, "CHALLENGE bob@example.net kriegspiel")
+	var first *parser.Message
+	for _, m := range h.outbox() {
+		if p, _ := parser.Parse(m.Raw); m.To[0] == bob && strings.Contains(p.Subject, "ann@") {
+			first = p
+		}
+	}
+	raw := mailText(bob, "referee@example.org", "Re", "DECLINE", "In-Reply-To: <"+first.MessageID+">\r\n")
+	h.deliver(raw)
+	out := h.outbox()
+	mustContain(t, "Bob's answer", flat(mailTo(t, out, bob).Body), "You declined challenge #1 from ann@example.com")
+	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "declined your challenge #1")
+}
+
+// Questions at the bare address are limited as questions (and answered once a mail), not
+// silenced as refusals; a mail with no command from someone who may challenge is answered on
+// the built-in server, where he logged in to send it.
+func TestBareQuestionsAndNothing(t *testing.T) {
+	h := challengeHarness(t)
+	for i := 0; i < RefusalLimit+2; i++ {
+		h.bare(ann, "CHALLENGES\nCHALLENGES")
+	}
+	out := h.outbox()
+	if len(out) != RefusalLimit+2 {
+		t.Fatalf("%d answers to %d CHALLENGES, want each answered", len(out), RefusalLimit+2)
+	}
+	if n := strings.Count(flat(mailTo(t, out[len(out)-1:], ann).Body), "There is no open challenge"); n != 1 {
+		t.Errorf("a question asked twice in a mail answered %d times", n)
+	}
+	h.bare(carl, "hello there")
+	if out := h.outbox(); len(out) != 0 {
+		t.Errorf("real mail servers: a stranger's mail without a command answered")
+	}
+	h.ref.LocalDomain = "example.com"
+	h.bare(carl, "hello there")
+	mustContain(t, "Carl on the built-in server", flat(mailTo(t, h.outbox(), carl).Body), "I found no command in your mail to referee@example.org")
 }

@@ -30,7 +30,7 @@ func TestChallengesPage(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("/challenges: %d", code)
 	}
-	mustHave(t, body, `<td>1</td><td><a href="/player/ann">ann</a></td><td>Kriegspiel, 3 days a move</td><td>White</td><td>Sun 2026-11-29 12:00 UTC</td>`, "ACCEPT")
+	mustHave(t, body, `<td>1</td><td>ann</td><td>Kriegspiel, 3 days a move</td><td>White</td><td>Sun 2026-11-29 12:00 UTC</td>`, "ACCEPT")
 	for _, not := range []string{"ann@", "secret terms", "carl", "closed", "bob"} {
 		if strings.Contains(body, not) {
 			t.Errorf("/challenges shows %q:\n%s", not, body)

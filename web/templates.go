@@ -66,7 +66,7 @@ var pages = template.Must(template.New("").Parse(`
 {{define "challenges"}}{{template "head" .}}
 <p class="note">Games anyone may take: mail <code>ACCEPT</code> and the number to the referee's address. A mail saying <code>CHALLENGE ANY orthodox</code> there makes one; <code>HELP</code> there lists the rest.</p>
 <div class="scroll"><table><tr><th>#</th><th>From</th><th>Game</th><th>Challenger plays</th><th>Until</th></tr>
-{{range .Rows}}<tr><td>{{.ID}}</td><td><a href="/player/{{.From}}">{{.From}}</a></td><td>{{.Terms}}</td><td>{{.Colour}}</td><td>{{.Expires}}</td></tr>
+{{range .Rows}}<tr><td>{{.ID}}</td><td>{{.From}}</td><td>{{.Terms}}</td><td>{{.Colour}}</td><td>{{.Expires}}</td></tr>
 {{else}}<tr><td colspan="5">No open challenge.</td></tr>{{end}}</table></div>
 {{if gt .Total (len .Rows)}}<p>{{.Total}} open challenges; the oldest {{len .Rows}} are shown.</p>{{end}}
 {{template "foot"}}{{end}}
