@@ -33,7 +33,15 @@ func runGolden(t *testing.T, game, variantKey string, steps []goldenStep) {
 
 // runGoldenWith is runGolden for a game with options or a start position.
 func runGoldenWith(t *testing.T, game, variantKey string, opts variant.Options, steps []goldenStep) {
+	runGoldenSetup(t, game, variantKey, opts, nil, steps)
+}
+
+// runGoldenSetup is runGoldenWith with setup run on the harness before the game is made.
+func runGoldenSetup(t *testing.T, game, variantKey string, opts variant.Options, setup func(h *harness), steps []goldenStep) {
 	h := newHarness(t)
+	if setup != nil {
+		setup(h)
+	}
 	id, err := h.ref.NewGame(variantKey, ann, bob, opts)
 	if err != nil {
 		t.Fatal(err)

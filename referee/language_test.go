@@ -44,6 +44,31 @@ func TestGoldenLanguages(t *testing.T) {
 	})
 }
 
+// Golden mails in every language, both players reading it, for a game that hides nothing and
+// one that hides: what each player reads, whole.
+func TestGoldenEveryLanguage(t *testing.T) {
+	for _, l := range lang.All() {
+		if l == lang.EN {
+			continue // the other goldens
+		}
+		both := func(h *harness) { h.setLanguage(ann, l, ""); h.setLanguage(bob, l, "") }
+		t.Run(string(l), func(t *testing.T) {
+			runGoldenSetup(t, "in-"+string(l)+"-orthodox", "orthodox", variant.Options{}, both, []goldenStep{
+				{name: "move", side: W, body: "e4"},
+				{name: "refused", side: B, body: "e4"},
+				{name: "draw-offer", side: B, body: "e5\nDRAW OFFER"},
+				{name: "resign", side: W, body: "RESIGN"},
+			})
+			runGoldenSetup(t, "in-"+string(l)+"-kriegspiel", "kriegspiel", variant.Options{}, both, []goldenStep{
+				{name: "move", side: W, body: "e2e4"},
+				{name: "reply", side: B, body: "e7e5"},
+				{name: "any", side: W, body: "ANY?"},
+				{name: "resign", side: B, body: "RESIGN"},
+			})
+		})
+	}
+}
+
 // SET LANGUAGE and SET PIECES say what is wrong with a value that is not a language, and
 // keep nothing.
 func TestSetLanguageRefused(t *testing.T) {

@@ -268,7 +268,7 @@ func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, 
 			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, prefs[side])
 		} else {
 			yours := slices.Contains(game.ToAct(), side)
-			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabel(game, side)})
+			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabelIn(game, side, t)})
 			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
 			l.Diagram = play.Diagram(v, game, side, variant.ShowView, prefs[side])
 			// Who moves first is said once: by the view's own status line when it has one
@@ -461,7 +461,7 @@ func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, 
 		}
 		what := say("subject/restored", nil)
 		if slices.Contains(l.Live.ToAct(), side) {
-			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabel(l.Live, side)})
+			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabelIn(l.Live, side, prefs[side].Lang)})
 		}
 		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: side, Kind: "update", What: what,
 			Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
@@ -505,12 +505,6 @@ func (r *Referee) enqueue(tx *store.Tx, g *store.Game, v *variant.Variant, l out
 		l.Lang = r.prefsOf(tx, g)[l.Side].Lang
 	}
 	return play.Mail(r.out(), tx, g, v.Name, l)
-}
-
-// enqueuePlain sends a mail that belongs to no game (the list of a player's games), as an
-// answer to answers.
-func (r *Referee) enqueuePlain(tx *store.Tx, to, subject string, paras []string, answers *parser.Message) error {
-	return r.out().Plain(tx, to, subject, paras, answers, r.langOf(tx, to))
 }
 
 // enqueueNotice sends a mail that belongs to no one game, with its footer.

@@ -68,7 +68,7 @@ import (
 //	max_open = 5                    # open challenges of one player
 //	daily = 10                      # challenges one player makes a day
 //	max_invitations = 3             # invitations waiting for one address
-//	invitations_a_month = 10        # invitations to one address in 30 days
+//	invitations_a_month = 3         # invitations from one player to one address in 30 days
 type Config struct {
 	Address string     `toml:"address"`
 	Data    string     `toml:"data"`

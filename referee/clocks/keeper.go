@@ -370,12 +370,12 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 		var text, subject string
 		if dl.OnTime {
 			text = say("reminder-clock", templates.Args{"Left": l.Clock.Left(int(waiting), tx.Now), "Due": When(dl.Lose)})
-			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": When(dl.Lose)})
+			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabelIn(g, waiting, p.Lang), "Due": When(dl.Lose)})
 		} else {
 			d := DeadlineOf(sg)
 			due := tournament.After(tx.Now, d, l.Stops)
 			text = say("reminder", templates.Args{"Waited": Span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": Span(d), "Due": When(due)})
-			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabel(g, waiting), "Due": When(due)})
+			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabelIn(g, waiting, p.Lang), "Due": When(due)})
 		}
 		lt := outbox.Letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(v, g, waiting, variant.ShowView, p), Lang: p.Lang}
 		if err := play.Mail(k.Out, tx, sg, v.Name, lt); err != nil {

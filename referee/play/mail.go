@@ -3,6 +3,7 @@ package play
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,14 +17,27 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// TurnLabel is " (T5)" for a game that names its turns (variant.TurnNamer), else "".
-func TurnLabel(g variant.Game, s chess.Color) string {
-	if n, ok := g.(variant.TurnNamer); ok {
-		if name := n.TurnName(s); name != "" {
-			return " (" + name + ")"
-		}
+// TurnLabel is " (T5)" for a game that names its turns (variant.TurnNamer), else "", in
+// English (TurnLabelIn: in another language).
+func TurnLabel(g variant.Game, s chess.Color) string { return TurnLabelIn(g, s, lang.EN) }
+
+// turnName reads the turn names the games give in words: "move 12", "series 3", "turn 2".
+var turnName = regexp.MustCompile(`^(move|series|turn) (\d+)$`)
+
+// TurnLabelIn is TurnLabel in language t: a turn named in words is said in t ("Zug 12").
+func TurnLabelIn(g variant.Game, s chess.Color, t lang.Tag) string {
+	n, ok := g.(variant.TurnNamer)
+	if !ok {
+		return ""
 	}
-	return ""
+	name := n.TurnName(s)
+	if name == "" {
+		return ""
+	}
+	if m := turnName.FindStringSubmatch(name); m != nil && t != lang.EN && t != "" {
+		name = templates.SayIn(t, "", "turn-name/"+m[1], templates.Args{"N": m[2]})
+	}
+	return " (" + name + ")"
 }
 
 // Prefs is how a player asked to be shown moves and boards, in all his games (SET).
@@ -167,11 +181,11 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	}
 	onlyAsked := len(out.Kinds[s]) > 0 && !slices.ContainsFunc(out.Kinds[s], func(k string) bool { return !slices.Contains(queries, k) })
 	if sender && onlyAsked {
-		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabel(g, s)})
+		return say("subject/answers", templates.Args{"YourMove": slices.Contains(g.ToAct(), s), "Turn": TurnLabelIn(g, s, out.Lang[s])})
 	}
 	for _, k := range []string{"draw-withdrawn", "takeback-withdrawn", "takeback-declined"} {
 		if slices.Contains(out.Kinds[s], k) && !slices.Contains(out.Kinds[s], "move") {
-			return say("subject/"+k, templates.Args{"Turn": TurnLabel(g, s), "YourMove": slices.Contains(g.ToAct(), s)})
+			return say("subject/"+k, templates.Args{"Turn": TurnLabelIn(g, s, out.Lang[s]), "YourMove": slices.Contains(g.ToAct(), s)})
 		}
 	}
 	if slices.Contains(out.Kinds[s], "leave-told") && !sender {
@@ -181,7 +195,7 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 		if sender {
 			return say("subject/takeback-sent", nil)
 		}
-		return say("subject/takeback-offered", templates.Args{"Turn": TurnLabel(g, s)})
+		return say("subject/takeback-offered", templates.Args{"Turn": TurnLabelIn(g, s, out.Lang[s])})
 	}
 	offered := slices.Contains(out.Kinds[s], "draw-offer")
 	// A simultaneous turn: the move sealed, or the opponent's sealed.
@@ -190,10 +204,10 @@ func SubjectFor(g variant.Game, s chess.Color, out *Outcome) string {
 	case sender && slices.Contains(out.Kinds[s], "chosen") && !slices.Contains(out.Kinds[s], "move"):
 		return say("subject/move-sealed", nil)
 	case !sender && slices.Contains(out.Kinds[s], "opponent-chosen") && slices.Contains(g.ToAct(), s):
-		return say("subject/opponent-chosen", templates.Args{"Turn": TurnLabel(g, s)})
+		return say("subject/opponent-chosen", templates.Args{"Turn": TurnLabelIn(g, s, out.Lang[s])})
 	}
 	if slices.Contains(g.ToAct(), s) {
-		return say("subject/your-move", templates.Args{"Offered": offered && !sender, "Turn": TurnLabel(g, s)})
+		return say("subject/your-move", templates.Args{"Offered": offered && !sender, "Turn": TurnLabelIn(g, s, out.Lang[s])})
 	}
 	switch {
 	case offered && sender:
