@@ -30,7 +30,7 @@ type challengesPage struct {
 }
 
 func (h *Handler) challenges(w http.ResponseWriter, r *http.Request) error {
-	pg := challengesPage{Title: "Open challenges"}
+	pg := challengesPage{Title: say(r, "open-challenges", nil)}
 	if err := h.db.View(func(tx *store.Tx) error {
 		cs, n, err := tx.OpenChallenges(0, ChallengePageSize)
 		pg.Total = n

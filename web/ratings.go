@@ -53,7 +53,7 @@ type ratingRow struct {
 func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	key := q.Get("variant")
-	pg := ratingsPage{Title: "Ratings", Variant: key, Variants: variant.Keys()}
+	pg := ratingsPage{Title: say(r, "nav-ratings", nil), Variant: key, Variants: variant.Keys()}
 	if key != "" {
 		v, err := variant.Lookup(key)
 		if err != nil {

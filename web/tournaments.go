@@ -39,7 +39,7 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || page < 1 {
 		page = 1
 	}
-	pg := tournamentsPage{Title: "Tournaments"}
+	pg := tournamentsPage{Title: say(r, "nav-tournaments", nil)}
 	if err := h.db.View(func(tx *store.Tx) error {
 		pg.Total = tx.TournamentCount()
 		pg.Pages = max((pg.Total+TournamentPageSize-1)/TournamentPageSize, 1)

@@ -33,6 +33,7 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"github.com/refereed/refereed/templates"
 	"log/slog"
 	"math"
 	"net/http"
@@ -105,6 +106,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 		}
 	}()
+	_, r = pageLang(w, r)
 	p := r.URL.Path
 	var err error
 	switch {
@@ -134,7 +136,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound), errors.Is(err, archive.ErrNoGame):
-		notFound(w, p)
+		notFound(w, r)
 	default:
 		h.logger().Error("web: page", "path", p, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -149,18 +151,19 @@ func (h *Handler) logger() *slog.Logger {
 }
 
 // notFound answers 404 with a page of the site, saying what is missing and the way back.
-func notFound(w http.ResponseWriter, path string) {
-	what := "There is no such page."
+func notFound(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	what := "no-page"
 	switch {
 	case strings.HasPrefix(path, "/game/"):
-		what = "There is no such game here, or its record is not public yet."
+		what = "no-game"
 	case strings.HasPrefix(path, "/tournament/"):
-		what = "There is no such tournament here."
+		what = "no-tournament"
 	case strings.HasPrefix(path, "/player/"):
-		what = "There is no such player here."
+		what = "no-player"
 	}
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, "notfound", struct{ Title, What string }{"Not found", what}); err != nil {
+	if err := pagesIn[langOf(r)].ExecuteTemplate(&buf, "notfound", struct{ Title, What string }{say(r, "not-found", nil), say(r, what, nil)}); err != nil {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
@@ -172,7 +175,7 @@ func notFound(w http.ResponseWriter, path string) {
 // render executes page name into a buffer first, so that an error answers 500 cleanly.
 func render(w http.ResponseWriter, r *http.Request, name string, data any) error {
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := pagesIn[langOf(r)].ExecuteTemplate(&buf, name, data); err != nil {
 		return err
 	}
 	return send(w, r, "text/html; charset=utf-8", buf.Bytes())
@@ -277,7 +280,7 @@ func (h *Handler) rows(tx *store.Tx, pg *gamesPage, ids []uint64) error {
 // games is the list: / ?variant= &player= &tournament= &status=active|over &page=N.
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	pg := gamesPage{Title: "Games", Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
+	pg := gamesPage{Title: say(r, "nav-games", nil), Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
 	var tour uint64
 	if pg.Tournament != "" {
 		id, err := parseID(pg.Tournament)
@@ -297,7 +300,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	if status != store.Active && status != store.Over {
 		if status != "" {
 			// Not a silent list of every game (issue 33): say which statuses there are.
-			pg.Problem = fmt.Sprintf("There is no status %q: choose in progress (active) or finished (over).", pg.Status)
+			pg.Problem = say(r, "no-status", templates.Args{"Status": pg.Status})
 			pg.Status, pg.Page, pg.Pages = "", 1, 1
 			return render(w, r, "games", pg)
 		}
@@ -524,7 +527,7 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 		if err != nil {
 			return err
 		}
-		pg = pageOf(p, h.now())
+		pg = pageOf(r, p, h.now())
 		return nil
 	}); err != nil {
 		return err
@@ -533,12 +536,12 @@ func (h *Handler) game(w http.ResponseWriter, r *http.Request, idText string) er
 }
 
 // pageOf is the page of what a spectator may see of a game (archive.Public decides it).
-func pageOf(p *archive.PublicGame, now time.Time) gamePage {
+func pageOf(r *http.Request, p *archive.PublicGame, now time.Time) gamePage {
 	sg, v := p.Stored, p.Variant
 	pg := gamePage{ID: sg.ID, Variant: v.Name, VariantKey: v.Key, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
 		Finished: p.Finished, Tournament: sg.Tournament, Round: sg.Round, Result: p.Result, How: p.How, Replaced: replacedLines(sg),
 		Hidden: p.Hidden, Turn: p.Turn, Movetext: p.Movetext, Lines: p.Lines}
-	pg.Title = fmt.Sprintf("Game %d: %s", sg.ID, v.Name)
+	pg.Title = say(r, "game-title", templates.Args{"ID": sg.ID, "Variant": v.Name})
 	// The clocks, where spectators may see whose turn it is: as ICCF's pages show them
 	// (issue 33).
 	if c := p.Clock; c != nil {
@@ -547,10 +550,7 @@ func pageOf(p *archive.PublicGame, now time.Time) gamePage {
 			if c.Running == s {
 				used += c.Charged(now)
 			}
-			clock := fmt.Sprintf("%s: %s used, %s left", chess.Color(s), days(used), days(c.Left(s, now)))
-			if c.Running == s {
-				clock += " (running)"
-			}
+			clock := say(r, "clock", templates.Args{"Side": chess.Color(s), "Used": used, "Left": c.Left(s, now), "Running": c.Running == s})
 			pg.Clocks = append(pg.Clocks, clock)
 		}
 		pg.TimeControl = c.Control.String()
@@ -647,7 +647,7 @@ func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) er
 	if name == "" || len(name) > 200 || strings.ContainsAny(name, "/@") {
 		return errNotFound
 	}
-	pg := playerPage{Title: "Player " + name, Name: name}
+	pg := playerPage{Title: say(r, "player-title", templates.Args{"Name": name}), Name: name}
 	var all []store.Game
 	if err := h.db.View(func(tx *store.Tx) (err error) {
 		all, err = tx.GamesOfLocal(name) // by index: a page costs his games, not everyone's
