@@ -108,7 +108,7 @@ func ask(c *command.Call, kind, text string, show variant.Show) command.Result {
 }
 
 func (r *Referee) boardCommand(c *command.Call) (command.Result, error) {
-	return ask(c, "board", say("board", nil), variant.ShowView), nil
+	return command.Result{Notices: []variant.Notice{{To: variant.To(c.Side), Kind: "board", Words: "board", Show: variant.ShowView}}}, nil
 }
 
 func (r *Referee) historyCommand(c *command.Call) (command.Result, error) {
@@ -120,12 +120,12 @@ func (r *Referee) historyCommand(c *command.Call) (command.Result, error) {
 }
 
 func (r *Referee) pgnCommand(c *command.Call) (command.Result, error) {
-	return ask(c, "pgn", say("pgn", nil), 0), nil
+	return command.Result{Notices: []variant.Notice{{To: variant.To(c.Side), Kind: "pgn", Words: "pgn"}}}, nil
 }
 
 func (r *Referee) ratingCommand(c *command.Call) (command.Result, error) {
 	a := c.Game
-	text, err := play.RatingsAnswer(a.Tx(), a.Rating(), a.Stored.Players[c.Side].Address)
+	text, err := play.RatingsAnswer(a.Tx(), a.Rating(), a.Stored.Players[c.Side].Address, r.prefsOf(a.Tx(), a.Stored)[c.Side].Lang)
 	return ask(c, "rating", text, 0), err
 }
 
@@ -136,7 +136,7 @@ func (r *Referee) standingsCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) ifCommand(c *command.Call) (command.Result, error) {
 	verb, words, _ := ifmoves.Parse(c.Line)
-	notices, err := ifmoves.Run(c.Game, c.Side, verb, words, c.Source)
+	notices, err := ifmoves.Run(c.Game, c.Side, verb, words, c.Source, r.prefsOf(c.Game.Tx(), c.Game.Stored)[c.Side].Lang)
 	return command.Result{Notices: notices}, err
 }
 

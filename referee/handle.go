@@ -471,6 +471,7 @@ func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call
 // after "you have not stated a C-move"), and the takebacks are told where they came, with
 // the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
+	_, say := r.speaker(a.Tx(), a.Stored, side)
 	tx, sg, v := a.Tx(), a.Stored, a.Variant
 	all, err := tx.Events(sg.ID)
 	if err != nil {

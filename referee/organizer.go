@@ -201,7 +201,7 @@ func logOrganizer(c *command.Call, text string) error {
 }
 
 func (r *Referee) organizerStandings(c *command.Call) (command.Result, error) {
-	paras, err := standingsParas(c.Tx, c.Tournament)
+	paras, err := standingsParas(c.Tx, c.Tournament, lang.EN)
 	return command.Result{Paras: paras}, err
 }
 

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,7 +164,9 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 }
 
 // standingsParas are the paragraphs of a standings mail: what it is, the crosstable, the key.
-func standingsParas(tx *store.Tx, t *store.Tournament) ([]string, error) {
+// In language l (the crosstable itself is the same in all).
+func standingsParas(tx *store.Tx, t *store.Tournament, l lang.Tag) ([]string, error) {
+	say := func(kind string, args templates.Args) string { return templates.SayIn(l, "", kind, args) }
 	s, err := archive.Section(tx, t)
 	if err != nil {
 		return nil, err
@@ -194,7 +197,7 @@ func (r *Referee) Standings(id uint64) (string, error) {
 		if err != nil {
 			return err
 		}
-		paras, err := standingsParas(tx, t)
+		paras, err := standingsParas(tx, t, lang.EN) // the operator's
 		text = strings.Join(paras, "\n\n") + "\n"
 		return err
 	})
@@ -211,24 +214,43 @@ func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
 	if err != nil {
 		return err
 	}
-	return r.sendStandings(tx, t, say("tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result}))
+	return r.sendStandings(tx, t, func(l lang.Tag) string {
+		return templates.SayIn(l, "", "tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
+	})
 }
 
-// sendStandings mails the standings of t, under head, to its players and its organizer.
-func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head string) error {
-	paras, err := standingsParas(tx, t)
-	if err != nil {
-		return err
-	}
-	paras = append([]string{head}, paras...)
+// sendStandings mails the standings of t, under head (in a language), to its players, each in
+// his language, and its organizer.
+func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head func(lang.Tag) string) error {
 	s, err := archive.Section(tx, t)
 	if err != nil {
 		return err
 	}
-	if s.Over() {
-		paras = append(paras, say("tournament-over", templates.Args{"Name": t.Name}))
+	in := map[lang.Tag][]string{}
+	parasIn := func(l lang.Tag) ([]string, error) {
+		if p, ok := in[l]; ok {
+			return p, nil
+		}
+		paras, err := standingsParas(tx, t, l)
+		if err != nil {
+			return nil, err
+		}
+		paras = append([]string{head(l)}, paras...)
+		if s.Over() {
+			paras = append(paras, templates.SayIn(l, "", "tournament-over", templates.Args{"Name": t.Name}))
+		}
+		in[l] = paras
+		return paras, nil
+	}
+	def := r.Language
+	if l := lang.Tag(t.Language); l.Known() {
+		def = l
 	}
 	for _, p := range t.Players {
+		paras, err := parasIn(play.PrefsOf(tx, p).With(def).Lang)
+		if err != nil {
+			return err
+		}
 		if err := r.enqueueTournament(tx, t, p, paras, nil); err != nil {
 			return err
 		}
@@ -236,13 +258,17 @@ func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head string) 
 	if t.Organizer == "" || slices.Contains(t.Players, t.Organizer) {
 		return nil // an organizer who plays has had the standings as a player
 	}
+	paras, err := parasIn(lang.EN)
+	if err != nil {
+		return err
+	}
 	return r.enqueueOrganizer(tx, t, say("subject/standings", templates.Args{"Name": t.Name}), paras, nil, nil)
 }
 
 // enqueueTournament sends a tournament's mail (the standings) to one address.
 func (r *Referee) enqueueTournament(tx *store.Tx, t *store.Tournament, to string, paras []string, answers *parser.Message) error {
-	return r.enqueueNotice(tx, to, say("subject/standings", templates.Args{"Name": t.Name}), paras,
-		say("tournament-footer", templates.Args{"Name": t.Name}), answers)
+	return r.enqueueNotice(tx, to, r.sayTo(tx, to, "subject/standings", templates.Args{"Name": t.Name}), paras,
+		r.sayTo(tx, to, "tournament-footer", templates.Args{"Name": t.Name}), answers)
 }
 
 // standingsAnswer is the answer to STANDINGS sent to a game's address.
@@ -254,7 +280,7 @@ func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color
 	if err != nil {
 		return nil, err
 	}
-	paras, err := standingsParas(tx, t)
+	paras, err := standingsParas(tx, t, r.prefsOf(tx, sg)[side].Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -364,5 +390,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			ended = append(ended, "#"+strconv.FormatUint(sg.ID, 10))
 		}
 	}
-	return r.sendStandings(tx, t, say("tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended}))
+	return r.sendStandings(tx, t, func(l lang.Tag) string {
+		return templates.SayIn(l, "", "tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended})
+	})
 }

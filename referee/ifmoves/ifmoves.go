@@ -12,6 +12,7 @@ package ifmoves
 import (
 	"errors"
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"slices"
 	"strings"
 
@@ -140,7 +141,8 @@ func kindOf(w string) record.TokenKind {
 
 // Run runs an IF line of side's in the game a, sent in the mail source (verb and words as
 // Parse read them).
-func Run(a *play.Game, side chess.Color, verb string, words []string, source string) ([]variant.Notice, error) {
+func Run(a *play.Game, side chess.Color, verb string, words []string, source string, t lang.Tag) ([]variant.Notice, error) {
+	say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
 	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
 	if !v.Conditionals {
 		return nil, variant.Refuse("if-none-here", templates.Args{"Variant": v.Name})

@@ -118,7 +118,7 @@ func MarkOver(sg *store.Game, result, reason string) {
 func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedNow bool, kind string, onEnd func(tx *store.Tx, sg *store.Game) error) error {
 	if endedNow && a.changes != nil {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
-			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.changes, s))
+			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.changes, s, out.Lang[s]))
 		}
 	}
 	if endedNow && a.notRated {

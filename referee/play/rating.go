@@ -1,6 +1,7 @@
 package play
 
 import (
+	"github.com/refereed/refereed/lang"
 	"math"
 	"strconv"
 	"strings"
@@ -136,9 +137,9 @@ func (a *Game) rate(result string) error {
 
 // ratingPara is the paragraph of the game-over mail to s that says the players' new
 // ratings.
-func ratingPara(sg *store.Game, v *variant.Variant, ch *[2]RatingChange, s chess.Color) string {
+func ratingPara(sg *store.Game, v *variant.Variant, ch *[2]RatingChange, s chess.Color, t lang.Tag) string {
 	me, other := ch[s], ch[s.Other()]
-	return say("rating-changed", templates.Args{
+	return sayIn(t, "rating-changed", templates.Args{
 		"Variant": v.Name, "Rating": round(me.After.Rating), "Change": signed(me.After.Rating - me.Before.Rating), "New": me.New,
 		"Provisional": me.After.Provisional(), "Opponent": sg.Players[s.Other()].Address,
 		"OpponentRating": round(other.After.Rating), "OpponentChange": signed(other.After.Rating - other.Before.Rating)})
@@ -160,7 +161,9 @@ func signed(d float64) string {
 
 // RatingsAnswer is the answer to RATING: the player's ratings per game as they stand now
 // (each RD grown by the days since his last rated game).
-func RatingsAnswer(tx *store.Tx, c rating.Config, address string) (string, error) {
+// It is in language t.
+func RatingsAnswer(tx *store.Tx, c rating.Config, address string, t lang.Tag) (string, error) {
+	say := func(kind string, args templates.Args) string { return sayIn(t, kind, args) }
 	rec, err := tx.PlayerRecord(address)
 	if err != nil {
 		return "", err
