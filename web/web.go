@@ -583,14 +583,6 @@ func pageOf(r *http.Request, p *archive.PublicGame, now time.Time) gamePage {
 	return pg
 }
 
-// days is n days, in words.
-func days(n int) string {
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d day", n)
-	}
-	return fmt.Sprintf("%d days", n)
-}
-
 // pgn is /game/ID.pgn: refereed's own export of a finished game, players by name.
 func (h *Handler) pgn(w http.ResponseWriter, r *http.Request, idText string) error {
 	id, err := parseID(idText)

@@ -374,9 +374,6 @@ func IsAnswer(kind string) bool {
 	return slices.Contains([]string{"help", "board", "history", variant.KindView, variant.KindAnswer, "standings", "rating", "pgn", "settings"}, kind)
 }
 
-// say is one of the referee's own sentences (templates/words), in English.
-func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
-
 // sayIn is one of the referee's own sentences in language t (English for "").
 func sayIn(t lang.Tag, kind string, args templates.Args) string {
 	if t == "" {
