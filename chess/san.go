@@ -45,7 +45,7 @@ func ParseNotation(text string) (Notation, error) {
 		return n, &WordsError{Text: clip(s)}
 	}
 	if len(s) > 16 {
-		return n, fmt.Errorf("%q is too long to be a move", clip(s))
+		return n, errorf("too-long", "%q is too long to be a move", clip(s))
 	}
 	// Marks and annotations at the end, in any order: + ++ # ! ? and "e.p.".
 	s = strings.TrimSuffix(strings.TrimSuffix(s, "e.p."), "ep")
@@ -67,7 +67,7 @@ func ParseNotation(text string) (Notation, error) {
 		s = s[:len(s)-1]
 	}
 	if s == "" {
-		return n, fmt.Errorf("%q is not a move", clip(text))
+		return n, errorf("not-a-move", "%q is not a move", clip(text))
 	}
 	if c := s[0]; c == 'O' || c == '0' || c == 'o' {
 		switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
@@ -89,13 +89,13 @@ func ParseNotation(text string) (Notation, error) {
 		if s[k-1] == ')' && k >= 4 && s[k-3] == '(' {
 			n.Promotion = promotionRole(s[k-2])
 			if n.Promotion == NoRole {
-				return n, fmt.Errorf("%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-2])
+				return n, errorf("not-promotion", "%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-2])
 			}
 			s = s[:k-3]
 		} else if s[k-2] == '=' || s[k-2] == '/' {
 			n.Promotion = promotionRole(s[k-1])
 			if n.Promotion == NoRole {
-				return n, fmt.Errorf("%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-1])
+				return n, errorf("not-promotion", "%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-1])
 			}
 			s = s[:k-2]
 		} else if s[k-2] >= '1' && s[k-2] <= '8' && promotionRole(s[k-1]) != NoRole {
@@ -112,7 +112,7 @@ func ParseNotation(text string) (Notation, error) {
 		case c >= 'A' && c <= 'Z':
 			n.Role = roleFromLetter(c)
 			if n.Role == NoRole {
-				return n, fmt.Errorf("%q: %q is not a piece letter (K, Q, R, B, N)", orig, c)
+				return n, errorf("not-piece-letter", "%q: %q is not a piece letter (K, Q, R, B, N)", orig, c)
 			}
 			s = s[1:]
 		case c == 'n' || c == 'r' || c == 'q' || c == 'k':
@@ -122,11 +122,11 @@ func ParseNotation(text string) (Notation, error) {
 	}
 	// Destination: the last two characters.
 	if len(s) < 2 {
-		return n, fmt.Errorf("%q has no destination square", orig)
+		return n, errorf("no-destination", "%q has no destination square", orig)
 	}
 	to, err := ParseSquare(s[len(s)-2:])
 	if err != nil {
-		return n, fmt.Errorf("%q: the move must end on a square like e4", orig)
+		return n, errorf("must-end", "%q: the move must end on a square like e4", orig)
 	}
 	n.To = to
 	s = s[:len(s)-2]
@@ -149,7 +149,7 @@ func ParseNotation(text string) (Notation, error) {
 		case c >= '1' && c <= '8' && n.FromRank < 0:
 			n.FromRank = int8(c - '1')
 		default:
-			return n, fmt.Errorf("%q: cannot read %q before the destination", orig, s)
+			return n, errorf("cannot-read", "%q: cannot read %q before the destination", orig, s)
 		}
 	}
 	if n.Role == NoRole {
@@ -160,10 +160,10 @@ func ParseNotation(text string) (Notation, error) {
 		}
 	}
 	if n.Role == Pawn && n.Capture && n.FromFile < 0 {
-		return n, fmt.Errorf("%q: a pawn capture names the pawn's file, like exd5", orig)
+		return n, errorf("pawn-capture-file", "%q: a pawn capture names the pawn's file, like exd5", orig)
 	}
 	if n.Promotion != NoRole && n.Role != Pawn && n.Role != NoRole {
-		return n, fmt.Errorf("%q: only a pawn can promote", orig)
+		return n, errorf("only-pawn-promotes", "%q: only a pawn can promote", orig)
 	}
 	return n, nil
 }
@@ -180,11 +180,11 @@ func parseNumeric(s string) (n Notation, ok bool, err error) {
 		}
 	}
 	if len(s) != 4 && len(s) != 5 {
-		return n, false, fmt.Errorf("%q: a move in numeric notation has 4 digits, or 5 for a promotion (5254, 57581)", clip(s))
+		return n, false, errorf("numeric-digits", "%q: a move in numeric notation has 4 digits, or 5 for a promotion (5254, 57581)", clip(s))
 	}
 	for i := 0; i < 4; i++ {
 		if s[i] < '1' || s[i] > '8' {
-			return n, false, fmt.Errorf("%q: in numeric notation files and ranks are 1 to 8 (5254 is e2-e4)", s)
+			return n, false, errorf("numeric-range", "%q: in numeric notation files and ranks are 1 to 8 (5254 is e2-e4)", s)
 		}
 	}
 	n.FromFile, n.FromRank = int8(s[0]-'1'), int8(s[1]-'1')
@@ -192,7 +192,7 @@ func parseNumeric(s string) (n Notation, ok bool, err error) {
 	if len(s) == 5 {
 		roles := [...]Role{'1': Queen, '2': Rook, '3': Bishop, '4': Knight}
 		if s[4] < '1' || s[4] > '4' {
-			return n, false, fmt.Errorf("%q: the fifth digit names the piece a pawn becomes: 1 queen, 2 rook, 3 bishop, 4 knight", s)
+			return n, false, errorf("numeric-fifth", "%q: the fifth digit names the piece a pawn becomes: 1 queen, 2 rook, 3 bishop, 4 knight", s)
 		}
 		n.Promotion = roles[s[4]]
 	}
@@ -213,6 +213,22 @@ func Numeric(m Move) string {
 		b = append(b, '4')
 	}
 	return string(b)
+}
+
+// Error is a move that cannot be read or played, said in English (Text) and by its kind and
+// the values it names (Args, in the order of the English text's verbs), so that a reader in
+// another language is told it in his (the sentences "chess/<Kind>").
+type Error struct {
+	Kind string
+	Args []any
+	Text string
+}
+
+func (e *Error) Error() string { return e.Text }
+
+// errorf is an Error of kind, its English text format with args.
+func errorf(kind, format string, args ...any) error {
+	return &Error{Kind: kind, Args: args, Text: fmt.Sprintf(format, args...)}
 }
 
 // WordsError is ParseNotation's answer to a line of words ("hello there", "thanks"): no
@@ -303,7 +319,7 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 			if n.Castle == CastleLong {
 				side = "queenside"
 			}
-			return NullMove, warns, fmt.Errorf("castling %s is not possible now", side)
+			return NullMove, warns, errorf("castling", "castling %s is not possible now", side)
 		}
 		return found, warns, nil
 	}
@@ -341,10 +357,10 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 	}
 	if count == 0 && promotionUnsaid {
 		if n.Numeric { // his own notation's way: a fifth digit, 1 queen, 2 rook, 3 bishop, 4 knight
-			return NullMove, warns, fmt.Errorf("say which piece the pawn becomes, like %d%d%d%d1 for a queen (2 rook, 3 bishop, 4 knight)",
-				n.FromFile+1, n.FromRank+1, n.To.File()+1, n.To.Rank()+1)
+			return NullMove, warns, errorf("promote-numeric", "say which piece the pawn becomes, like %s1 for a queen (2 rook, 3 bishop, 4 knight)",
+				fmt.Sprintf("%d%d%d%d", n.FromFile+1, n.FromRank+1, n.To.File()+1, n.To.Rank()+1))
 		}
-		return NullMove, warns, fmt.Errorf("%v: say which piece the pawn becomes, like %v=Q", n.To, n.To)
+		return NullMove, warns, errorf("promote", "%s: say which piece the pawn becomes, like %s=Q", n.To.String(), n.To.String())
 	}
 	if count == 0 && n.Role == Pawn && n.FromFile >= 0 && n.FromRank < 0 {
 		// DECISION 0.3c: f:d4 with no pawn capture fitting means the only piece standing on
@@ -361,24 +377,25 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 		}
 	}
 	if count == 0 {
-		what := "no man"
-		if n.Role != NoRole {
-			what = "no " + n.Role.String()
-		}
 		if n.FromFile >= 0 && n.FromRank >= 0 {
+			from := SquareAt(int(n.FromFile), int(n.FromRank)).String()
 			if pc := p.At(SquareAt(int(n.FromFile), int(n.FromRank))); pc == NoPiece {
-				return NullMove, warns, fmt.Errorf("there is no man of yours on %v", SquareAt(int(n.FromFile), int(n.FromRank)))
+				return NullMove, warns, errorf("no-man-on", "there is no man of yours on %s", from)
 			}
-			return NullMove, warns, fmt.Errorf("the man on %v cannot move to %v", SquareAt(int(n.FromFile), int(n.FromRank)), n.To)
+			return NullMove, warns, errorf("cannot-move", "the man on %s cannot move to %s", from, n.To.String())
 		}
-		return NullMove, warns, fmt.Errorf("%s can move to %v", what, n.To)
+		role := "man"
+		if n.Role != NoRole {
+			role = n.Role.String()
+		}
+		return NullMove, warns, errorf("none-can-move", "no %s can move to %s", role, n.To.String())
 	}
 	if count > 1 {
 		names := make([]string, 0, len(ambiguous))
 		for _, m := range ambiguous {
 			names = append(names, fmt.Sprintf("%s%v-%v", strings.TrimSpace(p.At(m.From).Role().Letter()), m.From, m.To))
 		}
-		return NullMove, warns, fmt.Errorf("ambiguous: %s; name the man's square", strings.Join(names, " or "))
+		return NullMove, warns, &Error{Kind: "ambiguous", Args: []any{names}, Text: fmt.Sprintf("ambiguous: %s; name the man's square", strings.Join(names, " or "))}
 	}
 	capture := p.IsCapture(found)
 	if n.Capture && !capture {

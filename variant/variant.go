@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/templates"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,6 +99,9 @@ type Rejection struct {
 	Reason string
 	Words  string
 	Args   map[string]any
+	// Err is the error Reason passes on (Reject("%v", err)): a chess.Error is said in the
+	// reader's language.
+	Err error
 }
 
 func (r *Rejection) Error() string {
@@ -122,12 +126,41 @@ func (r *Rejection) Text() (text string, ok bool) {
 // on from another package stays as it is).
 func (r *Rejection) TextIn(t lang.Tag) string {
 	if r.Words == "" {
+		if text, ok := chessIn(t, r.Err); ok {
+			return text
+		}
 		return r.Reason
 	}
-	if text, ok := templates.SayWordsIn(t, r.Words, r.Args); ok {
+	args := r.Args
+	cloned := false
+	for k, v := range r.Args { // a chess error in its fields ("Why"), in t too
+		if err, ok := v.(error); ok {
+			if text, ok := chessIn(t, err); ok {
+				if !cloned {
+					args, cloned = maps.Clone(r.Args), true
+				}
+				args[k] = text
+			}
+		}
+	}
+	if text, ok := templates.SayWordsIn(t, r.Words, args); ok {
 		return text
 	}
 	return r.Error()
+}
+
+// chessIn is err, a chess.Error, in language t: the sentence "chess/<kind>", its values A, B,
+// C in the order of the English text's; ok false for any other error.
+func chessIn(t lang.Tag, err error) (string, bool) {
+	var ce *chess.Error
+	if !errors.As(err, &ce) || t == lang.EN {
+		return "", false
+	}
+	args := map[string]any{}
+	for i, v := range ce.Args {
+		args[string(rune('A'+i))] = v
+	}
+	return templates.SayWordsIn(t, "chess/"+ce.Kind, args)
 }
 
 // WhyIn is err, a rejection, in language t.
@@ -160,7 +193,13 @@ func Refuse(words string, args map[string]any) error { return &Rejection{Words: 
 // Reject builds a Rejection from a text as it stands. It only passes on another package's
 // error (chess.ParseNotation, chess.Resolve ...): Reject("%v", err). A game's own words are
 // sentences, said with Refuse.
-func Reject(format string, a ...any) error { return &Rejection{Reason: fmt.Sprintf(format, a...)} }
+func Reject(format string, a ...any) error {
+	r := &Rejection{Reason: fmt.Sprintf(format, a...)}
+	if len(a) == 1 && (format == "%v" || format == "%s") {
+		r.Err, _ = a[0].(error)
+	}
+	return r
+}
 
 // IsRejection reports whether err is a player's error rather than a fault.
 func IsRejection(err error) bool {
