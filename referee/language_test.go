@@ -3,6 +3,7 @@ package referee
 import (
 	"bytes"
 	"fmt"
+	"github.com/refereed/refereed/templates"
 	"regexp"
 	"strings"
 	"testing"
@@ -200,4 +201,19 @@ func TestLocalCommandWords(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Why a move was refused comes in the player's language too, the chess rules' reasons
+// included.
+func TestRefusalReasonInLanguage(t *testing.T) {
+	h := newHarness(t)
+	h.setLanguage(ann, lang.DE, "")
+	id := h.newGame("orthodox")
+	h.outbox()
+	h.deliver(h.reply(id, W, "Dd8"))
+	want, ok := templates.SayWordsIn(lang.DE, "chess/none-can-move", map[string]any{"A": "queen", "B": "d8"})
+	if !ok {
+		t.Fatal("no German words for chess/none-can-move")
+	}
+	mustContain(t, "Ann's refusal", flat(bodyTo(t, h.outbox(), ann)), want)
 }

@@ -2,7 +2,6 @@ package kriegspiel
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/chess"
@@ -30,9 +29,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	}
 	if len(g.events) > 0 {
 		lines = append(lines, variant.Text(""), variant.Says("view/announced", nil))
-		for _, l := range g.announcedLines() {
-			lines = append(lines, variant.Text(l))
-		}
+		lines = append(lines, g.announcedLines()...)
 	}
 	return variant.View{Bottom: side, Panels: []variant.Panel{{Title: "view/your-men", Board: g.pos.Board.Only(side)}}, Lines: lines}
 }
@@ -79,33 +76,30 @@ func directionWords(c checks) string {
 }
 
 // announcedLines lists the announcements so far, a line for each player's turn:
-// "- 2. White: Any? Try. No. Played and captured on d5, check on the file."
-func (g *Game) announcedLines() []string {
-	var lines []string
-	var sb strings.Builder
+// "- 2. White: Any? Try. No. Played and captured on d5, check on the file." (the sentences
+// "view/kr-line" and "view/kr-event", said in the reader's language).
+func (g *Game) announcedLines() []variant.Line {
+	var lines []variant.Line
+	var events []map[string]any
+	var head map[string]any
+	flush := func() {
+		if head != nil {
+			head["Events"] = events
+			lines = append(lines, variant.Says("view/kr-line", head))
+		}
+		events = nil
+	}
 	for i, e := range g.events {
 		if i == 0 || !sameTurn(g.events[i-1], e, g.prog) {
-			if sb.Len() > 0 {
-				lines = append(lines, sb.String()+".")
-				sb.Reset()
+			flush()
+			head = map[string]any{"By": e.by, "White": e.by == chess.White, "N": e.fullmove, "Series": 0}
+			if g.prog {
+				head["Series"] = e.n
 			}
-			sb.WriteString("- ")
-			switch {
-			case g.prog:
-				fmt.Fprintf(&sb, "Series %d, %s: ", e.n, e.by)
-			case e.by == chess.White:
-				fmt.Fprintf(&sb, "%d. White: ", e.fullmove)
-			default:
-				fmt.Fprintf(&sb, "%d... Black: ", e.fullmove)
-			}
-		} else {
-			sb.WriteString(". ")
 		}
-		sb.WriteString(g.eventWords(e))
+		events = append(events, g.eventArgs(e))
 	}
-	if sb.Len() > 0 {
-		lines = append(lines, sb.String()+".")
-	}
+	flush()
 	return lines
 }
 
@@ -116,42 +110,35 @@ func sameTurn(a, b event, prog bool) bool {
 	return a.by == b.by && a.fullmove == b.fullmove
 }
 
-// eventWords is one announcement, short.
-func (g *Game) eventWords(e event) string {
+// eventArgs are the fields of one announcement's words ("view/kr-event").
+func (g *Game) eventArgs(e event) map[string]any {
+	a := map[string]any{"Kind": "played", "Answer": "", "K": 0, "Of": 0, "Captured": "", "EP": e.ep, "Checks": []string(nil),
+		"Mate": e.end == endMate, "Stalemate": e.end == endStalemate, "Tries": "", "Next": e.by}
 	switch e.kind {
 	case evNo:
-		return "No"
+		a["Kind"] = "no"
+		return a
 	case evAny:
-		return "Any? " + e.answer.String()
+		a["Kind"], a["Answer"] = "any", e.answer.String()
+		return a
 	}
-	var sb strings.Builder
-	sb.WriteString("Played")
 	if g.prog {
-		sb.WriteString(" (move " + strconv.Itoa(e.k) + " of " + strconv.Itoa(e.n) + ")")
+		a["K"], a["Of"] = e.k, e.n
 	}
 	if e.captured != chess.NoSquare {
-		sb.WriteString(" and captured on " + e.captured.String())
-		if e.ep {
-			sb.WriteString(" (en passant)")
-		}
+		a["Captured"] = e.captured.String()
 	}
 	if e.checks.n > 0 {
-		sb.WriteString(", check " + directionWords(e.checks))
-	}
-	switch e.end {
-	case endMate:
-		sb.WriteString(", checkmate")
-	case endStalemate:
-		sb.WriteString(", stalemate")
+		a["Checks"] = e.checks.names()
 	}
 	if e.tries != triesNone {
 		next := e.by
 		if e.checks.n > 0 || e.k == e.n {
 			next = e.by.Other()
 		}
-		sb.WriteString(", pawn tries for " + next.String() + ": " + map[tries]string{triesYes: "yes", triesNo: "no"}[e.tries])
+		a["Next"], a["Tries"] = next, map[tries]string{triesYes: "yes", triesNo: "no"}[e.tries]
 	}
-	return sb.String()
+	return a
 }
 
 // PublicView is what both players heard from the umpire: the announcements so far, and whose
@@ -160,9 +147,7 @@ func (g *Game) PublicView() variant.View {
 	lines := []variant.Line{g.status()}
 	if len(g.events) > 0 {
 		lines = append(lines, variant.Says("view/announced", nil))
-		for _, l := range g.announcedLines() {
-			lines = append(lines, variant.Text(l))
-		}
+		lines = append(lines, g.announcedLines()...)
 	}
 	return variant.View{Bottom: chess.White, Lines: lines}
 }
