@@ -301,11 +301,7 @@ func (g *Game) View(v variant.Viewer) variant.View {
 	p := g.pos
 	p.Turn = g.mover()
 	return g.BoardView(v, &p, func() []variant.Line {
-		next := "Next: " + g.next() + "."
-		if p.InCheck() {
-			next += " " + p.Turn.String() + " is in check."
-		}
-		lines := []variant.Line{variant.Text(next)}
+		lines := []variant.Line{variant.Says("view/conditional-next", map[string]any{"Side": g.mover(), "Part": string(g.state), "Check": p.InCheck(), "InCheck": p.Turn})}
 		if g.pending != nil && (v == variant.AsReferee || variant.Side(v) == g.pending.author) {
 			lines = append(lines, variant.Says("view/conditional-stated", map[string]any{"Move": g.pending.text}))
 		}

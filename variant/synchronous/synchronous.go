@@ -117,7 +117,7 @@ type Rules struct {
 	why     func(g *Game, by chess.Color, n chess.Notation, err error) error
 	resolve func(p *chess.Position, moves [2]chess.Move) result
 	judge   func(g *Game) *variant.Ending
-	status  func(g *Game, c chess.Color) []string
+	status  func(g *Game, c chess.Color) []variant.Line
 }
 
 // The two games.
@@ -568,24 +568,22 @@ func (g *Game) turnLine(v variant.Viewer) variant.Line {
 func (g *Game) status(v variant.Viewer) []variant.Line {
 	lines := []variant.Line{g.turnLine(v)}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
-		for _, l := range g.rules.status(g, c) {
-			lines = append(lines, variant.Text(l))
-		}
+		lines = append(lines, g.rules.status(g, c)...)
 	}
 	return lines
 }
 
 // koStatus is what a Korolev view says of c's men: that his king is in check.
-func (g *Game) koStatus(c chess.Color) []string {
+func (g *Game) koStatus(c chess.Color) []variant.Line {
 	if g.pos.KingAttacked(c) {
-		return []string{fmt.Sprintf("%v's king on %v is in check.", c, g.pos.King(c))}
+		return []variant.Line{variant.Says("view/ko-check", map[string]any{"Side": c, "Square": g.pos.King(c).String()})}
 	}
 	return nil
 }
 
 // pscStatus is what a PSC view says of c's men: the frozen ones, and how many attack his king.
-func (g *Game) pscStatus(c chess.Color) []string {
-	var lines []string
+func (g *Game) pscStatus(c chess.Color) []variant.Line {
+	var lines []variant.Line
 	k := g.pos.King(c)
 	var frozen []string
 	for b := g.pos.ByColor(c); b != 0; b &= b - 1 {
@@ -595,14 +593,10 @@ func (g *Game) pscStatus(c chess.Color) []string {
 		}
 	}
 	if len(frozen) > 0 {
-		lines = append(lines, fmt.Sprintf("Frozen %v men: %s.", strings.ToLower(c.String()), strings.Join(frozen, " ")))
+		lines = append(lines, variant.Says("view/psc-frozen", map[string]any{"Side": c, "White": c == chess.White, "Men": strings.Join(frozen, " ")}))
 	}
 	if n := g.att[c.Other()][k]; k != chess.NoSquare && n > 0 {
-		men := "man"
-		if n > 1 {
-			men = "men"
-		}
-		lines = append(lines, fmt.Sprintf("%v's king on %v is attacked by %d %s.", c, k, n, men))
+		lines = append(lines, variant.Says("view/psc-attacked", map[string]any{"Side": c, "Square": k.String(), "N": int(n)}))
 	}
 	return lines
 }

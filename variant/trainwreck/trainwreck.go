@@ -511,15 +511,25 @@ func readable(p *chess.Position, moves []chess.Move, own int) string {
 // attackers names the men that attack s's king (orthodox capture geometry), "" if none: the
 // courtesy note of TW-D3.
 func (g *Game) attackers(s chess.Color) string {
-	k := g.pos.King(s)
-	if k == chess.NoSquare {
-		return ""
-	}
 	var names []string
-	for _, sq := range g.pos.AttackersTo(k, s.Other(), g.pos.Occupied()).Squares() {
-		names = append(names, fmt.Sprintf("%s on %v", manOf(g.pos.At(sq)), sq))
+	for _, m := range g.attackerArgs(s) {
+		names = append(names, fmt.Sprintf("%s's %s on %s", m["Side"], m["Role"], m["Square"]))
 	}
 	return strings.Join(names, " and ")
+}
+
+// attackerArgs are the men that attack s's king, as the words of a view name them.
+func (g *Game) attackerArgs(s chess.Color) []map[string]any {
+	k := g.pos.King(s)
+	if k == chess.NoSquare {
+		return nil
+	}
+	var men []map[string]any
+	for _, sq := range g.pos.AttackersTo(k, s.Other(), g.pos.Occupied()).Squares() {
+		pc := g.pos.At(sq)
+		men = append(men, map[string]any{"Side": pc.Color(), "Role": pc.Role().String(), "Square": sq.String()})
+	}
+	return men
 }
 
 // View is the whole board (full information) and what comes next.
@@ -528,8 +538,8 @@ func (g *Game) View(v variant.Viewer) variant.View {
 		c := g.pos.Turn
 		lines := []variant.Line{variant.Says("view/trainwreck-turn", map[string]any{"Side": c, "Other": c.Other(), "N": g.pos.Fullmove, "Two": g.ownCount() == 2})}
 		if g.note && v != variant.AsReferee {
-			if att := g.attackers(variant.Side(v)); att != "" {
-				lines = append(lines, variant.Text(fmt.Sprintf("Your king is attacked by %s.", att)))
+			if men := g.attackerArgs(variant.Side(v)); len(men) > 0 {
+				lines = append(lines, variant.Says("view/tw-attacked", map[string]any{"Men": men}))
 			}
 		}
 		return lines
