@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"github.com/refereed/refereed/lang"
 	"math/rand"
 	"strings"
 	"testing"
@@ -15,6 +16,10 @@ import (
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
 )
+
+// testLanguage is the server's language of the harnesses made (TestNoninterferenceInEveryLanguage
+// runs the noninterference tests in each).
+var testLanguage lang.Tag
 
 // fixedNow is the clock of every test: mails must not depend on when tests run.
 var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -35,8 +40,13 @@ func newHarness(t testing.TB) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	h := &harness{t: t, db: db, now: fixedNow, ref: &Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
+	h := &harness{t: t, db: db, now: fixedNow, ref: &Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1)), Language: testLanguage}}
 	db.Now = func() time.Time { return h.now }
+	if testLanguage != "" { // the words in it, the moves in the letters the tests write
+		for _, a := range []string{ann, bob, "carl@example.com", "dora@example.com"} {
+			h.setLanguage(a, "", lang.EN)
+		}
+	}
 	return h
 }
 

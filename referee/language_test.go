@@ -217,3 +217,18 @@ func TestRefusalReasonInLanguage(t *testing.T) {
 	}
 	mustContain(t, "Ann's refusal", flat(bodyTo(t, h.outbox(), ann)), want)
 }
+
+// The noninterference tests hold in every language: what a player may not know changes no
+// byte of his mail, whatever language the words are in.
+func TestNoninterferenceInEveryLanguage(t *testing.T) {
+	defer func() { testLanguage = "" }()
+	for _, l := range lang.All()[1:] {
+		testLanguage = l
+		t.Run(string(l), func(t *testing.T) {
+			t.Run("mail", TestMailNoninterference)
+			t.Run("clock", TestClockNoninterference)
+			t.Run("fog", TestFogMailNoninterference)
+			t.Run("start", TestStartNoninterference)
+		})
+	}
+}
