@@ -114,25 +114,41 @@ var ruleRef = regexp.MustCompile(` ?\((?:[A-Z]{2}-D\d+[a-z]?|rules\.md[^)]*)\)`)
 
 // Render builds the complete RFC 5322 message.
 func Render(m Mail) ([]byte, error) {
+	raw, _, err := RenderText(m)
+	return raw, err
+}
+
+// dropRuleRefs is s without its rules' citations (ruleRef); the regexp runs only where one
+// may stand.
+func dropRuleRefs(s string) string {
+	if !strings.Contains(s, "-D") && !strings.Contains(s, "rules.md") {
+		return s
+	}
+	return ruleRef.ReplaceAllString(s, "")
+}
+
+// RenderText is Render, with the text of its plain part as a reader's client decodes it
+// (line ends \n): what the referee remembers of a mail sent, without parsing it back.
+func RenderText(m Mail) (raw []byte, plain string, err error) {
 	m.Paragraphs = slices.Clone(m.Paragraphs)
 	for i, p := range m.Paragraphs {
-		m.Paragraphs[i] = ruleRef.ReplaceAllString(p, "")
+		m.Paragraphs[i] = dropRuleRefs(p)
 	}
-	m.Diagram = ruleRef.ReplaceAllString(m.Diagram, "")
+	m.Diagram = dropRuleRefs(m.Diagram)
 	var text, html bytes.Buffer
 	if m.Lang == "" {
 		m.Lang = lang.EN
 	}
 	f := frame{Mail: m, NotProcessed: SayIn(m.Lang, "", "not-processed", nil), NotEnglish: m.Lang != lang.EN}
 	if err := textTmpl.Execute(&text, f); err != nil {
-		return nil, fmt.Errorf("templates: text: %w", err)
+		return nil, "", fmt.Errorf("templates: text: %w", err)
 	}
 	if err := htmlTmpl.Execute(&html, f); err != nil {
-		return nil, fmt.Errorf("templates: html: %w", err)
+		return nil, "", fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {
 		if len([]rune(line)) > Width && !FENLine(line) {
-			return nil, fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
+			return nil, "", fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
 		}
 	}
 	var h mail.Header
@@ -143,7 +159,7 @@ func Render(m Mail) ([]byte, error) {
 	}
 	from, err := mail.ParseAddress(m.From)
 	if err != nil {
-		return nil, fmt.Errorf("templates: from %q: %w", m.From, err)
+		return nil, "", fmt.Errorf("templates: from %q: %w", m.From, err)
 	}
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetAddressList("To", []*mail.Address{{Address: m.To}})
@@ -173,18 +189,18 @@ func Render(m Mail) ([]byte, error) {
 	if len(m.Attachments) == 0 {
 		h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
 		if w, err = message.CreateWriter(&buf, h.Header); err != nil {
-			return nil, fmt.Errorf("templates: create: %w", err)
+			return nil, "", fmt.Errorf("templates: create: %w", err)
 		}
 	} else {
 		// The text and HTML parts, as one alternative, then the files.
 		h.SetContentType("multipart/mixed", map[string]string{"boundary": boundary + "-mixed"})
 		if mixed, err = message.CreateWriter(&buf, h.Header); err != nil {
-			return nil, fmt.Errorf("templates: create: %w", err)
+			return nil, "", fmt.Errorf("templates: create: %w", err)
 		}
 		var ah message.Header
 		ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
 		if w, err = mixed.CreatePart(ah); err != nil {
-			return nil, fmt.Errorf("templates: create: %w", err)
+			return nil, "", fmt.Errorf("templates: create: %w", err)
 		}
 	}
 	for _, part := range []struct {
@@ -196,15 +212,15 @@ func Render(m Mail) ([]byte, error) {
 		ph.Set("Content-Transfer-Encoding", "quoted-printable")
 		pw, err := w.CreatePart(ph)
 		if err != nil {
-			return nil, fmt.Errorf("templates: part: %w", err)
+			return nil, "", fmt.Errorf("templates: part: %w", err)
 		}
 		if _, err := io.Copy(pw, bytes.NewReader(part.body)); err != nil {
-			return nil, fmt.Errorf("templates: part: %w", err)
+			return nil, "", fmt.Errorf("templates: part: %w", err)
 		}
 		pw.Close()
 	}
 	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("templates: close: %w", err)
+		return nil, "", fmt.Errorf("templates: close: %w", err)
 	}
 	for _, a := range m.Attachments {
 		var ph message.Header
@@ -213,17 +229,17 @@ func Render(m Mail) ([]byte, error) {
 		ph.Set("Content-Transfer-Encoding", "quoted-printable")
 		pw, err := mixed.CreatePart(ph)
 		if err != nil {
-			return nil, fmt.Errorf("templates: attachment: %w", err)
+			return nil, "", fmt.Errorf("templates: attachment: %w", err)
 		}
 		if _, err := pw.Write(a.Data); err != nil {
-			return nil, fmt.Errorf("templates: attachment: %w", err)
+			return nil, "", fmt.Errorf("templates: attachment: %w", err)
 		}
 		pw.Close()
 	}
 	if mixed != nil {
 		if err := mixed.Close(); err != nil {
-			return nil, fmt.Errorf("templates: close: %w", err)
+			return nil, "", fmt.Errorf("templates: close: %w", err)
 		}
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), text.String(), nil
 }

@@ -203,12 +203,12 @@ func CapText(paras, quoted []string, t lang.Tag) ([]string, []string) {
 // and the quoted unread lines included (issue 20: a mail of a few long lines, quoted back,
 // made a 435 KB answer). What goes first is the quoted rest, from its end, then the last
 // paragraphs, then the end of a last long one; the answer says it was cut.
-func renderCapped(m templates.Mail, t lang.Tag) ([]byte, error) {
+func renderCapped(m templates.Mail, t lang.Tag) (raw []byte, text string, err error) {
 	note := say(t, "answer-cut", templates.Args{"KB": MaxReplyText >> 10})
 	for {
-		raw, err := templates.Render(m)
+		raw, text, err := templates.RenderText(m)
 		if err != nil || len(raw) <= MaxReplyText {
-			return raw, err
+			return raw, text, err
 		}
 		paras := slices.DeleteFunc(slices.Clone(m.Paragraphs), func(p string) bool { return p == note })
 		switch {
@@ -219,7 +219,7 @@ func renderCapped(m templates.Mail, t lang.Tag) ([]byte, error) {
 		case len(paras) == 1 && len(paras[0]) > 1:
 			paras[0] = strings.ToValidUTF8(paras[0][:len(paras[0])/2], "")
 		default:
-			return raw, nil // nothing left to cut: the frame alone
+			return raw, text, nil // nothing left to cut: the frame alone
 		}
 		m.Paragraphs = append(paras, note)
 	}
@@ -228,11 +228,11 @@ func renderCapped(m templates.Mail, t lang.Tag) ([]byte, error) {
 // Game renders one mail to a player of game g (of the game named variant), for the outbox:
 // numbered (the player's mails in g count it already: play.Mail counts, stores and queues
 // it), threaded under the player's first mail of the game, with the game's clock paragraph
-// (Clock) and footer, cut to MaxReplyText.
-func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (store.OutMail, error) {
+// (Clock) and footer, cut to MaxReplyText. text is the mail's plain text, for RememberSent.
+func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (m store.OutMail, text string, err error) {
 	side := l.Side
 	if cp, err := w.clock(tx, g, l.Lang); err != nil {
-		return store.OutMail{}, err
+		return store.OutMail{}, "", err
 	} else if cp != "" {
 		// Last, but before the words that lead into the final position.
 		at := len(l.Paras)
@@ -254,7 +254,7 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (st
 	if g.Over() {
 		footer = say(l.Lang, "footer-over", args)
 	}
-	raw, err := renderCapped(templates.Mail{
+	raw, text, err := renderCapped(templates.Mail{
 		From:          w.from(),
 		ReplyTo:       w.ReplyAddress(g.ID, side, p.Token),
 		To:            p.Address,
@@ -272,10 +272,10 @@ func (w *Writer) Game(tx *store.Tx, g *store.Game, variant string, l Letter) (st
 		Lang:          l.Lang,
 	}, l.Lang)
 	if err != nil {
-		return store.OutMail{}, fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
+		return store.OutMail{}, "", fmt.Errorf("outbox: render mail for game %d: %w", g.ID, err)
 	}
 	return store.OutMail{MessageID: mid, From: w.BounceAddress(g.ID, side, p.Token), To: []string{p.Address},
-		Raw: raw, Game: g.ID, Side: int(side), Kind: l.Kind}, nil
+		Raw: raw, Game: g.ID, Side: int(side), Kind: l.Kind}, text, nil
 }
 
 // Bounds on the sent lines kept for each player of a game (store.Player.Sent): the lines
@@ -285,15 +285,11 @@ const (
 	MaxSentLinesMail = 160 // taken from one mail
 )
 
-// RememberSent adds the lines of raw, a mail to a player, to kept (his store.Player.Sent)
-// and drops the oldest beyond MaxSentLines.
-func RememberSent(kept, raw []byte) []byte {
-	m, err := parser.Parse(raw)
-	if err != nil {
-		return kept
-	}
+// RememberSent adds the lines of text, the plain text of a mail to a player (Game gives it),
+// to kept (his store.Player.Sent) and drops the oldest beyond MaxSentLines.
+func RememberSent(kept []byte, text string) []byte {
 	out := slices.Clone(kept[:len(kept)/4*4])
-	for _, h := range parser.SentLines(m.Body, MaxSentLinesMail) {
+	for _, h := range parser.SentLines(text, MaxSentLinesMail) {
 		out = binary.BigEndian.AppendUint32(out, h)
 	}
 	if len(out) > 4*MaxSentLines {
@@ -371,7 +367,7 @@ func (w *Writer) Notice(tx *store.Tx, n Notice) error {
 		}
 	}
 	m.Paragraphs, m.Quoted = CapText(m.Paragraphs, m.Quoted, n.Lang)
-	raw, err := renderCapped(m, n.Lang)
+	raw, _, err := renderCapped(m, n.Lang)
 	if err != nil {
 		return fmt.Errorf("outbox: render notice: %w", err)
 	}

@@ -65,8 +65,7 @@ func TestRememberSent(t *testing.T) {
 			fmt.Fprintf(&body, "mail %d says line %d of many\r\n", m, i)
 		}
 		body.WriteString("> Nf3 unread\r\n")
-		raw := "From: r@x\r\nTo: a@x\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.String()
-		kept = RememberSent(kept, []byte(raw))
+		kept = RememberSent(kept, body.String())
 	}
 	if len(kept) != 4*MaxSentLines {
 		t.Errorf("%d bytes kept, want %d", len(kept), 4*MaxSentLines)
@@ -74,5 +73,31 @@ func TestRememberSent(t *testing.T) {
 	set := SentSet(kept)
 	if !set.Has("> mail 9 says line 0 of many") || set.Has("mail 0 says line 0 of many") || set.Has("Nf3 unread") {
 		t.Error("the newest mail's lines are kept, the oldest dropped, the player's own left out")
+	}
+}
+
+// The text Game gives for RememberSent is the mail's plain part as the player's client reads
+// it: its sent lines are those of the rendered mail parsed back (quoted-printable, long and
+// non-ASCII lines, "=" signs, quoted lines, a FEN), so a reply that quotes them is known.
+func TestGameTextIsThePlainPart(t *testing.T) {
+	w := &Writer{Address: "referee@example.org"}
+	g := &store.Game{ID: 7, Players: [2]store.Player{{Address: "ann@x", Token: "abcdefghij", Mails: 3}, {Address: "bob@y", Token: "klmnopqrst"}}}
+	for _, l := range []Letter{
+		{Side: chess.White, What: "your move", Paras: []string{"Black played 1... e5.", "a = b, c=d and ümlauts: Schwarz zieht Sf6 — “quoted”", strings.Repeat("long words that wrap ", 12)},
+			Diagram: "  +---+\n8 | r |\n  +---+\nFEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n", Quoted: []string{"Nf3 unread", "> older"}, Lang: lang.DE},
+		{Side: chess.White, What: "x", Paras: []string{strings.Repeat("=", 200), "trailing spaces   ", "\ttab"}},
+	} {
+		m, text, err := w.Game(&store.Tx{}, g, "Orthodox chess", l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := parser.Parse(m.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := parser.SentLines(text, 1000), parser.SentLines(parsed.Body, 1000)
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) < 5 {
+			t.Errorf("the sent lines of the text %v, of the mail parsed back %v", got, want)
+		}
 	}
 }

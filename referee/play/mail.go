@@ -235,6 +235,8 @@ type Outcome struct {
 	// Numeric is, for each player, whether he asked for moves in ICCF numeric notation: a
 	// notice that offers them (an arg "Numeric") says them so to him (arg "InNumeric").
 	Numeric [2]bool
+	// Unicode is, for each player, whether he asked for boards with figurines.
+	Unicode [2]bool
 	// Lang is each player's language, Pieces his piece letters (Prefs.With: set, or the
 	// English default of the zero value).
 	Lang, Pieces [2]lang.Tag
@@ -243,7 +245,7 @@ type Outcome struct {
 // SetPrefs takes each player's settings into o: prefs[s] is his (Prefs.With'ed).
 func (o *Outcome) SetPrefs(prefs [2]Prefs) {
 	for s, p := range prefs {
-		o.Numeric[s], o.Lang[s], o.Pieces[s] = p.Numeric, p.Lang, p.Pieces
+		o.Numeric[s], o.Unicode[s], o.Lang[s], o.Pieces[s] = p.Numeric, p.Unicode, p.Lang, p.Pieces
 	}
 }
 
@@ -330,6 +332,7 @@ func (o *Outcome) Add(n variant.Notice) {
 // referee's own doing (a deadline).
 func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *parser.Message, endedNow bool, kind string) error {
 	sg, v, g, l0 := l.Stored, l.Variant, l.Live, l
+	queued := false
 	for _, s := range []chess.Color{chess.White, chess.Black} {
 		sender := out.Sender != nil && *out.Sender == s
 		if len(out.Paras[s]) == 0 && !sender && !endedNow {
@@ -340,8 +343,7 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 			l.Paras = []string{out.Say(s, "done", nil)}
 		}
 		show := out.Show[s]
-		prefs := PrefsOf(tx, sg.Players[s].Address)
-		prefs.Lang, prefs.Pieces = out.Lang[s], out.Pieces[s]
+		prefs := Prefs{Numeric: out.Numeric[s], Unicode: out.Unicode[s], Lang: out.Lang[s], Pieces: out.Pieces[s]}
 		if endedNow {
 			revealed, err := Reveal(tx, l0, prefs)
 			if err != nil {
@@ -361,11 +363,15 @@ func Send(w *outbox.Writer, tx *store.Tx, l *archive.Game, out *Outcome, msg *pa
 		if sender {
 			l.Quoted, l.Answers, l.Kind = out.Quoted, msg, "reply"
 		}
-		if err := Mail(w, tx, sg, v.Name, l); err != nil {
+		if err := queue(w, tx, sg, v.Name, l); err != nil {
 			return err
 		}
+		queued = true
 	}
-	return nil
+	if !queued {
+		return nil
+	}
+	return tx.PutGame(sg) // the mails counted and remembered, once for both
 }
 
 // IsAnswer reports whether a notice kind only answers a question (HELP, BOARD, a game's own

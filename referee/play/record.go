@@ -20,16 +20,21 @@ func Create(tx *store.Tx, sg *store.Game) error { return tx.CreateGame(sg) }
 // outbox through w: the game counts the mail (its number threads it) and remembers its
 // lines (what a reply quotes).
 func Mail(w *outbox.Writer, tx *store.Tx, sg *store.Game, variant string, l outbox.Letter) error {
+	if err := queue(w, tx, sg, variant, l); err != nil {
+		return err
+	}
+	return tx.PutGame(sg)
+}
+
+// queue is Mail but for storing sg: the caller does, once for all the mails it queues.
+func queue(w *outbox.Writer, tx *store.Tx, sg *store.Game, variant string, l outbox.Letter) error {
 	side := l.Side
 	sg.Players[side].Mails++
-	m, err := w.Game(tx, sg, variant, l)
+	m, text, err := w.Game(tx, sg, variant, l)
 	if err != nil {
 		return err
 	}
-	sg.Players[side].Sent = outbox.RememberSent(sg.Players[side].Sent, m.Raw)
-	if err := tx.PutGame(sg); err != nil {
-		return err
-	}
+	sg.Players[side].Sent = outbox.RememberSent(sg.Players[side].Sent, text)
 	_, err = tx.Enqueue(m)
 	return err
 }
