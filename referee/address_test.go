@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -52,28 +53,28 @@ func TestAddressRuleAtEveryEntry(t *testing.T) {
 		if _, err := h.ref.NewGame("orthodox", "ann@example.com", bad, variant.Options{}); err == nil {
 			t.Errorf("new --black %q taken", bad)
 		}
-		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: append([]string{bad}, quartet[:2]...)}); err == nil {
+		if _, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: append([]string{bad}, quartet[:2]...)}); err == nil {
 			t.Errorf("tournament new --players %q taken", bad)
 		}
-		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: bad}); err == nil && bad != "" {
+		if _, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: bad}); err == nil && bad != "" {
 			t.Errorf("tournament new --organizer %q taken", bad)
 		}
 		h.ref.Organizer = bad // the config's organizer, for a tournament that names none
-		if _, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3]}); err == nil && bad != "" {
+		if _, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3]}); err == nil && bad != "" {
 			t.Errorf("config organizer %q taken", bad)
 		}
 		h.ref.Organizer = ""
-		id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+		id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" "+bad); err == nil && strings.TrimSpace(bad) != "" {
+		if _, err := h.ref.Tournaments().Organize(id, "REPLACE "+quartet[0]+" "+bad); err == nil && strings.TrimSpace(bad) != "" {
 			t.Errorf("REPLACE by %q taken", bad)
 		}
-		if _, err := h.ref.Organize(id, "LEAVE "+bad+" 2027-01-02 2027-01-03"); err == nil && strings.TrimSpace(bad) != "" {
+		if _, err := h.ref.Tournaments().Organize(id, "LEAVE "+bad+" 2027-01-02 2027-01-03"); err == nil && strings.TrimSpace(bad) != "" {
 			t.Errorf("LEAVE for %q taken", bad)
 		}
-		if err := h.ref.Withdraw(id, bad); err == nil {
+		if err := h.ref.Tournaments().Withdraw(id, bad); err == nil {
 			t.Errorf("withdraw %q taken", bad)
 		}
 		if tr := h.tournament(id); tr.Players[0] != quartet[0] {
@@ -95,18 +96,18 @@ func TestAddressRuleAtEveryEntry(t *testing.T) {
 func TestControlCharactersRefused(t *testing.T) {
 	for _, bad := range []string{"Cup\x1b[2J", "Cup\u202eevil", "Cup\x00", "Cup\x85", "Cup\xff"} {
 		h := newHarness(t)
-		if _, err := h.ref.NewTournament(TournamentOptions{Name: bad, Variant: "orthodox", Players: quartet[:3]}); err == nil {
+		if _, err := h.ref.Tournaments().New(organizer.Options{Name: bad, Variant: "orthodox", Players: quartet[:3]}); err == nil {
 			t.Errorf("tournament name %q taken", bad)
 		}
 	}
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := h.tournament(id).Rounds[0].Games[0].Game
 	for _, reason := range []string{"lost\x1b]0;pwned\x07", "lost\u202e", "\x9b31m"} {
-		if _, err := h.ref.Organize(id, fmt.Sprintf("ADJUDICATE %d 1-0 %s", g, reason)); err == nil || !strings.Contains(err.Error(), "plain words") {
+		if _, err := h.ref.Tournaments().Organize(id, fmt.Sprintf("ADJUDICATE %d 1-0 %s", g, reason)); err == nil || !strings.Contains(err.Error(), "plain words") {
 			t.Errorf("reason %q: %v", reason, err)
 		}
 		if h.outcome(g).Over() {

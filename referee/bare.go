@@ -2,13 +2,14 @@ package referee
 
 import (
 	"errors"
-	"github.com/refereed/refereed/lang"
-	"github.com/refereed/refereed/referee/outbox"
 	"log/slog"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/refereed/refereed/lang"
+	"github.com/refereed/refereed/referee/outbox"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"

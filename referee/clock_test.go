@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/archive"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -196,7 +197,7 @@ func TestLeaveDeadline(t *testing.T) {
 // TestLeaveAllowance: a tournament's allowance is its players'; the organizer may grant more.
 func TestLeaveAllowance(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Short Leave Cup", Variant: "orthodox", Players: quartet[:3], Time: "10d", LeaveDays: 10})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Short Leave Cup", Variant: "orthodox", Players: quartet[:3], Time: "10d", LeaveDays: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestLeaveAllowance(t *testing.T) {
 	mustSay(t, "11 days of 10", bodyTo(t, h.outbox(), w), "more leave than you may take in 2027: 10 days a year, 0 taken, 11 asked for")
 	h.deliver(h.reply(g, W, "LEAVE 2027-03-01 2027-03-10"))
 	mustSay(t, "10 days of 10", bodyTo(t, h.outbox(), w), "Leave granted from 2027-03-01 to 2027-03-10 (10 days)", "Leave left for 2027: 0 days.")
-	out, err := h.ref.Organize(id, "LEAVE "+w+" 2027-04-01")
+	out, err := h.ref.Tournaments().Organize(id, "LEAVE "+w+" 2027-04-01")
 	if err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "goes beyond the 10 days a player may take in 2027 (11 in all): the organizer granted it") {
 		t.Fatalf("the organizer's leave beyond the allowance: %v\n%s", err, out)
 	}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/ifmoves"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/play"
+	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -54,23 +56,23 @@ func rows() []*cmd {
 			Help: "help/player/STANDINGS"},
 
 		// An organizer's, from his tournament's organizer address (or the command line).
-		&cmd{Word: "STANDINGS", Who: command.Organizer, Handle: (*Referee).organizerStandings,
+		&cmd{Word: "STANDINGS", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Crosstable),
 			Help: "help/organizer/STANDINGS"},
-		&cmd{Word: "GAMES", Who: command.Organizer, Handle: (*Referee).gamesCommand,
+		&cmd{Word: "GAMES", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Games),
 			Help: "help/organizer/GAMES"},
-		&cmd{Word: "ADJUDICATE", Args: "<game> 1-0|0-1|1/2-1/2 <reason>", Who: command.Organizer, Handle: (*Referee).adjudicateCommand,
+		&cmd{Word: "ADJUDICATE", Args: "<game> 1-0|0-1|1/2-1/2 <reason>", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Adjudicate),
 			Help: "help/organizer/ADJUDICATE"},
-		&cmd{Word: "EXTEND", Args: "<game> <days> [white|black]", Who: command.Organizer, Handle: (*Referee).extendCommand,
+		&cmd{Word: "EXTEND", Args: "<game> <days> [white|black]", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Extend),
 			Help: "help/organizer/EXTEND"},
-		&cmd{Word: "REPLACE", Args: "<old address> <new address>", Who: command.Organizer, Handle: (*Referee).replaceCommand,
+		&cmd{Word: "REPLACE", Args: "<old address> <new address>", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Replace),
 			Help: "help/organizer/REPLACE"},
-		&cmd{Word: "WITHDRAW", Args: "<player address>", Who: command.Organizer, Handle: (*Referee).withdrawCommand,
+		&cmd{Word: "WITHDRAW", Args: "<player address>", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Withdrawal),
 			Help: "help/organizer/WITHDRAW"},
-		&cmd{Word: "PAUSE", Aliases: []string{"RESUME"}, Who: command.Organizer, Handle: (*Referee).pauseCommand,
+		&cmd{Word: "PAUSE", Aliases: []string{"RESUME"}, Who: command.Organizer, Handle: onDesk((*organizer.Desk).Pause),
 			Help: "help/organizer/PAUSE"},
-		&cmd{Word: "LEAVE", Args: "<player address> <first day> <last day>", Who: command.Organizer, Handle: (*Referee).organizerLeaveCommand,
+		&cmd{Word: "LEAVE", Args: "<player address> <first day> <last day>", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Leave),
 			Help: "help/organizer/LEAVE"},
-		&cmd{Word: "SHOW", Args: "<game>", Who: command.Organizer, Handle: (*Referee).showCommand,
+		&cmd{Word: "SHOW", Args: "<game>", Who: command.Organizer, Handle: onDesk((*organizer.Desk).Show),
 			Help: "help/organizer/SHOW"},
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Who: command.Organizer, Lists: true,
 			Help: "help/organizer/HELP"},
@@ -93,6 +95,26 @@ func rows() []*cmd {
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Bare: true, Who: command.Anyone, Query: true, Lists: true,
 			Help: "help/anyone/HELP"},
 	}
+}
+
+// onDesk runs an organizer's command on the referee's tournaments' office (package organizer).
+func onDesk(f func(*organizer.Desk, *command.Call) (command.Result, error)) func(*Referee, *command.Call) (command.Result, error) {
+	return func(r *Referee, c *command.Call) (command.Result, error) { return f(r.Tournaments(), c) }
+}
+
+// organize runs one organizer's command line on t through the table; a refusal is a variant
+// rejection (it says what was wrong), and changes nothing.
+func (r *Referee) organize(tx *store.Tx, t *store.Tournament, by, line string) ([]string, error) {
+	c, call := commandTable.Find(command.Organizer, line)
+	if c == nil {
+		return nil, variant.Refuse("organizer-unknown", nil)
+	}
+	if c.Lists {
+		return []string{commandTable.OrganizerHelp()}, nil
+	}
+	call.Tx, call.Tournament, call.By = tx, t, by
+	res, err := c.Handle(r, call)
+	return res.Paras, err
 }
 
 // isWords matches a line that is exactly words, in any case.
@@ -130,7 +152,7 @@ func (r *Referee) ratingCommand(c *command.Call) (command.Result, error) {
 }
 
 func (r *Referee) standingsCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.standingsAnswer(c.Game.Tx(), c.Game.Stored, c.Side)
+	notices, err := r.Tournaments().StandingsAnswer(c.Game.Tx(), c.Game.Stored, c.Side)
 	return command.Result{Notices: notices}, err
 }
 

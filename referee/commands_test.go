@@ -1,13 +1,14 @@
 package referee
 
 import (
-	"github.com/refereed/refereed/lang"
-	"github.com/refereed/refereed/templates"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/refereed/refereed/lang"
+	"github.com/refereed/refereed/templates"
 
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/variant"
@@ -62,7 +63,7 @@ func TestHelpGolden(t *testing.T) {
 			check(name+"-tournament", commandTable.PlayerHelp(v, g, true, lang.EN))
 		}
 	}
-	check("organizer", organizerHelp())
+	check("organizer", commandTable.OrganizerHelp())
 }
 
 // TestEveryCommandHasHelp: each row of the table has a HELP line that names its word, but
@@ -148,7 +149,7 @@ func TestHelpListsWhatDispatchTakes(t *testing.T) {
 			organizer = append(organizer, c.Words()...)
 		}
 	}
-	help := organizerHelp()
+	help := commandTable.OrganizerHelp()
 	for _, w := range organizer {
 		if w == "?" {
 			continue // HELP's other word

@@ -2,11 +2,12 @@ package referee
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
@@ -94,7 +95,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 		return r.answerReplaced(tx, log, msg, ref)
 	}
 	if ref.Tournament != 0 {
-		return r.organizerMail(tx, key, raw, msg, ref, token, log)
+		return r.Tournaments().Read(tx, key, raw, msg, ref, token, log)
 	}
 	if ref.Challenge != 0 {
 		return r.answerBare(tx, log, key, raw, msg, ref.Challenge)
@@ -209,7 +210,7 @@ func (r *Referee) allowRefusal(tx *store.Tx, address, what string) (bool, error)
 const (
 	// MaxCommands is the most command lines read from one mail: far more than a player ever
 	// writes (a series of moves is one line).
-	MaxCommands = 100
+	MaxCommands = command.MaxLines
 	// QueryLimit private queries (HELP, BOARD, HISTORY, a game's own) per player per
 	// QueryWindow are answered: each costs a replay or a long mail, and they change nothing.
 	QueryLimit  = 30
@@ -582,12 +583,7 @@ func firstLine(s string) string {
 	return clip(s)
 }
 
-func clip(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "..."
-	}
-	return s
-}
+func clip(s string) string { return command.Clip(s) }
 
 // ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
 // page at a time, new mail in batches, each attempt counted, failing mail quarantined).

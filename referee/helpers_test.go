@@ -2,11 +2,12 @@ package referee
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"math/rand"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"

@@ -3,10 +3,11 @@ package referee
 import (
 	"bytes"
 	"fmt"
-	"github.com/refereed/refereed/templates"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/refereed/refereed/templates"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/lang"

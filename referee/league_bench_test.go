@@ -10,6 +10,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/mailer"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -58,7 +59,7 @@ func BenchmarkLeague(b *testing.B) {
 				for k := range 5 {
 					five = append(five, fmt.Sprintf("p%d@example.com", (i+k)%players))
 				}
-				tid, err := h.ref.NewTournament(TournamentOptions{Name: fmt.Sprintf("Section %d", i/10), Variant: "orthodox", Players: five})
+				tid, err := h.ref.Tournaments().New(organizer.Options{Name: fmt.Sprintf("Section %d", i/10), Variant: "orthodox", Players: five})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -33,7 +34,7 @@ func FuzzOrganize(f *testing.F) {
 	f.Cleanup(func() { db.Close() })
 	db.Now = func() time.Time { return fixedNow }
 	ref := &Referee{DB: db, Address: "referee@example.org"}
-	id, err := ref.NewTournament(TournamentOptions{Name: "Fuzz Cup", Variant: "orthodox", Players: []string{"a@example.com", "b@example.com", "c@example.com", "d@example.com"},
+	id, err := ref.Tournaments().New(organizer.Options{Name: "Fuzz Cup", Variant: "orthodox", Players: []string{"a@example.com", "b@example.com", "c@example.com", "d@example.com"},
 		Organizer: "td@example.org", Time: "10d+1d"})
 	if err != nil {
 		f.Fatal(err)

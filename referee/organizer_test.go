@@ -9,6 +9,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
@@ -43,7 +44,7 @@ func organizerReplyTo(t *testing.T, mails []store.OutMail) string {
 // token stops working), WITHDRAW, and each logged in the tournament.
 func TestOrganizerByMail(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,11 +223,11 @@ func TestOrganizerTold(t *testing.T) {
 // REPLACE refuses an address its mail might never reach (non-ASCII needs SMTPUTF8).
 func TestReplaceASCII(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.ref.Organize(id, "REPLACE "+quartet[0]+" Ünï@example.org"); err == nil || !strings.Contains(err.Error(), "only ASCII") {
+	if _, err := h.ref.Tournaments().Organize(id, "REPLACE "+quartet[0]+" Ünï@example.org"); err == nil || !strings.Contains(err.Error(), "only ASCII") {
 		t.Fatalf("a non-ASCII replacement: %v", err)
 	}
 	if _, err := h.ref.NewGame("orthodox", "zoë@example.org", bob, variant.Options{}); err == nil {
@@ -238,7 +239,7 @@ func TestReplaceASCII(t *testing.T) {
 // the restore count, so none is used again for another mail.
 func TestOrganizerMailAfterRestore(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,10 +256,10 @@ func TestOrganizerMailAfterRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.outbox()
-	if _, err := h.ref.Organize(id, "PAUSE"); err != nil {
+	if _, err := h.ref.Tournaments().Organize(id, "PAUSE"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.ref.Organize(id, "ADJUDICATE 1 1-0"); err != nil {
+	if _, err := h.ref.Tournaments().Organize(id, "ADJUDICATE 1 1-0"); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -280,7 +281,7 @@ func TestOrganizerMailAfterRestore(t *testing.T) {
 func TestPauseDuringLeave(t *testing.T) {
 	h := newHarness(t)
 	h.now = time.Date(2026, 11, 25, 16, 4, 0, 0, time.UTC)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,12 +304,12 @@ func TestPauseDuringLeave(t *testing.T) {
 // organizer withdrew him, not that he withdrew.
 func TestWithdrawnPlayerNews(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Spring Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Spring Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.outbox()
-	if _, err := h.ref.Organize(id, "WITHDRAW "+quartet[0]); err != nil {
+	if _, err := h.ref.Tournaments().Organize(id, "WITHDRAW "+quartet[0]); err != nil {
 		t.Fatal(err)
 	}
 	m := h.outbox()
@@ -319,7 +320,7 @@ func TestWithdrawnPlayerNews(t *testing.T) {
 	}
 	mustSay(t, "his opponent", strings.Join(mailsTo(t, m, quartet[1]), "\n"), "The organizer has withdrawn "+quartet[0]+" from Spring Cup")
 	for _, verb := range []string{"PAUSE", "RESUME"} {
-		if _, err := h.ref.Organize(id, verb); err != nil {
+		if _, err := h.ref.Tournaments().Organize(id, verb); err != nil {
 			t.Fatal(err)
 		}
 		m := h.outbox()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // at its moment, three days before the flag, counted without the pause; then the flag.
 func TestPauseReminder(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Winter Cup", Variant: "orthodox", Players: quartet[:3], Organizer: td, Time: "10d"})
 	if err != nil {
 		t.Fatal(err)
 	}

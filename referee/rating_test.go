@@ -9,6 +9,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/rating"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
@@ -42,7 +43,7 @@ func (h *harness) ratingsOf(addr, key string) *store.PlayerRating {
 // ratings, and RATING answers with them.
 func TestRatedTournamentByMail(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Rated Cup", Variant: "orthodox", Players: quartet, Rated: true})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Rated Cup", Variant: "orthodox", Players: quartet, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestRatedTournamentByMail(t *testing.T) {
 	h.now = h.now.Add(21 * 24 * time.Hour)
 	h.deliver(h.reply(g(2, 0), chess.White, "e4"))
 	h.deliver(h.reply(g(2, 0), chess.Black, "e5"))
-	if _, err := h.ref.Organize(id, fmt.Sprintf("ADJUDICATE %d 0-1 White's position is lost", g(2, 0))); err != nil {
+	if _, err := h.ref.Tournaments().Organize(id, fmt.Sprintf("ADJUDICATE %d 0-1 White's position is lost", g(2, 0))); err != nil {
 		t.Fatal(err)
 	}
 	byHand(g(2, 0), 0)
@@ -118,7 +119,7 @@ func TestRatedTournamentByMail(t *testing.T) {
 	h.deliver(h.reply(g(3, 1), chess.White, "e4"))
 	quitter := h.player(g(3, 1), chess.Black).Address
 	before := *h.ratingsOf(quitter, "orthodox")
-	if err := h.ref.Withdraw(id, quitter); err != nil {
+	if err := h.ref.Tournaments().Withdraw(id, quitter); err != nil {
 		t.Fatal(err)
 	}
 	if sg := h.outcome(g(3, 1)); !sg.Over() {

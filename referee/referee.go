@@ -63,7 +63,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -75,6 +74,7 @@ import (
 	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/referee/challenges"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/referee/senders"
@@ -345,15 +345,6 @@ func (r *Referee) sayTo(tx *store.Tx, address, kind string, args templates.Args)
 	return templates.SayIn(r.langOf(tx, address), "", kind, args)
 }
 
-// ParseGameID reads "42" or "#42".
-func ParseGameID(s string) (uint64, error) {
-	id, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(s), "#"), 10, 64)
-	if err != nil || id == 0 {
-		return 0, fmt.Errorf("%q is not a game number", s)
-	}
-	return id, nil
-}
-
 // RecordDeliveryFailure notes a mail to a player that the mail server refused for good (a
 // 5xx or too many tries): the player's bounce count, shown by "refereed show"; the game's
 // organizer, if it has one, is told.
@@ -483,6 +474,33 @@ func (r *Referee) out() *outbox.Writer {
 func (r *Referee) keeper() *clocks.Keeper {
 	return &clocks.Keeper{DB: r.DB, LeaveDays: r.LeaveDays, Rating: r.Rating, Out: r.out(),
 		TellOrganizer: r.tellOrganizer, GameOver: r.tournamentGameOver, Log: r.logger(), Loads: &r.deadlineLoads, Prefs: r.prefsOf}
+}
+
+// Tournaments is the referee's tournaments' office (package organizer): tournaments, their
+// standings and their organizers.
+func (r *Referee) Tournaments() *organizer.Desk {
+	return &organizer.Desk{DB: r.DB, Out: r.out(), Organizer: r.Organizer, Language: r.Language, Rating: r.Rating,
+		Keeper: r.keeper, CheckAddress: r.CheckAddress, Prefs: r.prefsOf,
+		StartGame: func(tx *store.Tx, v *variant.Variant, addrs [2]string, opts variant.Options, t *store.Tournament, round, rounds int) (*store.Game, error) {
+			return r.createGame(tx, v, addrs, opts, &seat{t: t, round: round, rounds: rounds})
+		},
+		PlayerHelp: func(v *variant.Variant, g variant.Game, t lang.Tag) string {
+			return commandTable.PlayerHelp(v, g, true, t)
+		},
+		Help: commandTable.OrganizerHelp, Run: r.organize,
+		AllowRefusal: func(tx *store.Tx, address string) (bool, error) { return r.allowRefusal(tx, address, limitForged) },
+		Authentic:    r.senders().Authentic}
+}
+
+// tellOrganizer tells the organizer of sg (organizer.Desk.Tell).
+func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int, error) {
+	return r.Tournaments().Tell(tx, sg, text)
+}
+
+// tournamentGameOver is what follows the end of a game: its tournament's standings to all
+// (organizer.Desk.GameOver).
+func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
+	return r.Tournaments().GameOver(tx, sg)
 }
 
 // CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each

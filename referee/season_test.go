@@ -24,6 +24,7 @@ import (
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 )
@@ -441,7 +442,7 @@ func TestSeasonByMail(t *testing.T) {
 	alice, bruno, chen, dora := seasonPlayers[0], seasonPlayers[1], seasonPlayers[2], seasonPlayers[3]
 	at := seasonTime
 	w := newSeasonWorld(t)
-	id, err := w.h.ref.NewTournament(TournamentOptions{Name: seasonName, Variant: "progressive", Players: seasonPlayers, Organizer: seasonTD, Time: "10d+1d"})
+	id, err := w.h.ref.Tournaments().New(organizer.Options{Name: seasonName, Variant: "progressive", Players: seasonPlayers, Organizer: seasonTD, Time: "10d+1d"})
 	if err != nil {
 		t.Fatal(err)
 	}

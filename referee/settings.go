@@ -1,8 +1,9 @@
 package referee
 
 import (
-	"github.com/refereed/refereed/lang"
 	"strings"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/referee/command"

@@ -10,6 +10,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
@@ -47,7 +48,7 @@ func mailsTo(t *testing.T, mails []store.OutMail, addr string) []string {
 // answers a player, and the last standings are the final crosstable.
 func TestTournamentByMail(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Progressive Open 2027", Variant: "progressive", Players: quartet})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Progressive Open 2027", Variant: "progressive", Players: quartet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,23 +155,23 @@ func onlyStandings(mails []store.OutMail) []store.OutMail {
 // count for nobody.
 func TestTournamentWithdraw(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup", Variant: "orthodox", Players: quartet[:3], WithdrawRule: tournament.WithdrawHalf})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: quartet[:3], WithdrawRule: tournament.WithdrawHalf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.outbox()
-	if err := h.ref.Withdraw(id, "Chen@example.org"); err != nil {
+	if err := h.ref.Tournaments().Withdraw(id, "Chen@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	m := h.outbox()
 	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, "alice@example.com"), "\n"), "The organizer has withdrawn chen@example.org from Cup", "none of his", "Subject: [refereed] Cup: standings")
-	if err := h.ref.Withdraw(id, "chen@example.org"); err == nil {
+	if err := h.ref.Tournaments().Withdraw(id, "chen@example.org"); err == nil {
 		t.Error("withdrew twice")
 	}
-	if err := h.ref.Withdraw(id, "zed@example.org"); err == nil {
+	if err := h.ref.Tournaments().Withdraw(id, "zed@example.org"); err == nil {
 		t.Error("a stranger withdrew")
 	}
-	text, err := h.ref.Standings(id)
+	text, err := h.ref.Tournaments().Standings(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestTournamentWithdraw(t *testing.T) {
 
 func TestNewTournamentRefuses(t *testing.T) {
 	h := newHarness(t)
-	for _, o := range []TournamentOptions{
+	for _, o := range []organizer.Options{
 		{Name: "x", Variant: "orthodox", Players: quartet[:2]},
 		{Name: "x", Variant: "orthodox", Players: []string{"a@x", "b@x", "A@x"}},
 		{Name: "x", Variant: "nosuch", Players: quartet},
@@ -187,7 +188,7 @@ func TestNewTournamentRefuses(t *testing.T) {
 		{Name: "x", Variant: "orthodox", Players: []string{"a@x", "b@x", "referee@example.org"}},
 		{Name: "x", Variant: "orthodox", Players: quartet, WithdrawRule: "never"},
 	} {
-		if _, err := h.ref.NewTournament(o); err == nil {
+		if _, err := h.ref.Tournaments().New(o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
 	}
@@ -207,7 +208,7 @@ func TestStandingsOutsideTournament(t *testing.T) {
 // game with its Round, those ended with their logs.
 func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	h := newHarness(t)
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Autumn Cup", Variant: "orthodox", Players: quartet[:3], Double: true})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Autumn Cup", Variant: "orthodox", Players: quartet[:3], Double: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	}
 	openings := h.outbox()
 	mustContain(t, "an opening", bodyTo(t, mailsTo2(openings, tr.Rounds[5].Games[0].Game), quartet[0]), "Autumn Cup, round 6 of 6", "one with each colour")
-	if err := h.ref.Withdraw(id, quartet[1]); err != nil {
+	if err := h.ref.Tournaments().Withdraw(id, quartet[1]); err != nil {
 		t.Fatal(err)
 	}
 	m := h.outbox()
@@ -270,14 +271,14 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 func TestTournamentEveryVariant(t *testing.T) {
 	h := newHarness(t)
 	for _, key := range variant.Keys() {
-		id, err := h.ref.NewTournament(TournamentOptions{Name: "Cup of " + key, Variant: key, Players: quartet[:3]})
+		id, err := h.ref.Tournaments().New(organizer.Options{Name: "Cup of " + key, Variant: key, Players: quartet[:3]})
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
 		if m := h.outbox(); len(m) != 6 {
 			t.Errorf("%s: %d opening mails, want 6", key, len(m))
 		}
-		if text, err := h.ref.Standings(id); err != nil || !strings.Contains(text, "0 of 3 games") {
+		if text, err := h.ref.Tournaments().Standings(id); err != nil || !strings.Contains(text, "0 of 3 games") {
 			t.Errorf("%s: standings %v\n%s", key, err, text)
 		}
 	}
@@ -285,21 +286,21 @@ func TestTournamentEveryVariant(t *testing.T) {
 	for i := range tournament.MaxPlayers {
 		players = append(players, fmt.Sprintf("player%02d@example.org", i+1))
 	}
-	id, err := h.ref.NewTournament(TournamentOptions{Name: "Big", Variant: "orthodox", Players: players})
+	id, err := h.ref.Tournaments().New(organizer.Options{Name: "Big", Variant: "orthodox", Players: players})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m := h.outbox(); len(m) != 2*190 {
 		t.Errorf("%d opening mails, want 380", len(m))
 	}
-	text, _ := h.ref.Standings(id)
+	text, _ := h.ref.Tournaments().Standings(id)
 	for _, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(l, " ") && len(l) > tournament.Width {
 			t.Errorf("a line of %d columns: %q", len(l), l)
 		}
 	}
 	players = append(players, "one.too.many@example.org")
-	if _, err := h.ref.NewTournament(TournamentOptions{Name: "Too big", Variant: "orthodox", Players: players}); err == nil {
+	if _, err := h.ref.Tournaments().New(organizer.Options{Name: "Too big", Variant: "orthodox", Players: players}); err == nil {
 		t.Error("21 players: no error")
 	}
 }
@@ -315,7 +316,7 @@ func TestOverInStoreOnly(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sg.Status, sg.Result, sg.Reason = store.Over, "0-1", withdrawnReason
+		sg.Status, sg.Result, sg.Reason = store.Over, "0-1", archive.WithdrawnReason
 		return tx.PutGame(sg)
 	}); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/refereed/refereed/archive"
-	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/store"
 )
 
@@ -48,7 +48,7 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 				return err
 			}
 		} else {
-			id, err := referee.ParseGameID(fs.Arg(0))
+			id, err := command.ParseGameID(fs.Arg(0))
 			if err != nil {
 				return err
 			}

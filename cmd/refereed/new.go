@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"strings"
 	"time"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/referee/senders"

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"net/http"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/mailer"
 	"github.com/refereed/refereed/mailer/localmail"

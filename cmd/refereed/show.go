@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/refereed/refereed/archive"
-	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/referee/clocks"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -23,7 +23,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	id, err := referee.ParseGameID(fs.Arg(0))
+	id, err := command.ParseGameID(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
 		return exitUsage

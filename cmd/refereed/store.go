@@ -4,13 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/store"

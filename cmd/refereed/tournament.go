@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/lang"
+
 	"github.com/refereed/refereed/archive"
-	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/tournament"
@@ -73,7 +74,7 @@ func (m *Main) tournamentNew(args []string) int {
 	double := fs.Bool("double", false, "each pair plays two games, one with each colour")
 	rated := fs.Bool("rated", true, "the games count for the players' ratings (--rated=false: they do not)")
 	language := fs.String("language", "", "the language of its players' mail where they set none (SET LANGUAGE): de, fr, es, it, nl, pt, pl, ru, en")
-	organizer := fs.String("organizer", "", "the organizer's address")
+	organizerAddr := fs.String("organizer", "", "the organizer's address")
 	rule := fs.String("withdraw-rule", tournament.WithdrawForfeit, "a withdrawn player's games: forfeit (those not finished are lost) or half (none counts if he finished fewer than half)")
 	auth := fs.String("auth", "prefer", "what the mail system must say of a sender: none, prefer or require")
 	deadline := fs.Duration("deadline", 72*time.Hour, "time for each action in every game: a reminder after it, a forfeit one more deadline later")
@@ -124,8 +125,8 @@ func (m *Main) tournamentNew(args []string) int {
 			return exitInvalid
 		}
 	}
-	id, err := refereeOf(db, *address).NewTournament(referee.TournamentOptions{
-		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizer, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays, Rated: *rated, Language: string(tlang),
+	id, err := refereeOf(db, *address).Tournaments().New(organizer.Options{
+		Name: *name, Variant: *v, Players: addrs, Double: *double, Organizer: *organizerAddr, WithdrawRule: *rule, Time: *timeControl, LeaveDays: *leaveDays, Rated: *rated, Language: string(tlang),
 		Game: variant.Options{Flags: map[string]string{"deadline": deadline.String(), "auth": *auth}},
 	})
 	if err != nil {
@@ -149,7 +150,7 @@ func (m *Main) tournamentNew(args []string) int {
 	mailers := t.Players
 	if t.Organizer != "" {
 		mailers = append(slices.Clone(mailers), t.Organizer)
-		fmt.Fprintf(m.Stdout, "the organizer, %s, was sent a welcome; he sends his commands to %s\n", t.Organizer, refereeOf(db, *address).OrganizerAddress(t))
+		fmt.Fprintf(m.Stdout, "the organizer, %s, was sent a welcome; he sends his commands to %s\n", t.Organizer, refereeOf(db, *address).Tournaments().Address(t))
 	}
 	printMailPasswords(m.Stdout, d.mailSecret(m, db), refereeOf(db, *address).Address, mailers...)
 	if m.db == nil {
@@ -256,7 +257,7 @@ func (m *Main) tournamentShow(args []string) int {
 			head += ", clocks stopped since " + t.Pauses[len(t.Pauses)-1].From.UTC().Format("2006-01-02 15:04 UTC")
 		}
 		if t.Organizer != "" {
-			head += fmt.Sprintf(",\norganizer %s (replies to %s)", t.Organizer, refereeOf(db, "").OrganizerAddress(t))
+			head += fmt.Sprintf(",\norganizer %s (replies to %s)", t.Organizer, refereeOf(db, "").Tournaments().Address(t))
 		}
 		for _, e := range t.Log {
 			head += fmt.Sprintf("\n  %s %s: %s", e.At.UTC().Format("2006-01-02 15:04"), e.By, printable(e.Text))
@@ -267,7 +268,7 @@ func (m *Main) tournamentShow(args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
 		return exitInvalid
 	}
-	text, err := refereeOf(db, "").Standings(id)
+	text, err := refereeOf(db, "").Tournaments().Standings(id)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
 		return exitInvalid
@@ -322,7 +323,7 @@ func (m *Main) tournamentWithdraw(args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
-	if err := refereeOf(db, "").Withdraw(id, rest[1]); err != nil {
+	if err := refereeOf(db, "").Tournaments().Withdraw(id, rest[1]); err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
 		return exitInvalid
 	}
@@ -365,7 +366,7 @@ func (m *Main) tournamentOrganize(verb string, args []string) int {
 		return exitUsage
 	}
 	defer closeDB()
-	out, err := refereeOf(db, "").Organize(id, strings.Join(rest[1:], " "))
+	out, err := refereeOf(db, "").Tournaments().Organize(id, strings.Join(rest[1:], " "))
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament %s: %v\n", name, err)
 		return exitInvalid

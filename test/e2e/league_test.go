@@ -14,6 +14,7 @@ import (
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/variant"
@@ -233,7 +234,7 @@ func buildLeague(t *testing.T, e *env, n int) league {
 	for made < n {
 		if made%100 < 10 && n-made >= 10 { // a tenth of the games: a section of five, ten games
 			five := []string{addr(made), addr(made + 1), addr(made + 2), addr(made + 3), addr(made + 4)}
-			if _, err := r.NewTournament(referee.TournamentOptions{Name: fmt.Sprintf("Section %d", made/10), Variant: "orthodox", Players: five}); err != nil {
+			if _, err := r.Tournaments().New(organizer.Options{Name: fmt.Sprintf("Section %d", made/10), Variant: "orthodox", Players: five}); err != nil {
 				t.Fatal(err)
 			}
 			made += 10

@@ -1,15 +1,16 @@
-package referee
+package organizer
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
@@ -21,8 +22,8 @@ import (
 // withdrawnReason is the Reason of a game ended by a player's withdrawal (archive.WithdrawnReason).
 const withdrawnReason = archive.WithdrawnReason
 
-// TournamentOptions are the settings of a new tournament.
-type TournamentOptions struct {
+// Options are the settings of a new tournament.
+type Options struct {
 	Name      string
 	Variant   string   // registry key or alias
 	Players   []string // addresses, in table order (the Berger tables' player 1 first)
@@ -42,9 +43,9 @@ type TournamentOptions struct {
 	Language string
 }
 
-// NewTournament creates a round-robin section and all its games at once, in one transaction,
+// New creates a round-robin section and all its games at once, in one transaction,
 // and queues every game's opening mails (which name the tournament and the round).
-func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
+func (d *Desk) New(o Options) (uint64, error) {
 	v, err := variant.Lookup(o.Variant)
 	if err != nil {
 		return 0, err
@@ -53,8 +54,8 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	if name == "" {
 		return 0, fmt.Errorf("a tournament needs a name")
 	}
-	if !plainText(name) || len(name) > 200 {
-		return 0, fmt.Errorf("tournament name %q: at most 200 characters, with no control characters or direction overrides", clip(name))
+	if !command.PlainText(name) || len(name) > 200 {
+		return 0, fmt.Errorf("tournament name %q: at most 200 characters, with no control characters or direction overrides", command.Clip(name))
 	}
 	rule := o.WithdrawRule
 	switch rule {
@@ -67,7 +68,7 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	var players []string
 	seen := map[string]bool{}
 	for _, a := range o.Players {
-		addr, err := r.CheckAddress(a)
+		addr, err := d.CheckAddress(a)
 		if err != nil {
 			return 0, fmt.Errorf("player: %w", err)
 		}
@@ -79,10 +80,10 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 	}
 	organizer := ""
 	if o.Organizer == "" {
-		o.Organizer = r.Organizer
+		o.Organizer = d.Organizer
 	}
 	if o.Organizer != "" {
-		if organizer, err = r.CheckAddress(o.Organizer); err != nil {
+		if organizer, err = d.CheckAddress(o.Organizer); err != nil {
 			return 0, fmt.Errorf("organizer: %w", err)
 		}
 	}
@@ -110,11 +111,11 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}
 	var id uint64
-	err = r.DB.Update(func(tx *store.Tx) error {
+	err = d.DB.Update(func(tx *store.Tx) error {
 		t := &store.Tournament{Name: name, Variant: v.Key, Players: players, Double: o.Double, Organizer: organizer, WithdrawRule: rule, Language: o.Language,
 			Time: o.Time, LeaveDays: o.LeaveDays, Rated: o.Rated}
 		if organizer != "" {
-			tok, err := r.newToken()
+			tok, err := d.Out.NewToken()
 			if err != nil {
 				return err
 			}
@@ -132,7 +133,7 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		for _, rd := range rounds {
 			tr := store.TournamentRound{Number: rd.Number, Bye: rd.Bye}
 			for _, p := range rd.Games {
-				sg, err := r.createGame(tx, v, [2]string{players[p.White], players[p.Black]}, o.Game, &seat{t: t, round: rd.Number, rounds: len(rounds)})
+				sg, err := d.StartGame(tx, v, [2]string{players[p.White], players[p.Black]}, o.Game, t, rd.Number, len(rounds))
 				if err != nil {
 					return err
 				}
@@ -154,8 +155,8 @@ func (r *Referee) NewTournament(o TournamentOptions) (uint64, error) {
 		if err != nil {
 			return err
 		}
-		return r.enqueueOrganizer(tx, t, say("subject/organizer-welcome", templates.Args{"Name": t.Name}),
-			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), list, organizerHelp()}, nil, nil)
+		return d.toOrganizer(tx, t, say("subject/organizer-welcome", templates.Args{"Name": t.Name}),
+			[]string{say("organizer-welcome", templates.Args{"Name": t.Name, "Variant": v.Name, "Players": len(t.Players), "Games": games, "Time": t.Time}), list, d.Help()}, nil, nil)
 	})
 	if err != nil {
 		return 0, err
@@ -190,9 +191,9 @@ func standingsParas(tx *store.Tx, t *store.Tournament, l lang.Tag) ([]string, er
 }
 
 // Standings is tournament id's crosstable, with its heading and key, as a mail gives it.
-func (r *Referee) Standings(id uint64) (string, error) {
+func (d *Desk) Standings(id uint64) (string, error) {
 	var text string
-	err := r.DB.View(func(tx *store.Tx) error {
+	err := d.DB.View(func(tx *store.Tx) error {
 		t, err := tx.Tournament(id)
 		if err != nil {
 			return err
@@ -204,9 +205,9 @@ func (r *Referee) Standings(id uint64) (string, error) {
 	return text, err
 }
 
-// tournamentGameOver tells every player of sg's tournament that sg ended, with the
+// GameOver tells every player of sg's tournament that sg ended, with the
 // standings. It is called in the transaction that ended the game.
-func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
+func (d *Desk) GameOver(tx *store.Tx, sg *store.Game) error {
 	if sg.Tournament == 0 {
 		return nil
 	}
@@ -214,14 +215,14 @@ func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
 	if err != nil {
 		return err
 	}
-	return r.sendStandings(tx, t, func(l lang.Tag) string {
+	return d.sendStandings(tx, t, func(l lang.Tag) string {
 		return templates.SayIn(l, "", "tournament-game-ended", templates.Args{"Game": sg.ID, "Name": t.Name, "White": sg.Players[0].Address, "Black": sg.Players[1].Address, "Result": sg.Result})
 	})
 }
 
 // sendStandings mails the standings of t, under head (in a language), to its players, each in
 // his language, and its organizer.
-func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head func(lang.Tag) string) error {
+func (d *Desk) sendStandings(tx *store.Tx, t *store.Tournament, head func(lang.Tag) string) error {
 	s, err := archive.Section(tx, t)
 	if err != nil {
 		return err
@@ -242,7 +243,7 @@ func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head func(lan
 		in[l] = paras
 		return paras, nil
 	}
-	def := r.Language
+	def := d.Language
 	if l := lang.Tag(t.Language); l.Known() {
 		def = l
 	}
@@ -251,7 +252,7 @@ func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head func(lan
 		if err != nil {
 			return err
 		}
-		if err := r.enqueueTournament(tx, t, p, paras, nil); err != nil {
+		if err := d.toPlayer(tx, t, p, paras, nil); err != nil {
 			return err
 		}
 	}
@@ -262,17 +263,17 @@ func (r *Referee) sendStandings(tx *store.Tx, t *store.Tournament, head func(lan
 	if err != nil {
 		return err
 	}
-	return r.enqueueOrganizer(tx, t, say("subject/standings", templates.Args{"Name": t.Name}), paras, nil, nil)
+	return d.toOrganizer(tx, t, say("subject/standings", templates.Args{"Name": t.Name}), paras, nil, nil)
 }
 
-// enqueueTournament sends a tournament's mail (the standings) to one address.
-func (r *Referee) enqueueTournament(tx *store.Tx, t *store.Tournament, to string, paras []string, answers *parser.Message) error {
-	return r.enqueueNotice(tx, to, r.sayTo(tx, to, "subject/standings", templates.Args{"Name": t.Name}), paras,
-		r.sayTo(tx, to, "tournament-footer", templates.Args{"Name": t.Name}), answers)
+// toPlayer sends a tournament's mail (the standings) to one address.
+func (d *Desk) toPlayer(tx *store.Tx, t *store.Tournament, to string, paras []string, answers *parser.Message) error {
+	return d.notice(tx, outbox.Notice{To: to, Subject: d.sayTo(tx, to, "subject/standings", templates.Args{"Name": t.Name}), Paras: paras,
+		Footer: d.sayTo(tx, to, "tournament-footer", templates.Args{"Name": t.Name}), Answers: answers})
 }
 
-// standingsAnswer is the answer to STANDINGS sent to a game's address.
-func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color) ([]variant.Notice, error) {
+// StandingsAnswer is the answer to STANDINGS sent to a game's address.
+func (d *Desk) StandingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color) ([]variant.Notice, error) {
 	if sg.Tournament == 0 {
 		return nil, variant.Refuse("no-tournament", nil)
 	}
@@ -280,7 +281,7 @@ func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color
 	if err != nil {
 		return nil, err
 	}
-	paras, err := standingsParas(tx, t, r.prefsOf(tx, sg)[side].Lang)
+	paras, err := standingsParas(tx, t, d.Prefs(tx, sg)[side].Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -291,14 +292,14 @@ func (r *Referee) standingsAnswer(tx *store.Tx, sg *store.Game, side chess.Color
 	return out, nil
 }
 
-// Withdraw takes player addr out of tournament id (see withdraw).
-func (r *Referee) Withdraw(id uint64, addr string) error {
-	return r.DB.Update(func(tx *store.Tx) error {
+// Withdraw takes player addr out of tournament id (see withdraw), as from the command line.
+func (d *Desk) Withdraw(id uint64, addr string) error {
+	return d.DB.Update(func(tx *store.Tx) error {
 		t, err := tx.Tournament(id)
 		if err != nil {
 			return err
 		}
-		if err := r.withdraw(tx, t, addr); err != nil {
+		if err := d.withdraw(tx, t, addr); err != nil {
 			return err
 		}
 		t.Log = append(t.Log, store.TournamentEvent{At: tx.Now, By: "admin", Text: "withdraw " + addr})
@@ -309,8 +310,8 @@ func (r *Referee) Withdraw(id uint64, addr string) error {
 // withdraw takes player addr out of tournament t: each of his games still going ends, and
 // the standings score his games by the tournament's rule. Both players of each game ended
 // are told, and every player of the section gets the standings.
-func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
-	addr, err := r.CheckAddress(addr)
+func (d *Desk) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
+	addr, err := d.CheckAddress(addr)
 	if err != nil {
 		return err
 	}
@@ -350,7 +351,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if tg.White != p && tg.Black != p {
 				continue
 			}
-			a, err := r.openGame(tx, tg.Game)
+			a, err := d.open(tx, tg.Game)
 			if err != nil {
 				return err
 			}
@@ -373,7 +374,7 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 			if err := a.End(result, withdrawnReason); err != nil {
 				return err
 			}
-			prefs := r.prefsOf(tx, sg)
+			prefs := d.Prefs(tx, sg)
 			for _, s := range []chess.Color{chess.White, chess.Black} {
 				revealed, err := play.Reveal(tx, a.Game, prefs[s]) // the game is over: the whole of it (rules.md 0.4b)
 				if err != nil {
@@ -383,14 +384,14 @@ func (r *Referee) withdraw(tx *store.Tx, t *store.Tournament, addr string) error
 				args := templates.Args{"Player": addr, "Name": t.Name, "Annulled": annulled, "Me": s == side}
 				l := outbox.Letter{Side: s, Kind: "update", Lang: prefs[s].Lang, What: say("subject/tournament-withdrawn", args),
 					Paras: append([]string{say("tournament-withdrew", args)}, revealed...), Diagram: play.Diagram(v, g, s, variant.ShowReveal, prefs[s])}
-				if err := r.enqueue(tx, sg, v, l); err != nil {
+				if err := d.mail(tx, sg, v, l); err != nil {
 					return err
 				}
 			}
 			ended = append(ended, "#"+strconv.FormatUint(sg.ID, 10))
 		}
 	}
-	return r.sendStandings(tx, t, func(l lang.Tag) string {
+	return d.sendStandings(tx, t, func(l lang.Tag) string {
 		return templates.SayIn(l, "", "tournament-withdrawal", templates.Args{"Player": addr, "Name": t.Name, "Games": ended})
 	})
 }

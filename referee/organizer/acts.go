@@ -1,4 +1,4 @@
-package referee
+package organizer
 
 import (
 	"fmt"
@@ -19,8 +19,8 @@ import (
 
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
 // the same way), and tells both players, with the organizer's reason.
-func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
-	a, err := r.openGame(tx, sg.ID)
+func (d *Desk) adjudicate(tx *store.Tx, sg *store.Game, result, reason string) error {
+	a, err := d.open(tx, sg.ID)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 		return err
 	}
 	var out play.Outcome
-	out.SetPrefs(r.prefsOf(tx, sg))
+	out.SetPrefs(d.Prefs(tx, sg))
 	for _, n := range notices {
 		out.Add(n)
 	}
@@ -41,13 +41,13 @@ func (r *Referee) adjudicate(tx *store.Tx, sg *store.Game, result, reason string
 			out.Tell(s, "adjudication-reason", templates.Args{"Reason": reason})
 		}
 	}
-	return play.Finish(r.out(), a, &out, nil, true, "update", r.tournamentGameOver)
+	return play.Finish(d.Out, a, &out, nil, true, "update", d.GameOver)
 }
 
 // extend gives sides (none: the one the game waits for, or both) n more days in sg: on their
 // clocks, or, with the simple deadline, for the action they are on. Both players are told.
-func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
-	a, err := r.openGame(tx, sg.ID)
+func (d *Desk) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) error {
+	a, err := d.open(tx, sg.ID)
 	if err != nil {
 		return err
 	}
@@ -67,11 +67,11 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 	for _, s := range sides {
 		names = append(names, s.String())
 	}
-	prefs := r.prefsOf(tx, l.Stored)
+	prefs := d.Prefs(tx, l.Stored)
 	for _, s := range []chess.Color{chess.White, chess.Black} {
 		say := func(kind string, args templates.Args) string { return templates.SayIn(prefs[s].Lang, "", kind, args) }
 		text := say("extended", templates.Args{"Sides": strings.Join(names, " and "), "Days": n, "Clock": l.Clock != nil})
-		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, prefs[s]), Lang: prefs[s].Lang}); err != nil {
+		if err := d.mail(tx, l.Stored, l.Variant, outbox.Letter{Side: s, Kind: "update", What: say("subject/extended", nil), Paras: []string{text}, Diagram: play.Diagram(l.Variant, l.Live, s, variant.ShowView, prefs[s]), Lang: prefs[s].Lang}); err != nil {
 			return err
 		}
 	}
@@ -82,12 +82,12 @@ func (r *Referee) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Colo
 // still going, with a reply token of his own (old's stops working). The new player is sent
 // each game as it stands, his opponents are told, and so is the old player. Finished games
 // keep the address that played them. It returns the games taken over.
-func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int, error) {
-	old, err := r.CheckAddress(old)
+func (d *Desk) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int, error) {
+	old, err := d.CheckAddress(old)
 	if err != nil {
 		return 0, variant.Reject("%v", err)
 	}
-	if neu, err = r.CheckAddress(neu); err != nil {
+	if neu, err = d.CheckAddress(neu); err != nil {
 		return 0, variant.Reject("%v", err)
 	}
 	i := slices.Index(t.Players, old)
@@ -110,7 +110,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if tg.White != i && tg.Black != i {
 				continue
 			}
-			a, err := r.openGame(tx, tg.Game)
+			a, err := d.open(tx, tg.Game)
 			if err != nil {
 				return 0, err
 			}
@@ -122,7 +122,7 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 			if tg.Black == i {
 				side = chess.Black
 			}
-			tok, err := r.newToken()
+			tok, err := d.Out.NewToken()
 			if err != nil {
 				return 0, err
 			}
@@ -139,13 +139,13 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 				return 0, err
 			}
 			args := templates.Args{"Old": old, "New": neu, "Side": side, "Name": t.Name, "Variant": l.Variant.Name, "Opponent": sg.Players[side.Other()].Address}
-			prefs := r.prefsOf(tx, sg)
+			prefs := d.Prefs(tx, sg)
 			sayTo := func(s chess.Color, kind string) string { return templates.SayIn(prefs[s].Lang, "", kind, args) }
-			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: sayTo(side, "subject/taken-over"), Lang: prefs[side].Lang,
-				Paras: []string{sayTo(side, "replacement-welcome"), commandTable.PlayerHelp(l.Variant, l.Live, true, prefs[side].Lang)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, prefs[side])}); err != nil {
+			if err := d.mail(tx, sg, l.Variant, outbox.Letter{Side: side, Kind: "opening", What: sayTo(side, "subject/taken-over"), Lang: prefs[side].Lang,
+				Paras: []string{sayTo(side, "replacement-welcome"), d.PlayerHelp(l.Variant, l.Live, prefs[side].Lang)}, Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, prefs[side])}); err != nil {
 				return 0, err
 			}
-			if err := r.enqueue(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: sayTo(side.Other(), "subject/new-opponent"), Lang: prefs[side.Other()].Lang,
+			if err := d.mail(tx, sg, l.Variant, outbox.Letter{Side: side.Other(), Kind: "update", What: sayTo(side.Other(), "subject/new-opponent"), Lang: prefs[side.Other()].Lang,
 				Paras: []string{sayTo(side.Other(), "replacement-told")}}); err != nil {
 				return 0, err
 			}
@@ -155,14 +155,8 @@ func (r *Referee) replace(tx *store.Tx, t *store.Tournament, old, neu string) (i
 	if err := clocks.MarkDue(tx, clocks.TournamentGames(t)...); err != nil { // the new player's leave counts now
 		return 0, err
 	}
-	if err := r.enqueueTournamentNote(tx, t, old, r.sayTo(tx, old, "replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
+	if err := d.note(tx, t, old, d.sayTo(tx, old, "replaced-you", templates.Args{"Name": t.Name, "New": neu})); err != nil {
 		return 0, err
 	}
 	return n, nil
-}
-
-// enqueueTournamentNote sends one player of t a short notice of the tournament.
-func (r *Referee) enqueueTournamentNote(tx *store.Tx, t *store.Tournament, to, text string) error {
-	return r.enqueueNotice(tx, to, r.sayTo(tx, to, "subject/tournament-note", templates.Args{"Name": t.Name}), []string{text},
-		r.sayTo(tx, to, "tournament-footer", templates.Args{"Name": t.Name}), nil)
 }
