@@ -30,7 +30,6 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/rating"
@@ -255,6 +254,3 @@ func (d *Desk) note(tx *store.Tx, t *store.Tournament, to, text string) error {
 
 // open loads game id for playing in tx.
 func (d *Desk) open(tx *store.Tx, id uint64) (*play.Game, error) { return play.Open(tx, id, d.Rating) }
-
-// bothSides are the two players, White first.
-var bothSides = []chess.Color{chess.White, chess.Black}
