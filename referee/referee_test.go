@@ -341,34 +341,6 @@ func TestProgressiveByMail(t *testing.T) {
 		"Subject: [refereed #1] Italian Progressive: your move (series 4)")
 }
 
-// Every kind of mail of a Progressive game: series, a series ended by a check, a refused
-// series, the end.
-func TestGoldenProgressive(t *testing.T) {
-	runGolden(t, "progressive", "progressive", []goldenStep{
-		{name: "series", side: W, body: "SERIES 1: e4"},
-		{name: "series", side: B, body: "e5, Nc6"},
-		{name: "check-ends-series", side: W, body: "3: Bc4, Bxf7+"},
-		{name: "refused-series", side: B, body: "Nf6, d6, Be7, O-O"},
-		{name: "series", side: B, body: "Kxf7, d6, Nf6, Be6"},
-		{name: "resign", side: W, body: "RESIGN"},
-	})
-}
-
-// Every kind of mail of a Conditional game: an A-move with its C-move, a B-move that
-// resolves it, an A-move without a C-move, a C-move stated on its own, the end with a pending
-// C-move revealed.
-func TestGoldenConditional(t *testing.T) {
-	runGolden(t, "conditional", "conditional", []goldenStep{
-		{name: "a-and-c", side: W, body: "A: e4\nC: !d4"},
-		{name: "b-move", side: B, body: "B: e5"},
-		{name: "a-alone", side: B, body: "A: Nc6"},
-		{name: "c-alone", side: B, body: "C: Ng1?Nf6/d6"},
-		{name: "b-move", side: W, body: "B: Nf3"},
-		{name: "a-and-c", side: W, body: "A: Nc3 C: !Bb5"},
-		{name: "resign", side: B, body: "RESIGN"},
-	})
-}
-
 // Conditional by mail: "A: e4" with "C: ..." in one mail; the opponent's mail says nothing of
 // the C-move until it resolves; then both get its full text with the played branch starred.
 func TestConditionalByMail(t *testing.T) {
