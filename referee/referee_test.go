@@ -91,51 +91,6 @@ func TestFaultAtEachStepLeavesStoreUnchanged(t *testing.T) {
 	}
 }
 
-// An orthodox game driven through Handle with raw messages, to mate.
-func TestOrthodoxGameByMail(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("orthodox")
-	open := h.outbox()
-	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "your move (move 1), new game", "White to play move 1.", "a  b  c")
-	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "I will write when it is your turn.", "White to play move 1.")
-	for _, who := range []string{ann, bob} {
-		if body := bodyTo(t, open, who); strings.Contains(body, "moves first") || strings.Contains(body, "You move first") {
-			t.Errorf("the opening says twice who moves first:\n%s", body)
-		}
-	}
-
-	h.deliver(h.reply(id, W, "f3"))
-	m := h.outbox()
-	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White played 1. f3")
-	bobs := bodyTo(t, m, bob)
-	mustContain(t, "Bob's mail", bobs, "White played 1. f3", "Black to play move 1.", "Subject: [refereed #1] Orthodox: your move (move 1)")
-	// Whose move it is is said once in the body, under the board; no "Your move." above it.
-	if strings.Contains(bobs, "Your move") {
-		t.Errorf("Bob's mail says it is his move twice:\n%s", bobs)
-	}
-
-	h.deliver(h.reply(id, B, "e5"))
-	h.deliver(h.reply(id, W, "g4 \n\nSent from my iPhone"))
-	h.outbox()
-	h.deliver(h.reply(id, B, "Qh4#"))
-	m = h.outbox()
-	for _, who := range []string{ann, bob} {
-		mustContain(t, "game over mail", bodyTo(t, m, who), "Black played 2... Qh4#", "Black checkmated White", "game over: 0-1")
-	}
-	if out := h.outcome(id); out.Result != "0-1" {
-		t.Errorf("outcome %+v", out)
-	}
-	// After the end, a move is refused with the game's result.
-	h.deliver(h.reply(id, W, "d4"))
-	late := bodyTo(t, h.outbox(), ann)
-	mustContain(t, "late move", late, "was refused: the game is over (0-1)", "is over: 0-1. You played White")
-	for _, invite := range []string{"send again", "Reply to this mail", "HELP lists"} {
-		if strings.Contains(late, invite) {
-			t.Errorf("the answer to a move after the end invites more (%q):\n%s", invite, late)
-		}
-	}
-}
-
 // A Transactional game to checkmate through Handle, with the mail clients' quirks on the way:
 // HTML-only mail, Latin-1, a quoted reply with an Outlook separator, a forged From, a wrong
 // token and an auto-reply.
@@ -204,21 +159,6 @@ func TestTransactionalGameByMail(t *testing.T) {
 	}
 }
 
-// A refused line stops processing: the reply names the line and the reason, says what was
-// kept, and quotes the rest back; the opponent hears nothing of the refused line.
-func TestRefusedLineQuotesRest(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.outbox()
-	h.deliver(h.reply(id, W, "Nc3\nNb5\nZz9\nNc7"))
-	m := h.outbox()
-	got := bodyTo(t, m, ann)
-	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 refused; lines above it done")
-	if b := bodyTo(t, m, bob); !strings.Contains(b, "Your turn") || strings.Contains(b, "Zz9") || strings.Contains(b, "Nc3") {
-		t.Errorf("Bob was told:\n%s", b)
-	}
-}
-
 // A mail says each thing once and nothing it then takes back: a batch line played at once
 // in the mail that brought its player's turn is not preceded by "Your turn", and a C-move
 // sent on the line after its A-move is not preceded by "you have not stated a C-move".
@@ -244,23 +184,6 @@ func TestNothingSaidThenTakenBack(t *testing.T) {
 	mustContain(t, "Ann's A-move and C-move on two lines", white, "White's A-move: e4", "Your C-move !d4 is stated")
 	if strings.Contains(white, "not stated") {
 		t.Errorf("Ann is told she stated no C-move, then that she did:\n%s", white)
-	}
-}
-
-// HELP, BOARD and HISTORY answer the sender only.
-func TestHelpBoardHistory(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.deliver(h.reply(id, W, "e4"))
-	h.outbox()
-	h.deliver(h.reply(id, B, "help\nBOARD\nhistory"))
-	m := h.outbox()
-	if len(m) != 1 {
-		t.Fatalf("%d mails, want the one reply to Bob", len(m))
-	}
-	mustContain(t, "Bob's reply", bodyTo(t, m, bob), "Commands, one per line:", "EP? e4", "Your current view is below.", "Your view (nothing pending: both views are the same)", "What you have been told in this game:", "Your turn: transaction T2")
-	if strings.Contains(bodyTo(t, m, bob), "e4.") {
-		t.Error("history reveals White's pending move")
 	}
 }
 
@@ -435,18 +358,4 @@ func TestGreetingBesideTheMove(t *testing.T) {
 		}
 		mustContain(t, "the answer", a, "not read as")
 	}
-}
-
-// Three moves sent out of turn in one Transactional mail are kept for later turns and said
-// once, in order, not in three paragraphs that each say it again (found by review).
-func TestBatchSaidOnce(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.outbox()
-	h.deliver(h.reply(id, B, "T1: d5\nT1: Nf6\nT1: e6"))
-	a := bodyTo(t, h.outbox(), bob)
-	if n := strings.Count(a, "Kept for"); n != 1 {
-		t.Fatalf("%d paragraphs about the kept lines:\n%s", n, a)
-	}
-	mustContain(t, "Bob's answer", strings.Join(strings.Fields(a), " "), "Kept for later turns, in this order: d5, Nf6, e6.")
 }

@@ -78,3 +78,20 @@ func TestConditionalRefusedCLine(t *testing.T) {
 		t.Fatalf("%d commands logged, want the A-move with its C-move as one", n)
 	}
 }
+
+// A Conditional player who states his C-move in the mail of his A-move was never told that he
+// had stated none, and HISTORY does not say so either (issue 25).
+func TestHistoryConditionalSameMail(t *testing.T) {
+	h := refereetest.New(t)
+	id := newGame(h)
+	h.Deliver(h.Reply(id, W, "A: e4\nC: !d4"))
+	first := refereetest.BodyTo(t, h.Outbox(), refereetest.White)
+	h.Deliver(h.Reply(id, W, "HISTORY"))
+	got := refereetest.BodyTo(t, h.Outbox(), refereetest.White)
+	if strings.Contains(first, "not stated") || strings.Contains(got, "not stated") {
+		t.Errorf("told he stated no C-move:\n%s\n---\n%s", first, got)
+	}
+	if !strings.Contains(got, "Your C-move") {
+		t.Errorf("HISTORY lacks the C-move:\n%s", got)
+	}
+}
