@@ -1,6 +1,7 @@
-// Package refereetest plays games by mail through a Referee on a real bbolt store with a fixed
-// clock, for the tests of any game, wherever it lives: Harness (make a game, send a player's
-// reply, take the outbox), Golden (every mail of a scripted game against its golden file) and
+// Package refereetest plays games by mail through a Referee on a real bbolt store with its own
+// clock (fixed until a test moves it), for the tests of any game, wherever it lives: Harness (make a game, send a player's
+// reply, take the outbox), Golden (every mail of a scripted game against its golden file; Script
+// for a script with a forged mail, a wait for the deadlines, a setup or an -update flag) and
 // Contract (what every game owes its players by mail); every mail they see passes
 // templates/mailcheck. A new game's package runs them from its own tests: nothing outside its
 // folder needs a line for it.
@@ -39,7 +40,7 @@ type Harness struct {
 	T   testing.TB
 	DB  *store.DB
 	Ref *referee.Referee
-	// Clock is the store's clock: Now at first; Wait moves it on.
+	// Clock is the store's clock: Now at first; Wait moves it on (a test may set it).
 	Clock time.Time
 	// MessageID writes the Message-ID of the players' replies; nil is GameMessageID.
 	MessageID func(id uint64, side chess.Color, n int, from string) string
