@@ -1,10 +1,10 @@
 // Package refereetest plays games by mail through a Referee on a real bbolt store with its own
-// clock (fixed until a test moves it), for the tests of any game, wherever it lives: Harness (make a game, send a player's
-// reply, take the outbox), Golden (every mail of a scripted game against its golden file; Script
-// for a script with a forged mail, a wait for the deadlines, a setup or an -update flag) and
-// Contract (what every game owes its players by mail); every mail they see passes
-// templates/mailcheck. A new game's package runs them from its own tests: nothing outside its
-// folder needs a line for it.
+// clock (fixed until a test moves it), for the tests of any game, wherever it lives: Harness
+// (make a game, send a player's reply, take the outbox), Golden (every mail of a scripted game
+// against its golden file; Script for a script with a forged mail, a wait for the deadlines, a
+// setup or an -update flag) and Contract (what every game owes its players by mail); every
+// mail they see passes templates/mailcheck. A new game's package runs them from its own tests:
+// nothing outside its folder needs a line for it.
 package refereetest
 
 import (
