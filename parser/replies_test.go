@@ -18,7 +18,8 @@ import (
 // "~"), a blank line, then the body. In the body {{QUOTED}} stands for the referee's mail
 // quoted with "> ", {{ORIGINAL}} for it unquoted (Outlook, phones).
 
-// refereeMail is the text of a mail the referee sent (testdata/golden in package referee).
+// refereeMail is the text of a mail the referee sent (a golden mail of orthodox chess, in
+// variant/orthodox/testdata/golden).
 const refereeMail = `White played 1. e4
 
     h  g  f  e  d  c  b  a

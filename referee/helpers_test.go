@@ -173,15 +173,3 @@ func mustSay(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
-
-// trainWreck starts a game of key (a Train Wreck, or any other) from fen with flags and
-// empties the outbox.
-func (h *harness) trainWreck(key, fen string, flags map[string]string) uint64 {
-	h.t.Helper()
-	id, err := h.ref.NewGame(key, ann, bob, variant.Options{FEN: fen, Flags: flags})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	h.outbox()
-	return id
-}

@@ -44,24 +44,6 @@ func TestHistoryTakeback(t *testing.T) {
 	}
 }
 
-// A Conditional player who states his C-move in the mail of his A-move was never told that he
-// had stated none, and HISTORY does not say so either (issue 25).
-func TestHistoryConditionalSameMail(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("conditional")
-	h.outbox()
-	h.deliver(h.reply(id, W, "A: e4\nC: !d4"))
-	first := bodyTo(t, h.outbox(), ann)
-	h.deliver(h.reply(id, W, "HISTORY"))
-	got := bodyTo(t, h.outbox(), ann)
-	if strings.Contains(first, "not stated") || strings.Contains(got, "not stated") {
-		t.Errorf("told he stated no C-move:\n%s\n---\n%s", first, got)
-	}
-	if !strings.Contains(got, "Your C-move") {
-		t.Errorf("HISTORY lacks the C-move:\n%s", got)
-	}
-}
-
 // ICCF numeric notation by mail (issue 25), a promotion's fifth digit included: the mails say
 // the moves as the game writes them.
 func TestNumericByMail(t *testing.T) {

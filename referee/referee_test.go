@@ -91,51 +91,6 @@ func TestFaultAtEachStepLeavesStoreUnchanged(t *testing.T) {
 	}
 }
 
-// An orthodox game driven through Handle with raw messages, to mate.
-func TestOrthodoxGameByMail(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("orthodox")
-	open := h.outbox()
-	mustContain(t, "White's opening mail", bodyTo(t, open, ann), "you play White against bob@example.net", "your move (move 1), new game", "White to play move 1.", "a  b  c")
-	mustContain(t, "Black's opening mail", bodyTo(t, open, bob), "I will write when it is your turn.", "White to play move 1.")
-	for _, who := range []string{ann, bob} {
-		if body := bodyTo(t, open, who); strings.Contains(body, "moves first") || strings.Contains(body, "You move first") {
-			t.Errorf("the opening says twice who moves first:\n%s", body)
-		}
-	}
-
-	h.deliver(h.reply(id, W, "f3"))
-	m := h.outbox()
-	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White played 1. f3")
-	bobs := bodyTo(t, m, bob)
-	mustContain(t, "Bob's mail", bobs, "White played 1. f3", "Black to play move 1.", "Subject: [refereed #1] Orthodox: your move (move 1)")
-	// Whose move it is is said once in the body, under the board; no "Your move." above it.
-	if strings.Contains(bobs, "Your move") {
-		t.Errorf("Bob's mail says it is his move twice:\n%s", bobs)
-	}
-
-	h.deliver(h.reply(id, B, "e5"))
-	h.deliver(h.reply(id, W, "g4 \n\nSent from my iPhone"))
-	h.outbox()
-	h.deliver(h.reply(id, B, "Qh4#"))
-	m = h.outbox()
-	for _, who := range []string{ann, bob} {
-		mustContain(t, "game over mail", bodyTo(t, m, who), "Black played 2... Qh4#", "Black checkmated White", "game over: 0-1")
-	}
-	if out := h.outcome(id); out.Result != "0-1" {
-		t.Errorf("outcome %+v", out)
-	}
-	// After the end, a move is refused with the game's result.
-	h.deliver(h.reply(id, W, "d4"))
-	late := bodyTo(t, h.outbox(), ann)
-	mustContain(t, "late move", late, "was refused: the game is over (0-1)", "is over: 0-1. You played White")
-	for _, invite := range []string{"send again", "Reply to this mail", "HELP lists"} {
-		if strings.Contains(late, invite) {
-			t.Errorf("the answer to a move after the end invites more (%q):\n%s", invite, late)
-		}
-	}
-}
-
 // A Transactional game to checkmate through Handle, with the mail clients' quirks on the way:
 // HTML-only mail, Latin-1, a quoted reply with an Outlook separator, a forged From, a wrong
 // token and an auto-reply.
@@ -204,21 +159,6 @@ func TestTransactionalGameByMail(t *testing.T) {
 	}
 }
 
-// A refused line stops processing: the reply names the line and the reason, says what was
-// kept, and quotes the rest back; the opponent hears nothing of the refused line.
-func TestRefusedLineQuotesRest(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.outbox()
-	h.deliver(h.reply(id, W, "Nc3\nNb5\nZz9\nNc7"))
-	m := h.outbox()
-	got := bodyTo(t, m, ann)
-	mustContain(t, "reply", got, "Accepted T1: Nc3", "Kept for a later turn: Nb5", "Line 3 (Zz9) was refused", "The lines before it were done", "> Zz9", "> Nc7", "line 3 refused; lines above it done")
-	if b := bodyTo(t, m, bob); !strings.Contains(b, "Your turn") || strings.Contains(b, "Zz9") || strings.Contains(b, "Nc3") {
-		t.Errorf("Bob was told:\n%s", b)
-	}
-}
-
 // A mail says each thing once and nothing it then takes back: a batch line played at once
 // in the mail that brought its player's turn is not preceded by "Your turn", and a C-move
 // sent on the line after its A-move is not preceded by "you have not stated a C-move".
@@ -244,23 +184,6 @@ func TestNothingSaidThenTakenBack(t *testing.T) {
 	mustContain(t, "Ann's A-move and C-move on two lines", white, "White's A-move: e4", "Your C-move !d4 is stated")
 	if strings.Contains(white, "not stated") {
 		t.Errorf("Ann is told she stated no C-move, then that she did:\n%s", white)
-	}
-}
-
-// HELP, BOARD and HISTORY answer the sender only.
-func TestHelpBoardHistory(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.deliver(h.reply(id, W, "e4"))
-	h.outbox()
-	h.deliver(h.reply(id, B, "help\nBOARD\nhistory"))
-	m := h.outbox()
-	if len(m) != 1 {
-		t.Fatalf("%d mails, want the one reply to Bob", len(m))
-	}
-	mustContain(t, "Bob's reply", bodyTo(t, m, bob), "Commands, one per line:", "EP? e4", "Your current view is below.", "Your view (nothing pending: both views are the same)", "What you have been told in this game:", "Your turn: transaction T2")
-	if strings.Contains(bodyTo(t, m, bob), "e4.") {
-		t.Error("history reveals White's pending move")
 	}
 }
 
@@ -314,122 +237,6 @@ func TestInternalErrorKeepsMail(t *testing.T) {
 	h.db.View(func(tx *store.Tx) error { pending, _ = tx.PendingInbound(); return nil })
 	if len(pending) != 1 || pending[0].Attempts != 3 {
 		t.Errorf("the mail was not kept for the operator: %+v", pending)
-	}
-}
-
-// Progressive by mail: the whole series in one mail, applied whole or refused naming its
-// first bad move; both players get the series, the diagram and what comes next.
-func TestProgressiveByMail(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("progressive-italian")
-	h.outbox()
-	h.deliver(h.reply(id, W, "SERIES 1: e4"))
-	m := h.outbox()
-	for _, who := range []string{ann, bob} {
-		mustContain(t, "after series 1", bodyTo(t, m, who), "White played series 1: e4", "Next: series 2, 2 moves, for Black.", "+------------------------+")
-	}
-	h.deliver(h.reply(id, B, "e5, Qh4"))
-	h.outbox()
-	h.deliver(h.reply(id, W, "3: Bc4, Bxf7+, Nf3"))
-	m = h.outbox()
-	mustContain(t, "refused series", bodyTo(t, m, ann), "Line 1 (3: Bc4, Bxf7+, Nf3) was refused: move 2 (Bxf7+) gives check", "which Italian rules forbid.", "Nothing\nin your mail was done.")
-	if bodyTo(t, m, bob) != "" {
-		t.Error("Bob was told of Ann's refused series")
-	}
-	h.deliver(h.reply(id, W, "Nf3, Nxh4, Bc4"))
-	mustContain(t, "Bob after series 3", bodyTo(t, h.outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 moves, for Black.",
-		"Subject: [refereed #1] Italian Progressive: your move (series 4)")
-}
-
-// Every kind of mail of a Progressive game: series, a series ended by a check, a refused
-// series, the end.
-func TestGoldenProgressive(t *testing.T) {
-	runGolden(t, "progressive", "progressive", []goldenStep{
-		{name: "series", side: W, body: "SERIES 1: e4"},
-		{name: "series", side: B, body: "e5, Nc6"},
-		{name: "check-ends-series", side: W, body: "3: Bc4, Bxf7+"},
-		{name: "refused-series", side: B, body: "Nf6, d6, Be7, O-O"},
-		{name: "series", side: B, body: "Kxf7, d6, Nf6, Be6"},
-		{name: "resign", side: W, body: "RESIGN"},
-	})
-}
-
-// Every kind of mail of a Conditional game: an A-move with its C-move, a B-move that
-// resolves it, an A-move without a C-move, a C-move stated on its own, the end with a pending
-// C-move revealed.
-func TestGoldenConditional(t *testing.T) {
-	runGolden(t, "conditional", "conditional", []goldenStep{
-		{name: "a-and-c", side: W, body: "A: e4\nC: !d4"},
-		{name: "b-move", side: B, body: "B: e5"},
-		{name: "a-alone", side: B, body: "A: Nc6"},
-		{name: "c-alone", side: B, body: "C: Ng1?Nf6/d6"},
-		{name: "b-move", side: W, body: "B: Nf3"},
-		{name: "a-and-c", side: W, body: "A: Nc3 C: !Bb5"},
-		{name: "resign", side: B, body: "RESIGN"},
-	})
-}
-
-// Conditional by mail: "A: e4" with "C: ..." in one mail; the opponent's mail says nothing of
-// the C-move until it resolves; then both get its full text with the played branch starred.
-func TestConditionalByMail(t *testing.T) {
-	worlds := map[string]string{}
-	for _, c := range []string{"C: !d4", "C: Nf6?d3/Nc3"} {
-		h := newHarness(t)
-		id := h.newGame("conditional")
-		h.outbox()
-		h.deliver(h.reply(id, W, "A: e4\n"+c))
-		m := h.outbox()
-		mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move", "Stated C-move (secret)")
-		mustContain(t, "Bob's mail", bodyTo(t, m, bob), "Subject: [refereed #1] Conditional: your move (cycle 1, B-move)")
-		worlds[c] = bodyTo(t, m, bob)
-		h.deliver(h.reply(id, B, "B: e5"))
-		m = h.outbox()
-		if c == "C: !d4" {
-			for _, who := range []string{ann, bob} {
-				mustContain(t, "after the C-move", bodyTo(t, m, who), "Black's B-move: e5", "White's C-move: !d4, played d4.", "Next: Black's A-move.")
-			}
-		}
-	}
-	if worlds["C: !d4"] != worlds["C: Nf6?d3/Nc3"] {
-		t.Errorf("Bob's mail depends on Ann's C-move:\n%s\n--\n%s", worlds["C: !d4"], worlds["C: Nf6?d3/Nc3"])
-	}
-	if strings.Contains(worlds["C: !d4"], "d4") {
-		t.Errorf("Bob's mail names the C-move:\n%s", worlds["C: !d4"])
-	}
-}
-
-// rules.md §6.4: the A-move and its C-move come in the same message and are checked together.
-// A mail whose C-move line is refused is refused whole: its A-move on the line before is not
-// made, Bob hears nothing, and both lines come back to Ann (issue 33). The same two lines
-// with a good C-move are played as one command.
-func TestConditionalRefusedCLine(t *testing.T) {
-	for _, c := range []struct{ body, refused string }{
-		{"A: e4\nC: zz?d4", "Line 1 (A: e4 C: zz?d4) was refused: \"zz?d4\": the then-move and the\nelse-move are separated by /. Nothing in your mail was done."},
-		{"e4\nC: a9?d4/d3", `condition "a9"`},
-		{"A: e4\nC: Xe5?d4/d3\nRESIGN", `"X" is not E or a piece letter`},
-	} {
-		h := newHarness(t)
-		id := h.newGame("conditional")
-		h.outbox()
-		h.deliver(h.reply(id, W, c.body))
-		m := h.outbox()
-		if len(m) != 1 {
-			t.Fatalf("%q: %d mails, want Ann's refusal alone", c.body, len(m))
-		}
-		reply := bodyTo(t, m, ann)
-		mustContain(t, "the refusal", reply, "was refused", c.refused, "> "+strings.Split(c.body, "\n")[0], "> "+strings.Split(c.body, "\n")[1])
-		if n := len(h.log(id)); n != 0 {
-			t.Fatalf("%q: %d commands logged, want none: the A-move was made", c.body, n)
-		}
-	}
-	h := newHarness(t)
-	id := h.newGame("conditional")
-	h.outbox()
-	h.deliver(h.reply(id, W, "e4\nC: !d4\nHISTORY"))
-	m := h.outbox()
-	mustContain(t, "Ann's reply", bodyTo(t, m, ann), "White's A-move: e4", "Your C-move !d4 is stated", "Stated C-move (secret)")
-	if n := len(h.log(id)); n != 1 {
-		t.Fatalf("%d commands logged, want the A-move with its C-move as one", n)
 	}
 }
 
@@ -551,18 +358,4 @@ func TestGreetingBesideTheMove(t *testing.T) {
 		}
 		mustContain(t, "the answer", a, "not read as")
 	}
-}
-
-// Three moves sent out of turn in one Transactional mail are kept for later turns and said
-// once, in order, not in three paragraphs that each say it again (found by review).
-func TestBatchSaidOnce(t *testing.T) {
-	h := newHarness(t)
-	id := h.newGame("transactional")
-	h.outbox()
-	h.deliver(h.reply(id, B, "T1: d5\nT1: Nf6\nT1: e6"))
-	a := bodyTo(t, h.outbox(), bob)
-	if n := strings.Count(a, "Kept for"); n != 1 {
-		t.Fatalf("%d paragraphs about the kept lines:\n%s", n, a)
-	}
-	mustContain(t, "Bob's answer", strings.Join(strings.Fields(a), " "), "Kept for later turns, in this order: d5, Nf6, e6.")
 }

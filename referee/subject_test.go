@@ -14,11 +14,16 @@ import (
 // is short (at most 70 characters for game #1; most at most 60), what happened at most 40 of
 // them after the game's short name (48 in the other languages, whose words are longer: the
 // golden mails "in-<lang>-..." and "lang-..."), and a subject that asks for a move says so
-// first. Characters, not bytes: a Cyrillic letter is one.
+// first. Characters, not bytes: a Cyrillic letter is one. The golden mails are the referee's
+// (testdata/golden) and each game's (variant/<game>/testdata/golden, and variant/toy's).
 func TestSubjectsShort(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.eml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden mails: %v", err)
+	var files []string
+	for _, dir := range []string{filepath.Join("testdata", "golden"), filepath.Join("..", "variant", "*", "testdata", "golden"), filepath.Join("..", "variant", "*", "testdata")} {
+		found, err := filepath.Glob(filepath.Join(dir, "*.eml"))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no golden mails in %s: %v", dir, err)
+		}
+		files = append(files, found...)
 	}
 	var dec mime.WordDecoder
 	long := 0

@@ -1,9 +1,10 @@
-// Package refereetest plays games by mail through a Referee on a real bbolt store with a fixed
-// clock, for the tests of any game, wherever it lives: Harness (make a game, send a player's
-// reply, take the outbox), Golden (every mail of a scripted game against its golden file) and
-// Contract (what every game owes its players by mail); every mail they see passes
-// templates/mailcheck. A new game's package runs them from its own tests: nothing outside its
-// folder needs a line for it.
+// Package refereetest plays games by mail through a Referee on a real bbolt store with its own
+// clock (fixed until a test moves it), for the tests of any game, wherever it lives: Harness
+// (make a game, send a player's reply, take the outbox), Golden (every mail of a scripted game
+// against its golden file; Script for a script with a forged mail, a wait for the deadlines, a
+// setup or an -update flag) and Contract (what every game owes its players by mail); every
+// mail they see passes templates/mailcheck. A new game's package runs them from its own tests:
+// nothing outside its folder needs a line for it.
 package refereetest
 
 import (
@@ -39,7 +40,11 @@ type Harness struct {
 	T   testing.TB
 	DB  *store.DB
 	Ref *referee.Referee
-	uid uint32
+	// Clock is the store's clock: Now at first; Wait moves it on (a test may set it).
+	Clock time.Time
+	// MessageID writes the Message-ID of the players' replies; nil is GameMessageID.
+	MessageID func(id uint64, side chess.Color, n int, from string) string
+	uid       uint32
 	// sent numbers each player's mails, so that their Message-IDs differ.
 	sent [2]int
 }
@@ -52,8 +57,9 @@ func New(t testing.TB) *Harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return Now }
-	return &Harness{T: t, DB: db, Ref: &referee.Referee{DB: db, Address: Address, Rand: rand.New(rand.NewSource(1))}}
+	h := &Harness{T: t, DB: db, Clock: Now, Ref: &referee.Referee{DB: db, Address: Address, Rand: rand.New(rand.NewSource(1))}}
+	db.Now = func() time.Time { return h.Clock }
+	return h
 }
 
 // NewGame makes a game of variant key between White and Black.
@@ -69,14 +75,62 @@ func (h *Harness) NewGame(key string, opts variant.Options) uint64 {
 // Reply is a plain-text reply from side's player to game id, as a mail client writes it.
 func (h *Harness) Reply(id uint64, side chess.Color, body string) []byte {
 	h.T.Helper()
+	g := h.game(id)
+	h.sent[side]++
+	msgid := h.MessageID
+	if msgid == nil {
+		msgid = GameMessageID
+	}
+	from := g.Players[side].Address
+	return Mail(from, h.Ref.ReplyAddress(g, side), "Re: your move", msgid(id, side, h.sent[side], from), body)
+}
+
+// ReplyAddress is the address side's player of game id replies to (with his token).
+func (h *Harness) ReplyAddress(id uint64, side chess.Color) string {
+	h.T.Helper()
+	return h.Ref.ReplyAddress(h.game(id), side)
+}
+
+func (h *Harness) game(id uint64) *store.Game {
+	h.T.Helper()
 	var g *store.Game
 	if err := h.DB.View(func(tx *store.Tx) (err error) { g, err = tx.Game(id); return err }); err != nil {
 		h.T.Fatal(err)
 	}
-	h.sent[side]++
-	return []byte(fmt.Sprintf("From: Player <%s>\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <%d.%d.%d@example.com>\r\n"+
+	return g
+}
+
+// GameMessageID is the Message-ID of the nth reply (from 1) of side's player in game id:
+// "<id.side.n@example.com>".
+func GameMessageID(id uint64, side chess.Color, n int, from string) string {
+	return fmt.Sprintf("<%d.%d.%d@example.com>", id, side, n)
+}
+
+// SenderMessageID is the Message-ID of the nth reply of side's player, in the domain of his
+// address from: "<side.n.m@domain>", the form of the package referee's own tests (and of the
+// golden mails first written there).
+func SenderMessageID(id uint64, side chess.Color, n int, from string) string {
+	return fmt.Sprintf("<%d.%d.m@%s>", side, n, from[strings.LastIndex(from, "@")+1:])
+}
+
+// Mail is a plain-text mail from address from (named "Player") to address to, as a mail client
+// writes it: for a reply forged or otherwise not a player's own (Reply writes those).
+func Mail(from, to, subject, messageID, body string) []byte {
+	return []byte(fmt.Sprintf("From: Player <%s>\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: %s\r\n"+
 		"Date: Sun, 22 Nov 2026 11:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
-		g.Players[side].Address, h.Ref.ReplyAddress(g, side), id, side, h.sent[side], strings.ReplaceAll(body, "\n", "\r\n")))
+		from, to, subject, messageID, strings.ReplaceAll(body, "\n", "\r\n")))
+}
+
+// Wait moves the clock on by d and runs the deadline check; it returns the number of mails
+// the check queued.
+func (h *Harness) Wait(d time.Duration) int {
+	h.T.Helper()
+	h.Clock = h.Clock.Add(d)
+	n, err := h.Ref.CheckDeadlines()
+	if err != nil {
+		h.T.Fatalf("CheckDeadlines: %v", err)
+	}
+	return n
 }
 
 // Deliver hands raw to the referee under the next inbox key.
@@ -169,11 +223,15 @@ func Says(t testing.TB, what, got string, wants ...string) {
 	}
 }
 
-// Step is one mail of a scripted game: Side's reply with Body, its mails named Name.
+// Step is one mail of a scripted game: Side's reply with Body, its mails named Name. With Raw
+// set, the mail Raw makes is delivered instead (a forged sender); with Wait set, no mail: the
+// clock moves on by Wait and the deadline check runs.
 type Step struct {
 	Name string
 	Side chess.Color
 	Body string
+	Raw  func(h *Harness, id uint64) []byte
+	Wait time.Duration
 }
 
 // Golden plays steps in a game of variant key and compares every mail it causes with the file
@@ -182,13 +240,42 @@ type Step struct {
 // unproduced ones).
 func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []Step) {
 	t.Helper()
-	golden := mailcheck.Golden{Dir: dir, Game: game, Black: Black, Update: os.Getenv("REFEREED_UPDATE_GOLDEN") != ""}
+	Script{Dir: dir, Game: game, Key: key, Options: opts, Steps: steps}.Run(t)
+}
+
+// Script is a scripted game for Golden, with what some scripts need more.
+type Script struct {
+	Dir, Game, Key string
+	Options        variant.Options
+	Steps          []Step
+	// Setup, if set, runs on the Harness before the game is made (players' settings, the
+	// form of their Message-IDs).
+	Setup func(h *Harness)
+	// Update writes the golden files instead of comparing them (a test's -update flag), as
+	// REFEREED_UPDATE_GOLDEN=1 does.
+	Update bool
+}
+
+// Run plays the script as Golden does.
+func (s Script) Run(t *testing.T) {
+	t.Helper()
+	golden := mailcheck.Golden{Dir: s.Dir, Game: s.Game, Black: Black, Update: s.Update || os.Getenv("REFEREED_UPDATE_GOLDEN") != ""}
 	h := New(t)
-	id := h.NewGame(key, opts)
+	if s.Setup != nil {
+		s.Setup(h)
+	}
+	id := h.NewGame(s.Key, s.Options)
 	golden.Check(t, 0, "opening", h.Outbox())
-	for i, s := range steps {
-		h.Deliver(h.Reply(id, s.Side, s.Body))
-		golden.Check(t, i+1, s.Name, h.Outbox())
+	for i, st := range s.Steps {
+		switch {
+		case st.Wait > 0:
+			h.Wait(st.Wait)
+		case st.Raw != nil:
+			h.Deliver(st.Raw(h, id))
+		default:
+			h.Deliver(h.Reply(id, st.Side, st.Body))
+		}
+		golden.Check(t, i+1, st.Name, h.Outbox())
 	}
 	golden.Done(t)
 }
