@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/clock"
 	"github.com/refereed/refereed/store"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -34,9 +34,9 @@ type Game struct {
 	Since   [2]time.Time // when the game began to wait for each side; zero if it does not
 	// Stops are the spans in which the game's clocks stand still (leave, pauses); Extended
 	// the days the organizer gave each side, each with its time.
-	Stops    []tournament.Stop
+	Stops    []clock.Stop
 	Extended []store.Event
-	Clock    *tournament.Clock // nil: no time control, the simple deadline (rules.md 0.4a)
+	Clock    *clock.Clock // nil: no time control, the simple deadline (rules.md 0.4a)
 	// Takeback is the side whose takeback offer stands, -1 for none; TurnFrom is, for each
 	// side, the index in the game's log of the first command of his last turn.
 	Takeback int
@@ -119,7 +119,7 @@ func LoadEvents(tx *store.Tx, sg *store.Game, v *variant.Variant, all []store.Ev
 		return nil, err
 	}
 	if tc, ok := TimeControlOf(sg); ok {
-		l.Clock = tournament.NewClock(tc, l.Stops)
+		l.Clock = clock.NewClock(tc, l.Stops)
 		for _, e := range l.Extended {
 			l.Clock.Extra[e.Side] += e.Days
 		}

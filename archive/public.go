@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/clock"
 	"github.com/refereed/refereed/store"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -37,7 +37,7 @@ type PublicGame struct {
 	Turn string
 	// Clock is the game's clock where spectators may see whose turn it is (what a running
 	// clock tells); nil otherwise or without a time control.
-	Clock *tournament.Clock
+	Clock *clock.Clock
 	// Movetext is the moves in the literature's notation: in progress without comments (they
 	// may carry what is not yet public), finished with its comments and replacements.
 	Movetext string

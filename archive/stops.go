@@ -3,26 +3,26 @@ package archive
 import (
 	"time"
 
+	"github.com/refereed/refereed/clock"
 	"github.com/refereed/refereed/store"
-	"github.com/refereed/refereed/tournament"
 )
 
 // When a game's clocks stand still: its players' leave and its tournament's pauses (the
 // clocks themselves are package tournament's, pure).
 
 // TimeControlOf is a game's time control, if it has one.
-func TimeControlOf(sg *store.Game) (tournament.TimeControl, bool) {
+func TimeControlOf(sg *store.Game) (clock.TimeControl, bool) {
 	if sg.Flags["time"] == "" {
-		return tournament.TimeControl{}, false
+		return clock.TimeControl{}, false
 	}
-	tc, err := tournament.ParseTimeControl(sg.Flags["time"])
+	tc, err := clock.ParseTimeControl(sg.Flags["time"])
 	return tc, err == nil
 }
 
 // StopsOf lists the spans in which sg's clocks stand still: the leave of both its players and
 // the pauses of its tournament (one still going stands for all time to come).
-func StopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
-	var stops []tournament.Stop
+func StopsOf(tx *store.Tx, sg *store.Game) ([]clock.Stop, error) {
+	var stops []clock.Stop
 	for _, p := range sg.Players {
 		rec, err := tx.PlayerRecord(p.Address)
 		if err != nil {
@@ -44,7 +44,7 @@ func StopsOf(tx *store.Tx, sg *store.Game) ([]tournament.Stop, error) {
 			if to.IsZero() {
 				to = p.From.AddDate(openPauseYears, 0, 0)
 			}
-			stops = append(stops, tournament.Stop{From: p.From, To: to})
+			stops = append(stops, clock.Stop{From: p.From, To: to})
 		}
 	}
 	return stops, nil
@@ -57,9 +57,9 @@ const openPauseYears = 1000
 
 // PauseGoing reports whether stops hold a pause still going (StopsOf): while it lasts no
 // clock runs, and nothing falls due, neither a reminder nor a flag.
-func PauseGoing(stops []tournament.Stop) bool {
+func PauseGoing(stops []clock.Stop) bool {
 	for _, s := range stops {
-		if s.To.Sub(s.From) > 200*365*tournament.Day { // saturates at 292 years: still more
+		if s.To.Sub(s.From) > 200*365*clock.Day { // saturates at 292 years: still more
 			return true
 		}
 	}
@@ -70,11 +70,11 @@ func PauseGoing(stops []tournament.Stop) bool {
 const DateLayout = "2006-01-02"
 
 // LeaveStop is the span of a leave: from the first day's start to the last day's end, UTC.
-func LeaveStop(lv store.Leave) (tournament.Stop, bool) {
+func LeaveStop(lv store.Leave) (clock.Stop, bool) {
 	from, err1 := time.Parse(DateLayout, lv.From)
 	to, err2 := time.Parse(DateLayout, lv.To)
 	if err1 != nil || err2 != nil {
-		return tournament.Stop{}, false
+		return clock.Stop{}, false
 	}
-	return tournament.Stop{From: from, To: to.AddDate(0, 0, 1)}, true
+	return clock.Stop{From: from, To: to.AddDate(0, 0, 1)}, true
 }

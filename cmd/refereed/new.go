@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/clock"
 	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/referee/senders"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -57,7 +57,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 		flags[referee.LanguageFlag] = string(t)
 	}
 	if *timeControl != "" {
-		tc, err := tournament.ParseTimeControl(*timeControl)
+		tc, err := clock.ParseTimeControl(*timeControl)
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "refereed new: --time: %v\n", err)
 			return exitUsage

@@ -26,13 +26,14 @@ package challenges
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/refereed/refereed/clock"
+	"github.com/refereed/refereed/lang"
+
 	"github.com/refereed/refereed/templates"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -267,7 +268,7 @@ func ParseTerms(words []string, p Policy) (Terms, error) {
 		case !hasValue && name == "unrated":
 			rated = false
 		case name == "time":
-			tc, err := tournament.ParseTimeControl(value)
+			tc, err := clock.ParseTimeControl(value)
 			if err != nil {
 				return Terms{}, &Error{Text: err.Error()}
 			}

@@ -7,15 +7,16 @@ package clocks
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"strings"
 	"time"
+
+	"github.com/refereed/refereed/clock"
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -50,7 +51,7 @@ func Args(l *archive.Game, now time.Time) templates.Args {
 		}
 	}
 	var stops []string
-	for _, s := range tournament.Merge(l.Stops) {
+	for _, s := range clock.Merge(l.Stops) {
 		switch {
 		case over || !s.To.After(now) || openEnded(s, now):
 		default:
@@ -73,7 +74,7 @@ func Args(l *archive.Game, now time.Time) templates.Args {
 
 // openEnded reports whether s is a pause still going (stopsOf writes its end a thousand
 // years ahead).
-func openEnded(s tournament.Stop, now time.Time) bool { return s.To.Sub(now) > 100*365*tournament.Day }
+func openEnded(s clock.Stop, now time.Time) bool { return s.To.Sub(now) > 100*365*clock.Day }
 
 // Text is the clock paragraph of a game with a time control.
 func Text(l *archive.Game, now time.Time, t lang.Tag) string {
@@ -121,7 +122,7 @@ func ParseLeave(args []string) (LeaveRequest, error) {
 	return lr, nil
 }
 
-func (lr LeaveRequest) Days() int { return int(lr.To.Sub(lr.From)/tournament.Day) + 1 }
+func (lr LeaveRequest) Days() int { return int(lr.To.Sub(lr.From)/clock.Day) + 1 }
 
 func (lr LeaveRequest) String() string {
 	return lr.From.Format(archive.DateLayout) + " " + lr.To.Format(archive.DateLayout)
@@ -137,7 +138,7 @@ func DaysIn(from, to time.Time, y int) int {
 	if hi.Before(lo) {
 		return 0
 	}
-	return int(hi.Sub(lo)/tournament.Day) + 1
+	return int(hi.Sub(lo)/clock.Day) + 1
 }
 
 // MaxLeavePeriods bounds the separate leaves a player asks for in a year: each is told to
@@ -217,18 +218,18 @@ func DueOf(l *archive.Game, s chess.Color) Due {
 	start := l.Since[s]
 	if l.Clock != nil {
 		flag := l.Clock.Flag()
-		before := min(3*tournament.Day, tournament.Running(start, flag, l.Stops)/2)
-		return Due{Remind: tournament.After(start, tournament.Running(start, flag, l.Stops)-before, l.Stops), Lose: flag, OnTime: true}
+		before := min(3*clock.Day, clock.Running(start, flag, l.Stops)/2)
+		return Due{Remind: clock.After(start, clock.Running(start, flag, l.Stops)-before, l.Stops), Lose: flag, OnTime: true}
 	}
 	d := DeadlineOf(l.Stored)
 	for _, e := range l.Extended {
 		if e.Side == int(s) && e.At.After(start) {
-			d += time.Duration(e.Days) * tournament.Day
+			d += time.Duration(e.Days) * clock.Day
 		}
 	}
-	dl := Due{Remind: tournament.After(start, d, l.Stops)}
+	dl := Due{Remind: clock.After(start, d, l.Stops)}
 	if Reminded(l.Stored, start) {
-		dl.Lose = Later(tournament.After(l.Stored.Reminded, DeadlineOf(l.Stored), l.Stops), tournament.After(start, d+DeadlineOf(l.Stored), l.Stops))
+		dl.Lose = Later(clock.After(l.Stored.Reminded, DeadlineOf(l.Stored), l.Stops), clock.After(start, d+DeadlineOf(l.Stored), l.Stops))
 	}
 	return dl
 }

@@ -2,12 +2,14 @@ package clocks
 
 import (
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/refereed/refereed/clock"
+	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
@@ -16,7 +18,6 @@ import (
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
-	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -89,7 +90,7 @@ func (k *Keeper) leaveAllowance(ts []store.Tournament, addr string) int {
 func (k *Keeper) GrantLeave(tx *store.Tx, addr string, lr LeaveRequest, by string, organizer *store.Tournament, except uint64, t lang.Tag) (string, error) {
 	say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
 	byOrganizer := organizer != nil
-	today := tx.Now.UTC().Truncate(tournament.Day)
+	today := tx.Now.UTC().Truncate(clock.Day)
 	if lr.From.Before(today) {
 		return "", variant.Refuse("leave-past", templates.Args{"Today": today.Format(archive.DateLayout)})
 	}
@@ -373,8 +374,8 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabelIn(g, waiting, p.Lang), "Due": When(dl.Lose)})
 		} else {
 			d := DeadlineOf(sg)
-			due := tournament.After(tx.Now, d, l.Stops)
-			text = say("reminder", templates.Args{"Waited": Span(tournament.Running(start, tx.Now, l.Stops)), "Deadline": Span(d), "Due": When(due)})
+			due := clock.After(tx.Now, d, l.Stops)
+			text = say("reminder", templates.Args{"Waited": Span(clock.Running(start, tx.Now, l.Stops)), "Deadline": Span(d), "Due": When(due)})
 			subject = say("subject/reminder", templates.Args{"Turn": play.TurnLabelIn(g, waiting, p.Lang), "Due": When(due)})
 		}
 		lt := outbox.Letter{Side: waiting, Kind: "reminder", What: subject, Paras: []string{text}, Diagram: play.Diagram(v, g, waiting, variant.ShowView, p), Lang: p.Lang}
@@ -383,7 +384,7 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 		}
 		next = dl.Lose
 		if next.IsZero() {
-			next = tournament.After(tx.Now, DeadlineOf(sg), l.Stops)
+			next = clock.After(tx.Now, DeadlineOf(sg), l.Stops)
 		}
 		return 1, nil
 	}

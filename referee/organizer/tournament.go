@@ -8,6 +8,7 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/clock"
 	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/command"
@@ -88,7 +89,7 @@ func (d *Desk) New(o Options) (uint64, error) {
 		}
 	}
 	if o.Time != "" {
-		tc, err := tournament.ParseTimeControl(o.Time)
+		tc, err := clock.ParseTimeControl(o.Time)
 		if err != nil {
 			return 0, err
 		}

@@ -1,15 +1,6 @@
-package tournament
-
-import (
-	"fmt"
-	"sort"
-	"strconv"
-	"strings"
-	"time"
-)
-
-// Correspondence clocks, as ICCF keeps them: time in whole days, a control of days plus an
-// increment per move ("30d+3d") or of days per number of moves ("50d/10", time left at a
+// Package clock is correspondence clocks, as ICCF keeps them, worked out from a game's times
+// alone (no store, no mail: package referee/clocks keeps the games' deadlines and leave by
+// them): time in whole days, a control of days plus an increment per move ("30d+3d") or of days per number of moves ("50d/10", time left at a
 // control carried forward), and spans in which every clock of a game stands still (a
 // player's leave, a tournament's pause). A day is charged only once 24 hours of reflection
 // have passed: a move made within a day of the turn's start costs nothing, one made after 2
@@ -20,6 +11,15 @@ import (
 // reflection (ICCF's optional "duplication" after 20 days is not applied); a player's moves
 // are his completed turns (a Progressive series, a Transactional commit, a Synchronous
 // choice is one move each), so the increment comes once a turn.
+package clock
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Day is the unit of a correspondence clock.
 const Day = 24 * time.Hour
