@@ -91,6 +91,19 @@ func (h *Harness) ReplyAddress(id uint64, side chess.Color) string {
 	return h.Ref.ReplyAddress(h.game(id), side)
 }
 
+// Game is game id's record as the store holds it (its players, status, result).
+func (h *Harness) Game(id uint64) *store.Game { h.T.Helper(); return h.game(id) }
+
+// Tournament is tournament id's record as the store holds it.
+func (h *Harness) Tournament(id uint64) *store.Tournament {
+	h.T.Helper()
+	var t *store.Tournament
+	if err := h.DB.View(func(tx *store.Tx) (err error) { t, err = tx.Tournament(id); return err }); err != nil {
+		h.T.Fatal(err)
+	}
+	return t
+}
+
 func (h *Harness) game(id uint64) *store.Game {
 	h.T.Helper()
 	var g *store.Game
@@ -209,6 +222,25 @@ func BodyTo(t testing.TB, mails []store.OutMail, addr string) string {
 		return ""
 	}
 	return found[0]
+}
+
+// MailsTo is the subject and text of every mail to addr in mails, in order; each mail passes
+// templates/mailcheck.
+func MailsTo(t testing.TB, mails []store.OutMail, addr string) []string {
+	t.Helper()
+	var found []string
+	for _, m := range mails {
+		mailcheck.Check(t, m)
+		if m.To[0] != addr {
+			continue
+		}
+		p, err := parser.Parse(m.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = append(found, "Subject: "+p.Subject+"\n"+p.Body)
+	}
+	return found
 }
 
 // Says checks that got says each of wants as a reader takes it: a mail's lines are wrapped,
