@@ -147,18 +147,18 @@ func (r *Referee) pgnCommand(c *command.Call) (command.Result, error) {
 
 func (r *Referee) ratingCommand(c *command.Call) (command.Result, error) {
 	a := c.Game
-	text, err := play.RatingsAnswer(a.Tx(), a.Rating(), a.Stored.Players[c.Side].Address, r.prefsOf(a.Tx(), a.Stored)[c.Side].Lang)
+	text, err := play.RatingsAnswer(a.Tx(), a.Rating(), a.Stored().Players[c.Side].Address, r.prefsOf(a.Tx(), a.Stored())[c.Side].Lang)
 	return ask(c, "rating", text, 0), err
 }
 
 func (r *Referee) standingsCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.Tournaments().StandingsAnswer(c.Game.Tx(), c.Game.Stored, c.Side)
+	notices, err := r.Tournaments().StandingsAnswer(c.Game.Tx(), c.Game.Stored(), c.Side)
 	return command.Result{Notices: notices}, err
 }
 
 func (r *Referee) ifCommand(c *command.Call) (command.Result, error) {
 	verb, words, _ := ifmoves.Parse(c.Line)
-	notices, err := ifmoves.Run(c.Game, c.Side, verb, words, c.Source, r.prefsOf(c.Game.Tx(), c.Game.Stored)[c.Side].Lang)
+	notices, err := ifmoves.Run(c.Game, c.Side, verb, words, c.Source, r.prefsOf(c.Game.Tx(), c.Game.Stored())[c.Side].Lang)
 	return command.Result{Notices: notices}, err
 }
 
@@ -169,13 +169,13 @@ func (r *Referee) takebackCommand(c *command.Call) (command.Result, error) {
 	notices, changed, err := r.takeback(a, c.Side, takebackVerb(c.Line), c.Source)
 	res := command.Result{Notices: notices}
 	if err == nil && changed {
-		res.Reloaded, err = r.openGame(a.Tx(), a.Stored.ID)
+		res.Reloaded, err = r.openGame(a.Tx(), a.Stored().ID)
 	}
 	return res, err
 }
 
 // leaveCommand is a player's LEAVE.
 func (r *Referee) leaveCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.keeper().Leave(c.Game.Tx(), c.Game.Stored, c.Side, c.Args)
+	notices, err := r.keeper().Leave(c.Game.Tx(), c.Game.Stored(), c.Side, c.Args)
 	return command.Result{Notices: notices}, err
 }

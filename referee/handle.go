@@ -104,7 +104,7 @@ func (r *Referee) read(tx *store.Tx, key store.InboxKey, raw []byte, oversize in
 	if err != nil {
 		return err
 	}
-	sg, v := a.Stored, a.Variant
+	sg, v := a.Stored(), a.Variant()
 	side := chess.Color(ref.Side)
 	player := sg.Players[side]
 	if !strings.EqualFold(msg.From, player.Address) {
@@ -226,7 +226,7 @@ func (r *Referee) queryLimit() int {
 
 // apply runs the command lines of msg through the game and queues the mails.
 func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, side chess.Color) error {
-	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
+	tx, sg, v, g := a.Tx(), a.Stored(), a.Variant(), a.Live()
 	out := play.Outcome{Sender: &side}
 	out.SetPrefs(r.prefsOf(tx, sg))
 	logBefore := len(g.Log())
@@ -313,7 +313,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			}
 			if err == nil && res.Reloaded != nil {
 				a = res.Reloaded
-				sg, g = a.Stored, a.Live
+				sg, g = a.Stored(), a.Live()
 				before = len(g.Log())
 			}
 			if err == nil && res.Prefs {
@@ -452,13 +452,13 @@ func readMoves(t lang.Tag, line string) string {
 func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call, line, source string) (command.Result, error) {
 	switch {
 	case c != nil && c.Lists:
-		t := r.prefsOf(a.Tx(), a.Stored)[side].Lang
-		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant, a.Live, a.Stored.Tournament != 0, t), 0), nil
+		t := r.prefsOf(a.Tx(), a.Stored())[side].Lang
+		return ask(&command.Call{Side: side}, "help", commandTable.PlayerHelp(a.Variant(), a.Live(), a.Stored().Tournament != 0, t), 0), nil
 	case c != nil && c.Handle != nil:
 		call.Game, call.Side, call.Source = a, side, source
 		return c.Handle(r, call)
 	}
-	cmd, warns, err := a.Live.Resolve(side, line)
+	cmd, warns, err := a.Live().Resolve(side, line)
 	if err != nil {
 		return command.Result{Warnings: warns}, err
 	}
@@ -472,8 +472,8 @@ func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call
 // after "you have not stated a C-move"), and the takebacks are told where they came, with
 // the game as it then stood. Answers that only showed a view are not kept.
 func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	_, say := r.speaker(a.Tx(), a.Stored, side)
-	tx, sg, v := a.Tx(), a.Stored, a.Variant
+	_, say := r.speaker(a.Tx(), a.Stored(), side)
+	tx, sg, v := a.Tx(), a.Stored(), a.Variant()
 	all, err := tx.Events(sg.ID)
 	if err != nil {
 		return "", err

@@ -18,7 +18,7 @@ import (
 // BenchmarkLeague holds the paths of issue 23 to flat cost, side by side at 1,000 and 10,000
 // games (REFEREED_BENCH_LARGE=1 adds 100,000; REFEREED_BENCH_SIZES=1000,100000 runs those
 // sizes only). The league grows as a real one does: a tenth of the games in round robins of
-// five (NewTournament, what `refereed tournament new` does), the rest made one by one
+// five (Tournaments().New, what `refereed tournament new` does), the rest made one by one
 // (NewGame, what `refereed new` does), every tenth of those with two moves played by mail;
 // every player is in about ten games. Each sub-benchmark is one path:
 //   - move: a move by mail, alone in its transaction;

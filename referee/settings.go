@@ -28,7 +28,7 @@ var settingValues = map[string][2]string{"NOTATION": {"algebraic", "numeric"}, "
 // setCommand runs a player's SET [NOTATION|BOARD value]: what comes after it in his mail is
 // said as he now asks.
 func (r *Referee) setCommand(c *command.Call) (command.Result, error) {
-	notices, err := r.set(c.Game.Tx(), c.Game.Stored, c.Side, c.Args)
+	notices, err := r.set(c.Game.Tx(), c.Game.Stored(), c.Side, c.Args)
 	return command.Result{Notices: notices, Prefs: len(c.Args) > 0}, err
 }
 

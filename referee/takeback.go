@@ -55,7 +55,7 @@ func takebackVerb(line string) string {
 // key). It logs it and returns the notices; an accepted takeback changes the game, which the
 // caller loads again (changed).
 func (r *Referee) takeback(a *play.Game, side chess.Color, verb, source string) (notices []variant.Notice, changed bool, err error) {
-	tx, sg := a.Tx(), a.Stored
+	tx, sg := a.Tx(), a.Stored()
 	l, err := archive.Load(tx, sg.ID)
 	if err != nil {
 		return nil, false, err

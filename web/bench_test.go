@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 )
@@ -16,7 +16,7 @@ import (
 // side by side (issue 23: a page must cost the same; the target is under 50 ms): the first page
 // of the list, a filtered page, a player's page (a player of about 20 games), the first page
 // of the tournaments, the rating lists. The store grows through the referee's paths: a tenth
-// of the games in rated round robins of five (NewTournament, as `refereed tournament new`
+// of the games in rated round robins of five (Tournaments().New, as `refereed tournament new`
 // makes them) with one game of each resigned by mail, the rest made one by one (NewGame), of
 // three variants, every other one resigned by mail.
 func BenchmarkGamesList(b *testing.B) {
@@ -42,7 +42,7 @@ func BenchmarkGamesList(b *testing.B) {
 				for k := range 5 {
 					five = append(five, fmt.Sprintf("p%d@example.com", (i+k)%players))
 				}
-				tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: fmt.Sprintf("Section %d", i/10), Variant: "orthodox", Players: five, Rated: true})
+				tid, err := w.ref.Tournaments().New(organizer.Options{Name: fmt.Sprintf("Section %d", i/10), Variant: "orthodox", Players: five, Rated: true})
 				if err != nil {
 					b.Fatal(err)
 				}

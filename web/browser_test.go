@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 )
 
@@ -63,7 +63,7 @@ func TestInABrowser(t *testing.T) {
 	hidden := w.newGame("transactional")
 	w.mail(hidden, chess.White, "Nf3") // pending: Black may not know it
 	// A finished rated tournament of three: every game ended by resignation.
-	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Winter Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
+	tid, err := w.ref.Tournaments().New(organizer.Options{Name: "Winter Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 )
 
@@ -15,7 +15,7 @@ import (
 // its games.
 func (w *world) ratedCup(name string) []uint64 {
 	w.t.Helper()
-	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: name, Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
+	tid, err := w.ref.Tournaments().New(organizer.Options{Name: name, Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Rated: true})
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/referee"
+	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
@@ -168,7 +169,7 @@ func TestPagesEveryVariant(t *testing.T) {
 func TestTournamentPages(t *testing.T) {
 	w := newWorld(t)
 	h := New(w.db)
-	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Autumn Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org", "di@example.org"}})
+	tid, err := w.ref.Tournaments().New(organizer.Options{Name: "Autumn Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org", "di@example.org"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestTournamentPages(t *testing.T) {
 		t.Errorf("the crosstable and the tables do not scroll:\n%s", page)
 	}
 	// A replacement takes over the seat: the row says whose it is; each keeps his own page.
-	if _, err := w.ref.Organize(tid, "REPLACE cy@example.org eve@example.org"); err != nil {
+	if _, err := w.ref.Tournaments().Organize(tid, "REPLACE cy@example.org eve@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	_, _, page = get(t, h, fmt.Sprintf("/tournament/%d", tid))
@@ -392,7 +393,7 @@ func TestReadOnlyStore(t *testing.T) {
 		w.mail(going, chess.White, opening(key))
 		ids = append(ids, done, going)
 	}
-	if _, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Cup", Variant: "transactional", Players: []string{ann, bob, "cy@example.org"}}); err != nil {
+	if _, err := w.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "transactional", Players: []string{ann, bob, "cy@example.org"}}); err != nil {
 		t.Fatal(err)
 	}
 	path := w.db.Path()
@@ -465,7 +466,7 @@ func TestPublicPartOfHiddenGames(t *testing.T) {
 func TestReplacedAndAdjudicated(t *testing.T) {
 	w := newWorld(t)
 	h := New(w.db)
-	tid, err := w.ref.NewTournament(referee.TournamentOptions{Name: "Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Organizer: "td@example.org"})
+	tid, err := w.ref.Tournaments().New(organizer.Options{Name: "Cup", Variant: "orthodox", Players: []string{ann, bob, "cy@example.org"}, Organizer: "td@example.org"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +480,7 @@ func TestReplacedAndAdjudicated(t *testing.T) {
 	w.mail(id, chess.White, "e4")
 	w.mail(id, chess.Black, "e5")
 	w.mail(id, chess.White, "Nf3")
-	if _, err := w.ref.Organize(tid, "REPLACE "+white+" eve@example.org"); err != nil {
+	if _, err := w.ref.Tournaments().Organize(tid, "REPLACE "+white+" eve@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	w.mail(id, chess.Black, "Nc6")
@@ -490,7 +491,7 @@ func TestReplacedAndAdjudicated(t *testing.T) {
 	if !strings.Contains(page, want) {
 		t.Errorf("the page of a game in progress lacks %q:\n%s", want, page)
 	}
-	if _, err := w.ref.Organize(tid, fmt.Sprintf("ADJUDICATE %d 1-0 Black lost on time", id)); err != nil {
+	if _, err := w.ref.Tournaments().Organize(tid, fmt.Sprintf("ADJUDICATE %d 1-0 Black lost on time", id)); err != nil {
 		t.Fatal(err)
 	}
 	_, _, page = get(t, h, fmt.Sprintf("/game/%d", id))
@@ -516,7 +517,7 @@ func TestReplacedAndAdjudicated(t *testing.T) {
 		}
 		return err
 	})
-	if _, err := w.ref.Organize(tid, "WITHDRAW cy@example.org"); err != nil {
+	if _, err := w.ref.Tournaments().Organize(tid, "WITHDRAW cy@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", other)); other == 0 || !strings.Contains(page, "1. the organizer: ") || !strings.Contains(page, "withdrawn (withdrawal from the tournament)") {

@@ -307,7 +307,7 @@ func (k *Keeper) checkDeadline(tx *store.Tx, id uint64) (queued int, err error) 
 	if err != nil {
 		return 0, err
 	}
-	l := a.Game
+	l := a.Read()
 	sg, v, g := l.Stored, l.Variant, l.Live
 	act := g.ToAct()
 	if g.Outcome().Over() || len(act) != 1 {

@@ -143,7 +143,7 @@ func kindOf(w string) record.TokenKind {
 // Parse read them).
 func Run(a *play.Game, side chess.Color, verb string, words []string, source string, t lang.Tag) ([]variant.Notice, error) {
 	say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
-	tx, sg, v, g := a.Tx(), a.Stored, a.Variant, a.Live
+	tx, sg, v, g := a.Tx(), a.Stored(), a.Variant(), a.Live()
 	if !v.Conditionals {
 		return nil, variant.Refuse("if-none-here", templates.Args{"Variant": v.Name})
 	}
@@ -273,15 +273,15 @@ func extends(long, short []string) bool {
 // the stating player that his sequence answered, or that his sequences that did not begin
 // with the move were dropped.
 func Fire(a *play.Game, out *play.Outcome) error {
-	if !a.Variant.Conditionals {
+	if !a.Variant().Conditionals {
 		return nil
 	}
 	for range MaxMoves + 2 { // each round plays one reply; a sequence is that long at most
-		tx, g := a.Tx(), a.Live
+		tx, g := a.Tx(), a.Live()
 		if g.Outcome().Over() {
 			return nil
 		}
-		events, err := tx.Events(a.Stored.ID)
+		events, err := tx.Events(a.Stored().ID)
 		if err != nil {
 			return err
 		}
@@ -308,11 +308,11 @@ func Fire(a *play.Game, out *play.Outcome) error {
 		}
 		pos := g.Position()
 		if _, err := pos.FindLegalUCI(strings.TrimPrefix(reply, "move ")); err != nil {
-			return fmt.Errorf("referee: game %d: a conditional reply checked when stated is not legal: %w", a.Stored.ID, err)
+			return fmt.Errorf("referee: game %d: a conditional reply checked when stated is not legal: %w", a.Stored().ID, err)
 		}
 		notices, err := a.Submit(variant.Command{By: s, Text: reply}, store.SourceIf)
 		if err != nil {
-			return fmt.Errorf("referee: game %d: conditional reply %s: %w", a.Stored.ID, reply, err)
+			return fmt.Errorf("referee: game %d: conditional reply %s: %w", a.Stored().ID, reply, err)
 		}
 		for _, n := range FiredNews(store.Event{Side: int(s), Text: reply, Source: store.SourceIf}, pos) {
 			out.Add(n)

@@ -51,7 +51,7 @@ func (d *Desk) extend(tx *store.Tx, sg *store.Game, n int, sides []chess.Color) 
 	if err != nil {
 		return err
 	}
-	l := a.Game
+	l := a.Read()
 	if len(sides) == 0 {
 		sides = l.Live.ToAct()
 		if len(sides) == 0 {
@@ -114,7 +114,7 @@ func (d *Desk) replace(tx *store.Tx, t *store.Tournament, old, neu string) (int,
 			if err != nil {
 				return 0, err
 			}
-			l, sg := a.Game, a.Stored
+			l, sg := a.Read(), a.Stored()
 			if sg.Over() {
 				continue
 			}

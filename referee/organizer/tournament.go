@@ -356,7 +356,7 @@ func (d *Desk) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
 			if err != nil {
 				return err
 			}
-			sg, v, g := a.Stored, a.Variant, a.Live
+			sg, v, g := a.Stored(), a.Variant(), a.Live()
 			if sg.Over() {
 				continue
 			}
@@ -377,7 +377,7 @@ func (d *Desk) withdraw(tx *store.Tx, t *store.Tournament, addr string) error {
 			}
 			prefs := d.Prefs(tx, sg)
 			for _, s := range []chess.Color{chess.White, chess.Black} {
-				revealed, err := play.Reveal(tx, a.Game, prefs[s]) // the game is over: the whole of it (rules.md 0.4b)
+				revealed, err := play.Reveal(tx, a.Read(), prefs[s]) // the game is over: the whole of it (rules.md 0.4b)
 				if err != nil {
 					return err
 				}

@@ -26,12 +26,12 @@ import (
 // Settle and End record how the game ended; Finish tells the players. Everything else
 // reads it.
 //
-// The embedded archive.Game is the game as read (its stored record, variant, live game,
-// clock): callers read it, and change it only through the methods here (write_test.go in
-// package referee fails on any other code that writes a game).
+// Its fields are its own: callers read the game through Read (the game as read: its stored
+// record, variant, live game, clock) and its shorthands, and change it only through the
+// methods here (write_test.go in package referee fails on any other code that writes a game).
 type Game struct {
-	*archive.Game
-	tx *store.Tx
+	game *archive.Game
+	tx   *store.Tx
 	// rating is the rating system's constants (the zero value: the defaults); changes, set
 	// by End when the game was rated, the players' ratings before and after it.
 	rating  rating.Config
@@ -46,8 +46,22 @@ func Open(tx *store.Tx, id uint64, cfg rating.Config) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Game: l, tx: tx, rating: cfg}, nil
+	return &Game{game: l, tx: tx, rating: cfg}, nil
 }
+
+// Read is the game as read in its transaction: its stored record, variant, live game, clock,
+// takeback state. For reading: it changes through the aggregate's methods alone.
+func (a *Game) Read() *archive.Game { return a.game }
+
+// Stored is the game's stored record (Read().Stored), for reading.
+func (a *Game) Stored() *store.Game { return a.game.Stored }
+
+// Live is the live game its log replays to (Read().Live), for reading: commands go through
+// Submit.
+func (a *Game) Live() variant.Game { return a.game.Live }
+
+// Variant is the game's variant (Read().Variant).
+func (a *Game) Variant() *variant.Variant { return a.game.Variant }
 
 // Tx is the store transaction the game is loaded in.
 func (a *Game) Tx() *store.Tx { return a.tx }
@@ -58,8 +72,8 @@ func (a *Game) Rating() rating.Config { return a.rating }
 // Submit applies cmd to the live game and appends to its event log what the game logged,
 // from source (an inbox key, "organizer", "deadline"). A rejection changes nothing.
 func (a *Game) Submit(cmd variant.Command, source string) ([]variant.Notice, error) {
-	before := len(a.Live.Log())
-	notices, err := a.Live.Submit(cmd)
+	before := len(a.game.Live.Log())
+	notices, err := a.game.Live.Submit(cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -69,8 +83,8 @@ func (a *Game) Submit(cmd variant.Command, source string) ([]variant.Notice, err
 // logSince appends to the event log the commands the live game accepted since its log held
 // n of them.
 func (a *Game) logSince(n int, source string) error {
-	for _, cmd := range a.Live.Log()[n:] {
-		if _, err := a.tx.AppendEvent(a.Stored.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: source}); err != nil {
+	for _, cmd := range a.game.Live.Log()[n:] {
+		if _, err := a.tx.AppendEvent(a.game.Stored.ID, store.Event{Side: int(cmd.By), Text: cmd.Text, Source: source}); err != nil {
 			return err
 		}
 	}
@@ -81,8 +95,8 @@ func (a *Game) logSince(n int, source string) error {
 // not say so yet: its status, result and reason, with detail after the reason when given (the
 // organizer's why). It reports whether the game ended now.
 func (a *Game) Settle(detail string) (bool, error) {
-	res := a.Live.Outcome()
-	if !res.Over() || a.Stored.Over() {
+	res := a.game.Live.Outcome()
+	if !res.Over() || a.game.Stored.Over() {
 		return false, nil
 	}
 	reason := res.Reason
@@ -95,14 +109,14 @@ func (a *Game) Settle(detail string) (bool, error) {
 // End records that the game ended with result for reason, whatever the live game says (a
 // withdrawal from a tournament is scored by the tournament's rule).
 func (a *Game) End(result, reason string) error {
-	MarkOver(a.Stored, result, reason)
+	MarkOver(a.game.Stored, result, reason)
 	if err := a.rate(result); err != nil {
 		return err
 	}
-	if err := a.tx.PutGame(a.Stored); err != nil {
+	if err := a.tx.PutGame(a.game.Stored); err != nil {
 		return err
 	}
-	return a.tx.SetDue(a.Stored.ID, time.Time{}) // nothing falls due in a game over
+	return a.tx.SetDue(a.game.Stored.ID, time.Time{}) // nothing falls due in a game over
 
 }
 
@@ -118,7 +132,7 @@ func MarkOver(sg *store.Game, result, reason string) {
 func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedNow bool, kind string, onEnd func(tx *store.Tx, sg *store.Game) error) error {
 	if endedNow && a.changes != nil {
 		for _, s := range []chess.Color{chess.White, chess.Black} {
-			out.Paras[s] = append(out.Paras[s], ratingPara(a.Stored, a.Variant, a.changes, s, out.Lang[s]))
+			out.Paras[s] = append(out.Paras[s], ratingPara(a.game.Stored, a.game.Variant, a.changes, s, out.Lang[s]))
 		}
 	}
 	if endedNow && a.notRated {
@@ -126,11 +140,11 @@ func Finish(w *outbox.Writer, a *Game, out *Outcome, msg *parser.Message, endedN
 			out.Tell(s, "not-rated", nil)
 		}
 	}
-	if err := Send(w, a.tx, a.Game, out, msg, endedNow, kind); err != nil {
+	if err := Send(w, a.tx, a.game, out, msg, endedNow, kind); err != nil {
 		return err
 	}
 	if !endedNow || onEnd == nil {
 		return nil
 	}
-	return onEnd(a.tx, a.Stored)
+	return onEnd(a.tx, a.game.Stored)
 }

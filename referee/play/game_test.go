@@ -57,10 +57,10 @@ func TestAggregate(t *testing.T) {
 			t.Errorf("log: %+v %v", events, err)
 		}
 		w := &outbox.Writer{Address: "referee@example.org"}
-		if err := Mail(w, tx, a.Stored, a.Variant.Name, outbox.Letter{Side: chess.Black, Kind: "update", What: "your move", Paras: []string{"White played e4."}}); err != nil {
+		if err := Mail(w, tx, a.Stored(), a.Variant().Name, outbox.Letter{Side: chess.Black, Kind: "update", What: "your move", Paras: []string{"White played e4."}}); err != nil {
 			return err
 		}
-		if err := NoteBounce(tx, a.Stored, chess.White, "550 no such user"); err != nil {
+		if err := NoteBounce(tx, a.Stored(), chess.White, "550 no such user"); err != nil {
 			return err
 		}
 		if err := a.End("0-1", "White resigned"); err != nil {

@@ -89,10 +89,10 @@ func movedIn(log []variant.Command, side chess.Color) bool {
 // is rated, and keeps the changes for the mail that says it ended; a rated game that is not
 // rated after all (decided without play) keeps NotRated, for that mail to say so.
 func (a *Game) rate(result string) error {
-	sg := a.Stored
-	out := a.Live.Outcome()
+	sg := a.game.Stored
+	out := a.game.Live.Outcome()
 	out.Result = result
-	if !Rated(sg, out, a.Live.Log()) {
+	if !Rated(sg, out, a.game.Live.Log()) {
 		a.notRated = sg.Rated
 		return nil
 	}

@@ -58,22 +58,22 @@ func NoteRestored(tx *store.Tx, sg *store.Game) error {
 // extension, an IF sequence stated, a takeback), from source.
 func (a *Game) Record(e store.Event, source string) error {
 	e.Source = source
-	_, err := a.tx.AppendEvent(a.Stored.ID, e)
+	_, err := a.tx.AppendEvent(a.game.Stored.ID, e)
 	return err
 }
 
 // Reminded notes that the player the game waits for was reminded of his deadline now.
 func (a *Game) Reminded() error {
-	a.Stored.Reminded = a.tx.Now
-	return a.tx.PutGame(a.Stored)
+	a.game.Stored.Reminded = a.tx.Now
+	return a.tx.PutGame(a.game.Stored)
 }
 
 // Replace hands side's place in the game, old's, to neu, who plays with the reply token tok:
 // the game keeps who played it up to here (its log, its PGN, its pages), and logs the change.
 func (a *Game) Replace(side chess.Color, old, neu, tok string) error {
-	tx, sg := a.tx, a.Stored
-	move := a.Live.Position().Fullmove
-	if side == chess.White && !containsColor(a.Live.ToAct(), chess.White) {
+	tx, sg := a.tx, a.game.Stored
+	move := a.game.Live.Position().Fullmove
+	if side == chess.White && !containsColor(a.game.Live.ToAct(), chess.White) {
 		move++ // his successor's first move is White's of the next number
 	}
 	events, err := tx.Events(sg.ID)

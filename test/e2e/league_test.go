@@ -25,7 +25,7 @@ import (
 // side in one run: REFEREED_TEST_LEAGUE=1000,100000 (test/t-11-league runs 1,000 games with a
 // short idle window). For each size it builds a store as a league grows, through the
 // referee's own paths: a tenth of the games in round-robin tournaments of five
-// (Referee.NewTournament, what `refereed tournament new` does), the rest one by one
+// (Referee.Tournaments().New, what `refereed tournament new` does), the rest one by one
 // (Referee.NewGame, what `refereed new` does), every tenth game with two moves by mail
 // (Referee.Handle); the mails they made are marked delivered. Then the real binary serves the
 // store with its built-in mail server, and the test prints:
