@@ -10,6 +10,7 @@ import (
 
 	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/referee/play"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
@@ -43,7 +44,7 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		return err
 	}
 	player := len(games) > 0
-	say := r.sayer(tx, from)
+	say := play.SayerTo(tx, from, r.Language)
 	invited := false
 	if !player {
 		cs, err := tx.ChallengesOf(from)
@@ -228,7 +229,7 @@ func answerWord(line string) string {
 		return line
 	}
 	if len(f) == 2 && !strings.ContainsAny(f[0], ".,;:!") {
-		if _, err := challengeNumber(f[1]); err == nil {
+		if _, err := challenges.Number(f[1]); err == nil {
 			return line // ACCEPT 12: that one
 		}
 	}
@@ -242,13 +243,13 @@ func (r *Referee) bareGamesCommand(c *command.Call) (command.Result, error) {
 		return command.Result{}, err
 	}
 	paras, err := r.gamesParas(c.Tx, c.By, games)
-	return command.Result{Paras: paras, Subject: r.sayer(c.Tx, c.By)("subject/your-games", nil)}, err
+	return command.Result{Paras: paras, Subject: play.SayerTo(c.Tx, c.By, r.Language)("subject/your-games", nil)}, err
 }
 
 // gamesParas lists from's games, newest first: those in progress with the address that plays
 // each, then those finished.
 func (r *Referee) gamesParas(tx *store.Tx, from string, games []store.Game) ([]string, error) {
-	say := r.sayer(tx, from)
+	say := play.SayerTo(tx, from, r.Language)
 	var active, over []string
 	for i := len(games) - 1; i >= 0; i-- { // newest first
 		sg := &games[i]

@@ -306,7 +306,7 @@ func TestGoldenChallenges(t *testing.T) {
 	step("accept", func() {
 		h.db.View(func(tx *store.Tx) error {
 			c, _ := tx.Challenge(1)
-			inv = &parser.Message{ReplyTo: h.ref.invitationAddress(c)}
+			inv = &parser.Message{ReplyTo: h.ref.Lobby().InvitationAddress(c)}
 			return nil
 		})
 		h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))

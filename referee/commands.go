@@ -3,6 +3,7 @@ package referee
 import (
 	"strings"
 
+	"github.com/refereed/refereed/referee/challenges"
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/ifmoves"
 	"github.com/refereed/refereed/referee/organizer"
@@ -77,20 +78,20 @@ func rows() []*cmd {
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Who: command.Organizer, Lists: true,
 			Help: "help/organizer/HELP"},
 
-		// Anyone's, at the referee's bare address (bare.go, challenge.go).
+		// Anyone's, at the referee's bare address (bare.go; the challenges' lobby, package challenges).
 		&cmd{Word: "GAMES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).bareGamesCommand,
 			Help: "help/anyone/GAMES"},
-		&cmd{Word: "CHALLENGE", Args: "<address>|ANY <game> [options] | CANCEL <number>", Who: command.Anyone, Handle: (*Referee).challengeCommand,
+		&cmd{Word: "CHALLENGE", Args: "<address>|ANY <game> [options] | CANCEL <number>", Who: command.Anyone, Handle: inLobby((*challenges.Lobby).Challenge),
 			Help: "help/anyone/CHALLENGE"},
-		&cmd{Word: "CHALLENGES", Bare: true, Who: command.Anyone, Query: true, Handle: (*Referee).challengesCommand,
+		&cmd{Word: "CHALLENGES", Bare: true, Who: command.Anyone, Query: true, Handle: inLobby((*challenges.Lobby).List),
 			Help: "help/anyone/CHALLENGES"},
-		&cmd{Word: "ACCEPT", Args: "[number]", Who: command.Anyone, Handle: (*Referee).acceptCommand,
+		&cmd{Word: "ACCEPT", Args: "[number]", Who: command.Anyone, Handle: inLobby((*challenges.Lobby).Accept),
 			Help: "help/anyone/ACCEPT"},
-		&cmd{Word: "DECLINE", Args: "[number]", Who: command.Anyone, Handle: (*Referee).declineCommand,
+		&cmd{Word: "DECLINE", Args: "[number]", Who: command.Anyone, Handle: inLobby((*challenges.Lobby).Decline),
 			Help: "help/anyone/DECLINE"},
-		&cmd{Word: "NO", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("NO", "CHALLENGES"), Handle: (*Referee).noChallengesCommand,
+		&cmd{Word: "NO", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("NO", "CHALLENGES"), Handle: inLobby((*challenges.Lobby).NoChallenges),
 			Help: "help/anyone/NO"},
-		&cmd{Word: "ALLOW", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("ALLOW", "CHALLENGES"), Handle: (*Referee).allowChallengesCommand,
+		&cmd{Word: "ALLOW", Args: "CHALLENGES", Who: command.Anyone, Match: isWords("ALLOW", "CHALLENGES"), Handle: inLobby((*challenges.Lobby).AllowChallenges),
 			Help: "help/anyone/ALLOW"},
 		&cmd{Word: "HELP", Aliases: []string{"?"}, Bare: true, Who: command.Anyone, Query: true, Lists: true,
 			Help: "help/anyone/HELP"},
@@ -100,6 +101,11 @@ func rows() []*cmd {
 // onDesk runs an organizer's command on the referee's tournaments' office (package organizer).
 func onDesk(f func(*organizer.Desk, *command.Call) (command.Result, error)) func(*Referee, *command.Call) (command.Result, error) {
 	return func(r *Referee, c *command.Call) (command.Result, error) { return f(r.Tournaments(), c) }
+}
+
+// inLobby runs a command of the challenges' lobby (package challenges).
+func inLobby(f func(*challenges.Lobby, *command.Call) (command.Result, error)) func(*Referee, *command.Call) (command.Result, error) {
+	return func(r *Referee, c *command.Call) (command.Result, error) { return f(r.Lobby(), c) }
 }
 
 // organize runs one organizer's command line on t through the table; a refusal is a variant

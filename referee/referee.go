@@ -149,11 +149,6 @@ func (r *Referee) fault(step string) error {
 	return nil
 }
 
-func (r *Referee) local() (local, domain string) {
-	local, domain, _ = strings.Cut(r.Address, "@")
-	return local, domain
-}
-
 // Ignorable says why a fetched mail needs no handling at all (the intake then records it as
 // processed without storing it): a stranger's ordinary mail (senders.Reader.Ignorable).
 func (r *Referee) Ignorable(raw []byte) string { return r.senders().Ignorable(raw) }
@@ -492,6 +487,16 @@ func (r *Referee) Tournaments() *organizer.Desk {
 		Authentic:    r.senders().Authentic}
 }
 
+// Lobby is the referee's challenges' lobby (package challenges): challenges made, answered
+// and expired.
+func (r *Referee) Lobby() *challenges.Lobby {
+	return &challenges.Lobby{DB: r.DB, Out: r.out(), Policy: r.Challenges, Language: r.Language, Rand: r.Rand, Log: r.logger(),
+		CheckAddress: r.CheckAddress,
+		StartGame: func(tx *store.Tx, v *variant.Variant, addrs [2]string, opts variant.Options, ch *store.Challenge) (*store.Game, error) {
+			return r.createGame(tx, v, addrs, opts, &seat{challenge: ch})
+		}}
+}
+
 // tellOrganizer tells the organizer of sg (organizer.Desk.Tell).
 func (r *Referee) tellOrganizer(tx *store.Tx, sg *store.Game, text string) (int, error) {
 	return r.Tournaments().Tell(tx, sg, text)
@@ -506,13 +511,13 @@ func (r *Referee) tournamentGameOver(tx *store.Tx, sg *store.Game) error {
 // CheckDeadlines runs the deadline check (clocks.Keeper.CheckDeadlines): a reminder to each
 // player whose action has waited one deadline, the loss after the second. It returns how many
 // mails it queued.
-// Challenges whose time ran out are closed in the same round (ExpireChallenges).
+// Challenges whose time ran out are closed in the same round (challenges.Lobby.Expire).
 func (r *Referee) CheckDeadlines() (int, error) {
 	n, err := r.keeper().CheckDeadlines()
 	if err != nil {
 		return n, err
 	}
-	_, err = r.ExpireChallenges()
+	_, err = r.Lobby().Expire()
 	return n, err
 }
 

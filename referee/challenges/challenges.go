@@ -1,8 +1,9 @@
 // Package challenges is what a challenge by mail is (issue 37): who may make one (Policy),
 // how its terms are read (ParseTerms: the game, the challenger's colour, the time control and
 // the game's own options, as `refereed new` takes them and with its errors) and the bounds on
-// them. The referee runs the commands (CHALLENGE, ACCEPT, DECLINE, CHALLENGES, NO
-// CHALLENGES) and keeps the challenges in the store (store.Challenge).
+// them; and the lobby that runs them (Lobby, lobby.go: CHALLENGE, ACCEPT, DECLINE,
+// CHALLENGES, NO and ALLOW CHALLENGES at the referee's bare address, the invitations, the
+// expiry), keeping the challenges in the store (store.Challenge).
 //
 // Decisions the issue leaves open:
 //   - A challenge names the challenger's colour (white or black) or leaves it to lot, drawn

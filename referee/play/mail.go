@@ -59,6 +59,13 @@ func PrefsOf(tx *store.Tx, address string) Prefs {
 	return Prefs{Numeric: rec.Notation == "numeric", Unicode: rec.Board == "unicode", Lang: lang.Tag(rec.Language), Pieces: lang.Tag(rec.Pieces)}
 }
 
+// SayerTo says the referee's sentences to address (in mail outside any one game) in his
+// language: his own, else def.
+func SayerTo(tx *store.Tx, address string, def lang.Tag) func(kind string, args templates.Args) string {
+	t := PrefsOf(tx, address).With(def).Lang
+	return func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
+}
+
 // With is p with def as the language where he set none (English when def is ""), and the
 // language's letters where he chose none.
 func (p Prefs) With(def lang.Tag) Prefs {

@@ -1,84 +1,119 @@
-package referee
+package challenges
 
 import (
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/refereed/refereed/referee/challenges"
+	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/outbox"
+	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
-// Challenges by mail (issue 37): the handlers of CHALLENGE, CHALLENGES, ACCEPT, DECLINE, NO
-// CHALLENGES and ALLOW CHALLENGES at the bare address, the invitation and what each side is
-// told, and the expiry of challenges left unanswered. What a challenge is and its bounds:
-// package challenges.
+// The lobby: the handlers of CHALLENGE, CHALLENGES, ACCEPT, DECLINE, NO CHALLENGES and ALLOW
+// CHALLENGES at the bare address (rows of the referee's command table, package command), the
+// invitation and what each side is told, and the expiry of challenges left unanswered.
 
-// refuseChallenge is a challenge refused, in the words of challenges.tmpl.
-func refuseChallenge(kind string, args templates.Args) error { return challenges.Refuse(kind, args) }
+// Lobby runs the challenges of one referee. What it needs of the referee are its fields: the
+// referee makes one for each use (Referee.Lobby).
+type Lobby struct {
+	DB     *store.DB
+	Out    *outbox.Writer
+	Policy Policy // the organizer's word on challenges (the config's [challenges])
+	// Language is the language of mail to an address that set none (the server's).
+	Language lang.Tag
+	// Rand draws the colours of a challenge that leaves them to lot (crypto/rand when nil).
+	Rand io.Reader
+	Log  *slog.Logger // nil: slog.Default()
+	// CheckAddress says whether an address may play here, and writes it as stored.
+	CheckAddress func(string) (string, error)
+	// StartGame stores the game an accepted challenge ch makes between addrs (White, Black)
+	// and queues its opening mails, which say whose challenge it was.
+	StartGame func(tx *store.Tx, v *variant.Variant, addrs [2]string, opts variant.Options, ch *store.Challenge) (*store.Game, error)
+}
+
+func (l *Lobby) log() *slog.Logger {
+	if l.Log != nil {
+		return l.Log
+	}
+	return slog.Default()
+}
+
+// langOf is the language of address's mail.
+func (l *Lobby) langOf(tx *store.Tx, address string) lang.Tag {
+	return play.PrefsOf(tx, address).With(l.Language).Lang
+}
+
+// notice writes n, a mail that belongs to no game, in its reader's language.
+func (l *Lobby) notice(tx *store.Tx, n outbox.Notice) error {
+	if n.Lang == "" {
+		n.Lang = l.langOf(tx, n.To)
+	}
+	return l.Out.Notice(tx, n)
+}
 
 // challengeArgs are the fields the challenge words read of c, for reader.
-func (r *Referee) challengeArgs(tx *store.Tx, c *store.Challenge, reader string) templates.Args {
+func (l *Lobby) args(tx *store.Tx, c *store.Challenge, reader string) templates.Args {
 	terms := c.Terms
 	if v, err := variant.Lookup(c.Variant); err == nil {
-		terms = challenges.DescribeIn(r.langOf(tx, reader), v, c.Flags)
+		terms = DescribeIn(l.langOf(tx, reader), v, c.Flags)
 	}
 	return templates.Args{"ID": c.ID, "From": c.From, "To": c.To, "Terms": terms, "Colour": c.Colour,
 		"Mine": reader == c.From, "Expires": clocks.When(c.Expires), "By": c.By}
 }
 
-// sayer says sentences in address's language.
-func (r *Referee) sayer(tx *store.Tx, address string) func(kind string, args templates.Args) string {
-	t := r.langOf(tx, address)
-	return func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
+// Sayer says sentences in address's language.
+func (l *Lobby) Sayer(tx *store.Tx, address string) func(kind string, args templates.Args) string {
+	return play.SayerTo(tx, address, l.Language)
 }
 
-// challengeCommand is CHALLENGE address|ANY game [options], or CHALLENGE CANCEL number.
-func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
-	if r.Challenges.Off {
-		return command.Result{}, refuseChallenge("off", nil)
+// Challenge is CHALLENGE address|ANY game [options], or CHALLENGE CANCEL number.
+func (l *Lobby) Challenge(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
+	if l.Policy.Off {
+		return command.Result{}, Refuse("off", nil)
 	}
 	if len(c.Args) == 0 {
-		return command.Result{}, refuseChallenge("form", nil)
+		return command.Result{}, Refuse("form", nil)
 	}
 	if strings.EqualFold(c.Args[0], "CANCEL") {
-		return r.cancelChallenge(c)
+		return l.cancel(c)
 	}
 	tx, from := c.Tx, c.By
-	if !r.mayChallenge(tx, from) {
-		return command.Result{}, refuseChallenge("off", nil)
+	if !l.May(tx, from) {
+		return command.Result{}, Refuse("off", nil)
 	}
 	to := ""
 	if !strings.EqualFold(c.Args[0], "ANY") {
-		addr, err := r.CheckAddress(c.Args[0])
+		addr, err := l.CheckAddress(c.Args[0])
 		if err != nil {
-			return command.Result{}, refuseChallenge("bad-address", templates.Args{"Why": playerWords(err)})
+			return command.Result{}, Refuse("bad-address", templates.Args{"Why": playerWords(err)})
 		}
 		if local, _, _ := strings.Cut(addr, "@"); strings.Contains(local, "+") {
 			// A +tag reaches the same mailbox under another name: it would slip past his NO
 			// CHALLENGES, his declines and the bounds on what he is sent.
-			return command.Result{}, refuseChallenge("plus", templates.Args{"To": addr, "Plain": canon(addr)})
+			return command.Result{}, Refuse("plus", templates.Args{"To": addr, "Plain": Canon(addr)})
 		}
 		to = addr
 	}
-	terms, err := challenges.ParseTerms(c.Args[1:], r.Challenges)
+	terms, err := ParseTerms(c.Args[1:], l.Policy)
 	if err != nil {
 		return command.Result{}, err
 	}
-	maxOpen, daily, maxInvitations, aMonth := r.Challenges.Limits()
-	me := canon(from) // the challenger under any +tag
+	maxOpen, daily, maxInvitations, aMonth := l.Policy.Limits()
+	me := Canon(from) // the challenger under any +tag
 	mine, err := tx.ChallengesOf(from)
 	if err != nil {
 		return command.Result{}, err
@@ -90,28 +125,28 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		}
 		made++
 		if to != "" && o.To == to {
-			return command.Result{}, refuseChallenge("already", templates.Args{"ID": o.ID, "To": to})
+			return command.Result{}, Refuse("already", templates.Args{"ID": o.ID, "To": to})
 		}
 		if to == "" && o.To == "" && o.Variant == terms.Variant.Key && o.Colour == terms.Colour && maps.Equal(o.Flags, terms.Flags) {
-			return command.Result{}, refuseChallenge("already-open", templates.Args{"ID": o.ID})
+			return command.Result{}, Refuse("already-open", templates.Args{"ID": o.ID})
 		}
 	}
 	if made >= maxOpen {
-		return command.Result{}, refuseChallenge("too-many-open", templates.Args{"N": made})
+		return command.Result{}, Refuse("too-many-open", templates.Args{"N": made})
 	}
 	if to != "" {
 		if to == me {
-			return command.Result{}, refuseChallenge("self", nil)
+			return command.Result{}, Refuse("self", nil)
 		}
 		rec, err := tx.PlayerRecord(to)
 		if err != nil {
 			return command.Result{}, err
 		}
 		if rec.NoChallenges {
-			return command.Result{}, refuseChallenge("opted-out", templates.Args{"To": to})
+			return command.Result{}, Refuse("opted-out", templates.Args{"To": to})
 		}
 		if slices.Contains(rec.Declined, me) {
-			return command.Result{}, refuseChallenge("declined-before", templates.Args{"To": to})
+			return command.Result{}, Refuse("declined-before", templates.Args{"To": to})
 		}
 		theirs, err := tx.ChallengesOf(to)
 		if err != nil {
@@ -124,13 +159,13 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 			}
 		}
 		if waiting >= maxInvitations {
-			return command.Result{}, refuseChallenge("invitee-full", templates.Args{"To": to})
+			return command.Result{}, Refuse("invitee-full", templates.Args{"To": to})
 		}
 	}
 	// Counted only once nothing else refuses it: a refused challenge uses up nobody's bounds.
 	if ok, err := tx.Allow("challenges/"+me, daily, 24*time.Hour); err != nil || !ok {
 		if err == nil {
-			err = refuseChallenge("too-many-today", templates.Args{"N": daily})
+			err = Refuse("too-many-today", templates.Args{"N": daily})
 		}
 		return command.Result{}, err
 	}
@@ -138,36 +173,36 @@ func (r *Referee) challengeCommand(c *command.Call) (command.Result, error) {
 		// Per challenger and invited address: one player cannot use up what others may send.
 		if ok, err := tx.Allow("invited/"+to+"/"+me, aMonth, 30*24*time.Hour); err != nil || !ok {
 			if err == nil {
-				err = refuseChallenge("invitee-month", templates.Args{"To": to, "N": aMonth})
+				err = Refuse("invitee-month", templates.Args{"To": to, "N": aMonth})
 			}
 			return command.Result{}, err
 		}
 	}
 	ch := &store.Challenge{From: from, To: to, Variant: terms.Variant.Key, Colour: terms.Colour, Flags: terms.Flags,
-		Terms: challenges.Describe(terms.Variant, terms.Flags), Expires: tx.Now.Add(r.Challenges.ExpireAfter())}
+		Terms: Describe(terms.Variant, terms.Flags), Expires: tx.Now.Add(l.Policy.ExpireAfter())}
 	if to != "" {
-		if ch.Token, err = r.newToken(); err != nil {
+		if ch.Token, err = l.Out.NewToken(); err != nil {
 			return command.Result{}, err
 		}
 	}
 	if err := tx.CreateChallenge(ch); err != nil {
 		return command.Result{}, err
 	}
-	r.logger().Info("challenge made", "challenge", ch.ID, "from", from, "to", to, "variant", ch.Variant)
+	l.log().Info("challenge made", "challenge", ch.ID, "from", from, "to", to, "variant", ch.Variant)
 	if to != "" {
 		if err := tx.PutTokenRef(ch.Token, store.GameRef{Challenge: ch.ID}); err != nil {
 			return command.Result{}, err
 		}
-		if err := r.invite(tx, ch, terms.Variant); err != nil {
+		if err := l.invite(tx, ch, terms.Variant); err != nil {
 			return command.Result{}, err
 		}
 	}
-	return command.Result{Paras: []string{say("challenge/made", r.challengeArgs(tx, ch, from))},
+	return command.Result{Paras: []string{say("challenge/made", l.args(tx, ch, from))},
 		Subject: say("subject/challenge-made", templates.Args{"ID": ch.ID, "To": to})}, nil
 }
 
-// canon is an address without the +tag of its local part: the mailbox it reaches.
-func canon(address string) string {
+// Canon is an address without the +tag of its local part: the mailbox it reaches.
+func Canon(address string) string {
 	a := strings.ToLower(address)
 	local, domain, ok := strings.Cut(a, "@")
 	if base, _, tagged := strings.Cut(local, "+"); ok && tagged && base != "" {
@@ -176,13 +211,13 @@ func canon(address string) string {
 	return a
 }
 
-// mayChallenge reports whether address may make or take a challenge under the policy.
-func (r *Referee) mayChallenge(tx *store.Tx, address string) bool {
-	if r.Challenges.Off {
+// May reports whether address may make or take a challenge under the policy.
+func (l *Lobby) May(tx *store.Tx, address string) bool {
+	if l.Policy.Off {
 		return false
 	}
 	games, err := tx.GamesOf(address)
-	return r.Challenges.Admits(address, err == nil && len(games) > 0)
+	return l.Policy.Admits(address, err == nil && len(games) > 0)
 }
 
 // playerWords is an address's error as a player reads it: what the operator is told to do
@@ -194,124 +229,124 @@ func playerWords(err error) string {
 }
 
 // invite mails the invited player of ch his invitation, with the address of his answer.
-func (r *Referee) invite(tx *store.Tx, ch *store.Challenge, v *variant.Variant) error {
-	say := r.sayer(tx, ch.To)
-	args := r.challengeArgs(tx, ch, ch.To)
-	return r.notice(tx, outbox.Notice{
+func (l *Lobby) invite(tx *store.Tx, ch *store.Challenge, v *variant.Variant) error {
+	say := l.Sayer(tx, ch.To)
+	args := l.args(tx, ch, ch.To)
+	return l.notice(tx, outbox.Notice{
 		To:      ch.To,
 		Subject: say("subject/challenge", templates.Args{"From": ch.From, "Variant": v.Name, "ID": ch.ID}),
 		Paras: []string{say("challenge/invitation", args), say("challenge/invitation-answer", args),
 			say("challenge/invitation-stop", args)},
 		Footer:    say("footer-no-game", nil),
-		ReplyTo:   r.invitationAddress(ch),
-		MessageID: r.invitationMessageID(ch),
+		ReplyTo:   l.InvitationAddress(ch),
+		MessageID: l.invitationMessageID(ch),
 	})
 }
 
-// invitationAddress is the address of an invited player's answer: referee+c12-<token>@host.
-func (r *Referee) invitationAddress(ch *store.Challenge) string {
-	local, domain := r.local()
+// InvitationAddress is the address of an invited player's answer: referee+c12-<token>@host.
+func (l *Lobby) InvitationAddress(ch *store.Challenge) string {
+	local, domain, _ := strings.Cut(l.Out.Address, "@")
 	return fmt.Sprintf("%s+c%d-%s@%s", local, ch.ID, ch.Token, domain)
 }
 
 // invitationMessageID is the invitation's Message-ID: what is said of the challenge to the
 // invited player threads under it. It carries the challenge's thread id, never its token.
-func (r *Referee) invitationMessageID(ch *store.Challenge) string {
-	_, domain := r.local()
+func (l *Lobby) invitationMessageID(ch *store.Challenge) string {
+	_, domain, _ := strings.Cut(l.Out.Address, "@")
 	return fmt.Sprintf("refereed.c%d.%s@%s", ch.ID, outbox.ThreadID(ch.Token), domain)
 }
 
-// openChallenge is challenge id, open; a refusal names it otherwise.
+// open is challenge id, open; a refusal names it otherwise.
 // by is who asks: a challenge he made or was invited to, closed, is said to be closed and
 // how; any other that is not open, or not his to see, is said not to be open (a number
 // tells nobody else's challenges).
-func openChallenge(tx *store.Tx, id uint64, by string) (*store.Challenge, error) {
+func open(tx *store.Tx, id uint64, by string) (*store.Challenge, error) {
 	ch, err := tx.Challenge(id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, refuseChallenge("no-such", templates.Args{"ID": id})
+		return nil, Refuse("no-such", templates.Args{"ID": id})
 	case err != nil:
 		return nil, err
 	case !ch.Open() && (ch.From == by || ch.To == by):
-		return nil, refuseChallenge("closed", templates.Args{"ID": id, "State": ch.State, "Game": ch.Game, "Mine": ch.From == by})
+		return nil, Refuse("closed", templates.Args{"ID": id, "State": ch.State, "Game": ch.Game, "Mine": ch.From == by})
 	case !ch.Open() || (ch.To != "" && ch.To != by && ch.From != by):
-		return nil, refuseChallenge("no-such", templates.Args{"ID": id})
+		return nil, Refuse("no-such", templates.Args{"ID": id})
 	}
 	return ch, nil
 }
 
-// challengeNumber reads "12" or "#12".
-func challengeNumber(s string) (uint64, error) {
+// Number reads "12" or "#12".
+func Number(s string) (uint64, error) {
 	id, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 10, 64)
 	if err != nil || id == 0 {
-		return 0, refuseChallenge("number", templates.Args{"Text": clip(s)})
+		return 0, Refuse("number", templates.Args{"Text": command.Clip(s)})
 	}
 	return id, nil
 }
 
 // cancelChallenge is CHALLENGE CANCEL number: the challenger withdraws it; an invited player
 // is told.
-func (r *Referee) cancelChallenge(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
+func (l *Lobby) cancel(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
 	if len(c.Args) != 2 {
-		return command.Result{}, refuseChallenge("form", nil)
+		return command.Result{}, Refuse("form", nil)
 	}
-	id, err := challengeNumber(c.Args[1])
+	id, err := Number(c.Args[1])
 	if err != nil {
 		return command.Result{}, err
 	}
-	ch, err := openChallenge(c.Tx, id, c.By)
+	ch, err := open(c.Tx, id, c.By)
 	if err != nil {
 		return command.Result{}, err
 	}
 	if ch.From != c.By {
-		return command.Result{}, refuseChallenge("not-yours", templates.Args{"ID": id})
+		return command.Result{}, Refuse("not-yours", templates.Args{"ID": id})
 	}
-	if err := r.closeChallenge(c.Tx, ch, store.ChallengeCancelled, ""); err != nil {
+	if err := l.close(c.Tx, ch, store.ChallengeCancelled, ""); err != nil {
 		return command.Result{}, err
 	}
 	if ch.To != "" {
-		if err := r.tellInvited(c.Tx, ch, "subject/challenge-withdrawn", r.sayer(c.Tx, ch.To)("challenge/withdrawn", r.challengeArgs(c.Tx, ch, ch.To))); err != nil {
+		if err := l.tellInvited(c.Tx, ch, "subject/challenge-withdrawn", l.Sayer(c.Tx, ch.To)("challenge/withdrawn", l.args(c.Tx, ch, ch.To))); err != nil {
 			return command.Result{}, err
 		}
 	}
-	return command.Result{Paras: []string{say("challenge/cancelled", r.challengeArgs(c.Tx, ch, c.By))},
+	return command.Result{Paras: []string{say("challenge/cancelled", l.args(c.Tx, ch, c.By))},
 		Subject: say("subject/challenge-withdrawn", templates.Args{"ID": id})}, nil
 }
 
-// closeChallenge closes ch as state. The invited player's token stays: an answer after the
+// close closes ch as state. The invited player's token stays: an answer after the
 // close is told that there is no open challenge of that number.
-func (r *Referee) closeChallenge(tx *store.Tx, ch *store.Challenge, state, by string) error {
+func (l *Lobby) close(tx *store.Tx, ch *store.Challenge, state, by string) error {
 	ch.State, ch.Closed, ch.By = state, tx.Now, by
 	return tx.PutChallenge(ch)
 }
 
 // tellInvited mails the invited player of ch text, in the thread of his invitation.
-func (r *Referee) tellInvited(tx *store.Tx, ch *store.Challenge, subject, text string) error {
-	say := r.sayer(tx, ch.To)
-	mid, err := r.newToken()
+func (l *Lobby) tellInvited(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	say := l.Sayer(tx, ch.To)
+	mid, err := l.Out.NewToken()
 	if err != nil {
 		return err
 	}
-	_, domain := r.local()
-	return r.notice(tx, outbox.Notice{
+	_, domain, _ := strings.Cut(l.Out.Address, "@")
+	return l.notice(tx, outbox.Notice{
 		To: ch.To, Subject: say(subject, templates.Args{"ID": ch.ID}), Paras: []string{text},
 		Footer: say("footer-no-game", nil), MessageID: fmt.Sprintf("refereed.notice.%s@%s", mid, domain),
-		Root: r.invitationMessageID(ch),
+		Root: l.invitationMessageID(ch),
 	})
 }
 
 // tellChallenger mails ch's challenger text.
-func (r *Referee) tellChallenger(tx *store.Tx, ch *store.Challenge, subject, text string) error {
-	say := r.sayer(tx, ch.From)
-	return r.enqueueNotice(tx, ch.From, say(subject, templates.Args{"ID": ch.ID}), []string{text}, say("footer-no-game", nil), nil)
+func (l *Lobby) tellChallenger(tx *store.Tx, ch *store.Challenge, subject, text string) error {
+	say := l.Sayer(tx, ch.From)
+	return l.notice(tx, outbox.Notice{To: ch.From, Subject: say(subject, templates.Args{"ID": ch.ID}), Paras: []string{text}, Footer: say("footer-no-game", nil)})
 }
 
-// challengesCommand is CHALLENGES: the open challenges to anyone, and the sender's own and
+// List is CHALLENGES: the open challenges to anyone, and the sender's own and
 // those to him.
-func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
-	open, n, err := c.Tx.OpenChallenges(0, challenges.MaxListed)
+func (l *Lobby) List(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
+	open, n, err := c.Tx.OpenChallenges(0, MaxListed)
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -319,7 +354,7 @@ func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
 	list := func(head string, cs []store.Challenge, more int) {
 		rows := []string{say(head, nil)}
 		for i := range cs {
-			rows = append(rows, say("challenge/row", r.challengeArgs(c.Tx, &cs[i], c.By)))
+			rows = append(rows, say("challenge/row", l.args(c.Tx, &cs[i], c.By)))
 		}
 		if more > 0 {
 			rows = append(rows, say("challenge/and-more", templates.Args{"N": more}))
@@ -354,18 +389,18 @@ func (r *Referee) challengesCommand(c *command.Call) (command.Result, error) {
 
 // answered is the challenge an ACCEPT or DECLINE answers: its number, else the invitation
 // whose address the mail came to, else the one invitation waiting for the sender.
-func (r *Referee) answered(c *command.Call) (*store.Challenge, error) {
+func (l *Lobby) answered(c *command.Call) (*store.Challenge, error) {
 	switch {
 	case len(c.Args) > 1:
-		return nil, refuseChallenge("number", templates.Args{"Text": clip(strings.Join(c.Args, " "))})
+		return nil, Refuse("number", templates.Args{"Text": command.Clip(strings.Join(c.Args, " "))})
 	case len(c.Args) == 1:
-		id, err := challengeNumber(c.Args[0])
+		id, err := Number(c.Args[0])
 		if err != nil {
 			return nil, err
 		}
-		return openChallenge(c.Tx, id, c.By)
+		return open(c.Tx, id, c.By)
 	case c.Invitation != 0:
-		return openChallenge(c.Tx, c.Invitation, c.By)
+		return open(c.Tx, c.Invitation, c.By)
 	}
 	own, err := c.Tx.ChallengesOf(c.By)
 	if err != nil {
@@ -379,27 +414,27 @@ func (r *Referee) answered(c *command.Call) (*store.Challenge, error) {
 	}
 	switch len(invited) {
 	case 0:
-		return nil, refuseChallenge("none-to-answer", nil)
+		return nil, Refuse("none-to-answer", nil)
 	case 1:
 		return &invited[0], nil
 	}
-	return nil, refuseChallenge("which", templates.Args{"N": len(invited), "ID": invited[len(invited)-1].ID})
+	return nil, Refuse("which", templates.Args{"N": len(invited), "ID": invited[len(invited)-1].ID})
 }
 
-// acceptCommand is ACCEPT [number]: the game is made, and its first mails say who challenged
+// Accept is ACCEPT [number]: the game is made, and its first mails say who challenged
 // and who accepted.
-func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
-	ch, err := r.answered(c)
+func (l *Lobby) Accept(c *command.Call) (command.Result, error) {
+	ch, err := l.answered(c)
 	if err != nil {
 		return command.Result{}, err
 	}
 	switch {
-	case canon(ch.From) == canon(c.By): // under a +tag too: nobody plays himself
-		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
+	case Canon(ch.From) == Canon(c.By): // under a +tag too: nobody plays himself
+		return command.Result{}, Refuse("own", templates.Args{"ID": ch.ID})
 	case ch.To != "" && ch.To != c.By:
-		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
-	case ch.To == "" && !r.mayChallenge(c.Tx, c.By):
-		return command.Result{}, refuseChallenge("off", nil)
+		return command.Result{}, Refuse("not-for-you", templates.Args{"ID": ch.ID})
+	case ch.To == "" && !l.May(c.Tx, c.By):
+		return command.Result{}, Refuse("off", nil)
 	}
 	v, err := variant.Lookup(ch.Variant)
 	if err != nil {
@@ -409,7 +444,7 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 	swap := ch.Colour == "black"
 	if ch.Colour == "" {
 		var b [1]byte
-		src := r.Rand
+		src := l.Rand
 		if src == nil {
 			src = rand.Reader
 		}
@@ -421,10 +456,10 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 	if swap {
 		addrs[0], addrs[1] = addrs[1], addrs[0]
 	}
-	if err := r.closeChallenge(c.Tx, ch, store.ChallengeAccepted, c.By); err != nil {
+	if err := l.close(c.Tx, ch, store.ChallengeAccepted, c.By); err != nil {
 		return command.Result{}, err
 	}
-	sg, err := r.createGame(c.Tx, v, addrs, variant.Options{FEN: ch.FEN, Flags: maps.Clone(ch.Flags)}, &seat{challenge: ch})
+	sg, err := l.StartGame(c.Tx, v, addrs, variant.Options{FEN: ch.FEN, Flags: maps.Clone(ch.Flags)}, ch)
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -432,60 +467,60 @@ func (r *Referee) acceptCommand(c *command.Call) (command.Result, error) {
 	if err := c.Tx.PutChallenge(ch); err != nil {
 		return command.Result{}, err
 	}
-	r.logger().Info("challenge accepted", "challenge", ch.ID, "by", c.By, "game", sg.ID)
+	l.log().Info("challenge accepted", "challenge", ch.ID, "by", c.By, "game", sg.ID)
 	return command.Result{}, nil // the game's first mails say it
 }
 
-// declineCommand is DECLINE [number]: the challenger is told, and may not invite the sender
+// Decline is DECLINE [number]: the challenger is told, and may not invite the sender
 // again.
-func (r *Referee) declineCommand(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
-	ch, err := r.answered(c)
+func (l *Lobby) Decline(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
+	ch, err := l.answered(c)
 	if err != nil {
 		return command.Result{}, err
 	}
 	switch {
 	case ch.From == c.By:
-		return command.Result{}, refuseChallenge("own", templates.Args{"ID": ch.ID})
+		return command.Result{}, Refuse("own", templates.Args{"ID": ch.ID})
 	case ch.To == "":
-		return command.Result{}, refuseChallenge("open-no-decline", templates.Args{"ID": ch.ID})
+		return command.Result{}, Refuse("open-no-decline", templates.Args{"ID": ch.ID})
 	case ch.To != c.By:
-		return command.Result{}, refuseChallenge("not-for-you", templates.Args{"ID": ch.ID})
+		return command.Result{}, Refuse("not-for-you", templates.Args{"ID": ch.ID})
 	}
 	rec, err := c.Tx.PlayerRecord(c.By)
 	if err != nil {
 		return command.Result{}, err
 	}
-	if err := r.decline(c.Tx, rec, ch); err != nil {
+	if err := l.decline(c.Tx, rec, ch); err != nil {
 		return command.Result{}, err
 	}
 	if err := c.Tx.PutPlayerRecord(rec); err != nil {
 		return command.Result{}, err
 	}
-	return command.Result{Paras: []string{say("challenge/you-declined", r.challengeArgs(c.Tx, ch, c.By))},
+	return command.Result{Paras: []string{say("challenge/you-declined", l.args(c.Tx, ch, c.By))},
 		Subject: say("subject/challenge-declined", templates.Args{"ID": ch.ID})}, nil
 }
 
 // decline closes ch as declined by its invited player (rec: his record, saved by the caller)
 // and tells the challenger.
-func (r *Referee) decline(tx *store.Tx, rec *store.PlayerRecord, ch *store.Challenge) error {
-	if err := r.closeChallenge(tx, ch, store.ChallengeDeclined, ch.To); err != nil {
+func (l *Lobby) decline(tx *store.Tx, rec *store.PlayerRecord, ch *store.Challenge) error {
+	if err := l.close(tx, ch, store.ChallengeDeclined, ch.To); err != nil {
 		return err
 	}
-	if !slices.Contains(rec.Declined, canon(ch.From)) {
-		rec.Declined = append(rec.Declined, canon(ch.From))
+	if !slices.Contains(rec.Declined, Canon(ch.From)) {
+		rec.Declined = append(rec.Declined, Canon(ch.From))
 		if len(rec.Declined) > store.MaxDeclined {
 			rec.Declined = rec.Declined[len(rec.Declined)-store.MaxDeclined:]
 		}
 	}
-	r.logger().Info("challenge declined", "challenge", ch.ID)
-	return r.tellChallenger(tx, ch, "subject/challenge-declined", r.sayer(tx, ch.From)("challenge/declined", r.challengeArgs(tx, ch, ch.From)))
+	l.log().Info("challenge declined", "challenge", ch.ID)
+	return l.tellChallenger(tx, ch, "subject/challenge-declined", l.Sayer(tx, ch.From)("challenge/declined", l.args(tx, ch, ch.From)))
 }
 
-// noChallengesCommand is NO CHALLENGES: no more invitations to the sender, and those waiting
+// NoChallenges is NO CHALLENGES: no more invitations to the sender, and those waiting
 // declined.
-func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
+func (l *Lobby) NoChallenges(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
 	rec, err := c.Tx.PlayerRecord(c.By)
 	if err != nil {
 		return command.Result{}, err
@@ -499,7 +534,7 @@ func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
 	for i := range own {
 		if own[i].To == c.By {
 			n++
-			if err := r.decline(c.Tx, rec, &own[i]); err != nil {
+			if err := l.decline(c.Tx, rec, &own[i]); err != nil {
 				return command.Result{}, err
 			}
 		}
@@ -510,9 +545,9 @@ func (r *Referee) noChallengesCommand(c *command.Call) (command.Result, error) {
 	return command.Result{Paras: []string{say("challenge/no-more", templates.Args{"N": n})}, Subject: say("subject/no-challenges", nil)}, nil
 }
 
-// allowChallengesCommand is ALLOW CHALLENGES: NO CHALLENGES and every decline undone.
-func (r *Referee) allowChallengesCommand(c *command.Call) (command.Result, error) {
-	say := r.sayer(c.Tx, c.By)
+// AllowChallenges is ALLOW CHALLENGES: NO CHALLENGES and every decline undone.
+func (l *Lobby) AllowChallenges(c *command.Call) (command.Result, error) {
+	say := l.Sayer(c.Tx, c.By)
 	rec, err := c.Tx.PlayerRecord(c.By)
 	if err != nil {
 		return command.Result{}, err
@@ -524,14 +559,14 @@ func (r *Referee) allowChallengesCommand(c *command.Call) (command.Result, error
 	return command.Result{Paras: []string{say("challenge/allowed", nil)}, Subject: say("subject/allow-challenges", nil)}, nil
 }
 
-// ExpireChallenges closes the challenges whose time ran out, a few at a time, and tells each
+// Expire closes the challenges whose time ran out, a few at a time, and tells each
 // challenger. It returns how many it closed.
-func (r *Referee) ExpireChallenges() (int, error) {
+func (l *Lobby) Expire() (int, error) {
 	n := 0
 	for {
 		var ids []uint64
 		// Looked for in a reader: most rounds find none, and write nothing.
-		err := r.DB.View(func(tx *store.Tx) error {
+		err := l.DB.View(func(tx *store.Tx) error {
 			var err error
 			ids, err = tx.ExpiredChallenges(tx.Now, 32)
 			return err
@@ -539,7 +574,7 @@ func (r *Referee) ExpireChallenges() (int, error) {
 		if err != nil || len(ids) == 0 {
 			return n, err
 		}
-		err = r.DB.Update(func(tx *store.Tx) error {
+		err = l.DB.Update(func(tx *store.Tx) error {
 			for _, id := range ids {
 				ch, err := tx.Challenge(id)
 				if err != nil {
@@ -548,17 +583,17 @@ func (r *Referee) ExpireChallenges() (int, error) {
 				if !ch.Open() {
 					continue
 				}
-				if err := r.closeChallenge(tx, ch, store.ChallengeExpired, ""); err != nil {
+				if err := l.close(tx, ch, store.ChallengeExpired, ""); err != nil {
 					return err
 				}
-				if err := r.tellChallenger(tx, ch, "subject/challenge-expired", r.sayer(tx, ch.From)("challenge/expired", r.challengeArgs(tx, ch, ch.From))); err != nil {
+				if err := l.tellChallenger(tx, ch, "subject/challenge-expired", l.Sayer(tx, ch.From)("challenge/expired", l.args(tx, ch, ch.From))); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return n, fmt.Errorf("referee: expire challenges: %w", err)
+			return n, fmt.Errorf("challenges: expire: %w", err)
 		}
 		n += len(ids)
 		if len(ids) < 32 {
