@@ -173,3 +173,6 @@ func mustSay(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
+
+// flat is s with its runs of white space made single spaces (a mail's lines are wrapped).
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -15,10 +15,11 @@ import (
 // them after the game's short name (48 in the other languages, whose words are longer: the
 // golden mails "in-<lang>-..." and "lang-..."), and a subject that asks for a move says so
 // first. Characters, not bytes: a Cyrillic letter is one. The golden mails are the referee's
-// (testdata/golden) and each game's (variant/<game>/testdata/golden, and variant/toy's).
+// (testdata/golden, and its packages': referee/challenges/testdata/golden) and each game's
+// (variant/<game>/testdata/golden, and variant/toy's).
 func TestSubjectsShort(t *testing.T) {
 	var files []string
-	for _, dir := range []string{filepath.Join("testdata", "golden"), filepath.Join("..", "variant", "*", "testdata", "golden"), filepath.Join("..", "variant", "*", "testdata")} {
+	for _, dir := range []string{filepath.Join("testdata", "golden"), filepath.Join("..", "variant", "*", "testdata", "golden"), filepath.Join("..", "variant", "*", "testdata"), filepath.Join("*", "testdata", "golden")} {
 		found, err := filepath.Glob(filepath.Join(dir, "*.eml"))
 		if err != nil || len(found) == 0 {
 			t.Fatalf("no golden mails in %s: %v", dir, err)

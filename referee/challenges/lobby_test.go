@@ -1,6 +1,7 @@
-package referee
+package challenges_test
 
 import (
+	"flag"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -8,28 +9,66 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/refereed/refereed/variant/all" // every game, as the daemon has them
+
 	"github.com/refereed/refereed/parser"
+	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/referee/challenges"
+	"github.com/refereed/refereed/referee/refereetest"
 	"github.com/refereed/refereed/referee/senders"
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates/mailcheck"
+	"github.com/refereed/refereed/variant"
 )
 
 const carl = "carl@example.com"
 
+// lobby is a harness of the referee's, which mails the bare address too.
+type lobby struct {
+	*refereetest.Harness
+	n int // the mails it sent there
+}
+
 // challengeHarness is a harness whose referee takes challenges from anyone.
-func challengeHarness(t *testing.T) *harness {
+func challengeHarness(t *testing.T) *lobby {
 	h := newHarness(t)
-	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone}
+	h.Ref.Challenges = challenges.Policy{From: challenges.FromAnyone}
 	return h
 }
 
+// newHarness is a harness with the default policy (players only).
+func newHarness(t *testing.T) *lobby { return &lobby{Harness: refereetest.New(t)} }
+
 // bare mails body from from to the referee's bare address.
-func (h *harness) bare(from, body string) {
-	h.t.Helper()
-	h.uid++ // a Message-ID of its own
-	h.deliver(mailText(from, "referee@example.org", "x", body, fmt.Sprintf("X-N: %d\r\n", h.uid)))
+func (h *lobby) bare(from, body string) {
+	h.T.Helper()
+	h.n++ // a mail of its own
+	h.Deliver(mailText(from, refereetest.Address, "x", body, fmt.Sprintf("X-N: %d\r\n", h.n)))
 }
+
+// mailText is a plain-text mail from from to to, as a mail client writes it, with extra
+// header lines.
+func mailText(from, to, subject, body, extra string) []byte {
+	return []byte(fmt.Sprintf("From: Player <%s>\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <m@%s>\r\nDate: Sun, 22 Nov 2026 11:00:00 +0000\r\nMIME-Version: 1.0\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, to, subject, from[strings.LastIndex(from, "@")+1:], extra, strings.ReplaceAll(body, "\n", "\r\n")))
+}
+
+// mustContain checks that got holds each of wants, as it is.
+func mustContain(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
+
+const (
+	ann = refereetest.White
+	bob = refereetest.Black
+)
 
 // mailTo is the one mail of mails to addr, parsed.
 func mailTo(t *testing.T, mails []store.OutMail, addr string) *parser.Message {
@@ -62,7 +101,7 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 func TestChallengeAccepted(t *testing.T) {
 	h := challengeHarness(t)
 	h.bare(ann, "Hi Bob!\n\nCHALLENGE bob@example.net kriegspiel white time=30d+3d\n\nAnn")
-	out := h.outbox()
+	out := h.Outbox()
 	if len(out) != 2 {
 		t.Fatalf("%d mails, want the answer to Ann and Bob's invitation", len(out))
 	}
@@ -75,17 +114,17 @@ func TestChallengeAccepted(t *testing.T) {
 		t.Fatalf("the invitation's Reply-To %q is not an invitation's address", inv.ReplyTo)
 	}
 	// Someone else at Bob's invitation address is not Bob.
-	h.deliver(mailText(carl, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #1")
+	h.Deliver(mailText(carl, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Carl at Bob's address", flat(mailTo(t, h.Outbox(), carl).Body), "there is no open challenge #1")
 
-	h.deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accepted, see you on the board!\n\n> ann@example.com challenges you", ""))
-	out = h.outbox()
+	h.Deliver(mailText(bob, inv.ReplyTo, "Re: challenge", "Accepted, see you on the board!\n\n> ann@example.com challenges you", ""))
+	out = h.Outbox()
 	if len(out) != 2 {
 		t.Fatalf("%d mails after ACCEPT, want the game's two first mails", len(out))
 	}
 	mustContain(t, "Ann's first mail", flat(mailTo(t, out, ann).Body), "bob@example.net accepted your challenge #1.", "A game of Kriegspiel begins: you play White against bob@example.net")
 	mustContain(t, "Bob's first mail", flat(mailTo(t, out, bob).Body), "You accepted challenge #1 from ann@example.com.", "you play Black against ann@example.com")
-	h.db.View(func(tx *store.Tx) error {
+	h.DB.View(func(tx *store.Tx) error {
 		g, err := tx.Game(1)
 		if err != nil || g.Variant != "kriegspiel" || g.Flags["time"] != "30d+3d" || g.Players[0].Address != ann || g.Rated {
 			t.Errorf("the game made: %+v, %v", g, err)
@@ -97,8 +136,8 @@ func TestChallengeAccepted(t *testing.T) {
 		return nil
 	})
 	// Accepting again is told there is nothing open.
-	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "a second ACCEPT", flat(mailTo(t, h.outbox(), bob).Body), "challenge #1 is closed: it was accepted, and game #1 is under way")
+	h.Deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "a second ACCEPT", flat(mailTo(t, h.Outbox(), bob).Body), "challenge #1 is closed: it was accepted, and game #1 is under way")
 }
 
 // DECLINE tells the challenger, and he cannot invite that player again; NO CHALLENGES stops
@@ -106,26 +145,26 @@ func TestChallengeAccepted(t *testing.T) {
 func TestChallengeDeclined(t *testing.T) {
 	h := challengeHarness(t)
 	h.bare(ann, "CHALLENGE bob@example.net orthodox")
-	inv := mailTo(t, h.outbox(), bob)
-	h.deliver(mailText(bob, inv.ReplyTo, "Re", "DECLINE", ""))
-	out := h.outbox()
+	inv := mailTo(t, h.Outbox(), bob)
+	h.Deliver(mailText(bob, inv.ReplyTo, "Re", "DECLINE", ""))
+	out := h.Outbox()
 	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "bob@example.net declined your challenge #1 (Orthodox chess, 3 days a move).")
 	mustContain(t, "Bob's answer", flat(mailTo(t, out, bob).Body), "You declined challenge #1 from ann@example.com")
 	h.bare(ann, "CHALLENGE bob@example.net orthodox black")
-	mustContain(t, "Ann again", flat(mailTo(t, h.outbox(), ann).Body), "bob@example.net declined a challenge of yours before")
+	mustContain(t, "Ann again", flat(mailTo(t, h.Outbox(), ann).Body), "bob@example.net declined a challenge of yours before")
 
 	h.bare(carl, "CHALLENGE bob@example.net orthodox")
-	h.outbox()
+	h.Outbox()
 	h.bare(bob, "NO CHALLENGES")
-	out = h.outbox()
+	out = h.Outbox()
 	mustContain(t, "Bob's stop", flat(mailTo(t, out, bob).Body), "the referee sends you no invitations any more. The one waiting is declined.")
 	mustContain(t, "Carl told", flat(mailTo(t, out, carl).Body), "bob@example.net declined your challenge #2")
 	h.bare("dan@example.com", "CHALLENGE bob@example.net orthodox")
-	mustContain(t, "Dan refused", flat(mailTo(t, h.outbox(), "dan@example.com").Body), "bob@example.net takes no challenges here")
+	mustContain(t, "Dan refused", flat(mailTo(t, h.Outbox(), "dan@example.com").Body), "bob@example.net takes no challenges here")
 	h.bare(bob, "ALLOW CHALLENGES")
-	h.outbox()
+	h.Outbox()
 	h.bare(ann, "CHALLENGE bob@example.net orthodox")
-	if out := h.outbox(); len(out) != 2 {
+	if out := h.Outbox(); len(out) != 2 {
 		t.Errorf("after ALLOW CHALLENGES: %d mails, want Ann's answer and Bob's invitation", len(out))
 	}
 }
@@ -135,15 +174,15 @@ func TestChallengeDeclined(t *testing.T) {
 func TestChallengeOpenAndCancel(t *testing.T) {
 	h := challengeHarness(t)
 	h.bare(ann, "CHALLENGE ANY progressive rated black")
-	mustContain(t, "Ann's open challenge", flat(mailTo(t, h.outbox(), ann).Body), "Challenge #1 is open to anyone: Progressive Chess, 3 days a move, rated; you play Black. Anyone may take it with ACCEPT 1")
+	mustContain(t, "Ann's open challenge", flat(mailTo(t, h.Outbox(), ann).Body), "Challenge #1 is open to anyone: Progressive Chess, 3 days a move, rated; you play Black. Anyone may take it with ACCEPT 1")
 	h.bare(carl, "challenges")
-	mustContain(t, "Carl's list", flat(mailTo(t, h.outbox(), carl).Body), "Open challenges (ACCEPT N takes one): - #1 from ann@example.com: Progressive Chess, 3 days a move, rated; you play White;")
+	mustContain(t, "Carl's list", flat(mailTo(t, h.Outbox(), carl).Body), "Open challenges (ACCEPT N takes one): - #1 from ann@example.com: Progressive Chess, 3 days a move, rated; you play White;")
 	h.bare(ann, "ACCEPT 1")
-	mustContain(t, "Ann's own", flat(mailTo(t, h.outbox(), ann).Body), "challenge #1 is your own")
+	mustContain(t, "Ann's own", flat(mailTo(t, h.Outbox(), ann).Body), "challenge #1 is your own")
 	h.bare(carl, "accept #1")
-	out := h.outbox()
+	out := h.Outbox()
 	mustContain(t, "Carl's game", flat(mailTo(t, out, carl).Body), "You accepted challenge #1 from ann@example.com.", "you play White against ann@example.com", "rated")
-	h.db.View(func(tx *store.Tx) error {
+	h.DB.View(func(tx *store.Tx) error {
 		if g, err := tx.Game(1); err != nil || !g.Rated || g.Variant != "progressive" {
 			t.Errorf("the game made: %+v, %v", g, err)
 		}
@@ -151,9 +190,9 @@ func TestChallengeOpenAndCancel(t *testing.T) {
 	})
 
 	h.bare(ann, "CHALLENGE bob@example.net transactional")
-	inv := mailTo(t, h.outbox(), bob)
+	inv := mailTo(t, h.Outbox(), bob)
 	h.bare(ann, "CHALLENGE CANCEL 2")
-	out = h.outbox()
+	out = h.Outbox()
 	mustContain(t, "Ann's cancel", flat(mailTo(t, out, ann).Body), "Challenge #2 (to bob@example.net: Transactional Chess, 3 days a move) is withdrawn.")
 	told := mailTo(t, out, bob)
 	mustContain(t, "Bob told", flat(told.Body), "ann@example.com withdrew challenge #2")
@@ -161,7 +200,7 @@ func TestChallengeOpenAndCancel(t *testing.T) {
 		t.Errorf("the withdrawal is not threaded under the invitation: %v", told.References)
 	}
 	h.bare(carl, "CHALLENGE CANCEL 1")
-	mustContain(t, "Carl cancels a closed one", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #1")
+	mustContain(t, "Carl cancels a closed one", flat(mailTo(t, h.Outbox(), carl).Body), "there is no open challenge #1")
 }
 
 // Refused challenges say what was wrong, with `refereed new`'s words for the game's options;
@@ -185,18 +224,18 @@ func TestChallengeRefusals(t *testing.T) {
 	} {
 		from := ann
 		if !strings.Contains(c.line, "ann@") {
-			from = fmt.Sprintf("p%d@example.com", h.uid) // refusals to one address are limited
+			from = fmt.Sprintf("p%d@example.com", h.n) // refusals to one address are limited
 		}
 		h.bare(from, c.line)
-		mustContain(t, c.line, flat(mailTo(t, h.outbox(), from).Body), "was refused: "+c.want)
+		mustContain(t, c.line, flat(mailTo(t, h.Outbox(), from).Body), "was refused: "+c.want)
 	}
-	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Variants: []string{"orthodox"}, Rated: challenges.RatedNever}
+	h.Ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Variants: []string{"orthodox"}, Rated: challenges.RatedNever}
 	h.bare(carl, "CHALLENGE ANY kriegspiel\nCHALLENGE ANY orthodox rated")
-	body := flat(mailTo(t, h.outbox(), carl).Body)
+	body := flat(mailTo(t, h.Outbox(), carl).Body)
 	mustContain(t, "limited", body, "challenges here are to orthodox, not to Kriegspiel", `games made by challenge are not rated here`)
-	h.ref.Challenges.Off = true
+	h.Ref.Challenges.Off = true
 	h.bare(ann, "CHALLENGE ANY orthodox")
-	if out := h.outbox(); len(out) != 0 {
+	if out := h.Outbox(); len(out) != 0 {
 		t.Errorf("challenges off: a stranger's mail was answered (%d mails)", len(out))
 	}
 }
@@ -205,38 +244,38 @@ func TestChallengeRefusals(t *testing.T) {
 // address; each refusal says which, and no invitation goes out beyond them.
 func TestChallengeBounds(t *testing.T) {
 	h := challengeHarness(t)
-	maxOpen, daily, maxInv, _ := h.ref.Challenges.Limits()
+	maxOpen, daily, maxInv, _ := h.Ref.Challenges.Limits()
 	for i := 0; i < maxOpen; i++ {
 		h.bare(ann, fmt.Sprintf("CHALLENGE p%d@example.com orthodox", i))
 	}
-	h.outbox()
+	h.Outbox()
 	h.bare(ann, "CHALLENGE ANY orthodox")
-	mustContain(t, "Ann over the open limit", flat(mailTo(t, h.outbox(), ann).Body), fmt.Sprintf("you have %d challenges open, the most one player may have", maxOpen))
+	mustContain(t, "Ann over the open limit", flat(mailTo(t, h.Outbox(), ann).Body), fmt.Sprintf("you have %d challenges open, the most one player may have", maxOpen))
 	for i := 0; i < maxOpen; i++ {
 		h.bare(ann, fmt.Sprintf("CHALLENGE CANCEL %d", i+1))
 	}
-	h.outbox()
+	h.Outbox()
 	for i := maxOpen; i < daily; i++ {
 		h.bare(ann, fmt.Sprintf("CHALLENGE p%d@example.com orthodox\nCHALLENGE CANCEL %d", i, i+1))
 	}
-	h.outbox()
+	h.Outbox()
 	h.bare(ann, "CHALLENGE ANY orthodox")
-	mustContain(t, "Ann over the daily limit", flat(mailTo(t, h.outbox(), ann).Body), fmt.Sprintf("you have made %d challenges in the last day", daily))
+	mustContain(t, "Ann over the daily limit", flat(mailTo(t, h.Outbox(), ann).Body), fmt.Sprintf("you have made %d challenges in the last day", daily))
 
 	for i := 0; i < maxInv; i++ {
 		h.bare(fmt.Sprintf("x%d@example.com", i), "CHALLENGE bob@example.net orthodox")
 	}
-	if n := len(h.outbox()); n != 2*maxInv {
+	if n := len(h.Outbox()); n != 2*maxInv {
 		t.Fatalf("%d mails, want %d answers and invitations", n, 2*maxInv)
 	}
 	h.bare("y@example.com", "CHALLENGE bob@example.net orthodox")
-	out := h.outbox()
+	out := h.Outbox()
 	if len(out) != 1 {
 		t.Fatalf("over the invitations limit: %d mails, want the refusal alone", len(out))
 	}
 	mustContain(t, "over Bob's invitations", flat(mailTo(t, out, "y@example.com").Body), "bob@example.net has too many invitations waiting")
 	h.bare("x0@example.com", "CHALLENGE bob@example.net orthodox")
-	mustContain(t, "twice to Bob", flat(mailTo(t, h.outbox(), "x0@example.com").Body), "your challenge #")
+	mustContain(t, "twice to Bob", flat(mailTo(t, h.Outbox(), "x0@example.com").Body), "your challenge #")
 }
 
 // A challenge nobody answers closes when its time runs out, at the deadline check; its
@@ -244,21 +283,21 @@ func TestChallengeBounds(t *testing.T) {
 func TestChallengeExpires(t *testing.T) {
 	h := challengeHarness(t)
 	h.bare(ann, "CHALLENGE bob@example.net orthodox")
-	inv := mailTo(t, h.outbox(), bob)
-	h.now = h.now.Add(challenges.DefaultExpire - time.Minute)
-	h.ref.CheckDeadlines()
-	if out := h.outbox(); len(out) != 0 {
+	inv := mailTo(t, h.Outbox(), bob)
+	h.Clock = h.Clock.Add(challenges.DefaultExpire - time.Minute)
+	h.Ref.CheckDeadlines()
+	if out := h.Outbox(); len(out) != 0 {
 		t.Fatalf("before its time: %d mails", len(out))
 	}
-	h.now = h.now.Add(2 * time.Minute)
-	h.ref.CheckDeadlines()
-	out := h.outbox()
+	h.Clock = h.Clock.Add(2 * time.Minute)
+	h.Ref.CheckDeadlines()
+	out := h.Outbox()
 	if len(out) != 1 {
 		t.Fatalf("at its time: %d mails, want Ann's", len(out))
 	}
 	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "Your challenge #1 (to bob@example.net: Orthodox chess, 3 days a move) had no answer by Sun 2026-11-29 12:00 UTC, and is closed.")
-	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "Bob late", flat(mailTo(t, h.outbox(), bob).Body), "challenge #1 is closed: nobody answered it in time")
+	h.Deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Bob late", flat(mailTo(t, h.Outbox(), bob).Body), "challenge #1 is closed: nobody answered it in time")
 }
 
 // Who is answered at the bare address: by default only players who have a game here; a
@@ -266,24 +305,24 @@ func TestChallengeExpires(t *testing.T) {
 func TestChallengeFromStrangers(t *testing.T) {
 	h := newHarness(t) // the default policy: players only
 	h.bare("eve@example.com", "CHALLENGE bob@example.net orthodox")
-	if out := h.outbox(); len(out) != 0 {
+	if out := h.Outbox(); len(out) != 0 {
 		t.Fatalf("a stranger's challenge: %d mails", len(out))
 	}
-	if h.ref.Ignorable(mailText("eve@example.com", "referee@example.org", "x", "CHALLENGE bob@example.net orthodox", "")) == "" {
+	if h.Ref.Ignorable(mailText("eve@example.com", "referee@example.org", "x", "CHALLENGE bob@example.net orthodox", "")) == "" {
 		t.Error("a stranger's challenge is read at the intake")
 	}
-	h.newGame("orthodox")
-	h.outbox()
+	h.NewGame("orthodox", variant.Options{})
+	h.Outbox()
 	h.bare(ann, "CHALLENGE carl@example.com orthodox")
-	if out := h.outbox(); len(out) != 2 {
+	if out := h.Outbox(); len(out) != 2 {
 		t.Fatalf("a player's challenge: %d mails, want 2", len(out))
 	}
 	// Carl, invited, may answer at the bare address though he plays no game here.
-	if h.ref.Ignorable(mailText(carl, "referee@example.org", "x", "DECLINE", "")) != "" {
+	if h.Ref.Ignorable(mailText(carl, "referee@example.org", "x", "DECLINE", "")) != "" {
 		t.Error("an invited address's mail to the bare address is ignored")
 	}
 	h.bare(carl, "DECLINE")
-	mustContain(t, "Carl declines", flat(mailTo(t, h.outbox(), carl).Body), "You declined challenge #1")
+	mustContain(t, "Carl declines", flat(mailTo(t, h.Outbox(), carl).Body), "You declined challenge #1")
 }
 
 // Every mail of a challenge, as its reader gets it.
@@ -296,7 +335,7 @@ func TestGoldenChallenges(t *testing.T) {
 		t.Helper()
 		send()
 		n++
-		g.Check(t, n, name, h.outbox())
+		g.Check(t, n, name, h.Outbox())
 	}
 	var inv *parser.Message
 	step("help", func() { h.bare(ann, "HELP") })
@@ -304,12 +343,12 @@ func TestGoldenChallenges(t *testing.T) {
 	step("open", func() { h.bare(carl, "CHALLENGE ANY orthodox deadline=5d") })
 	step("list", func() { h.bare(bob, "CHALLENGES") })
 	step("accept", func() {
-		h.db.View(func(tx *store.Tx) error {
+		h.DB.View(func(tx *store.Tx) error {
 			c, _ := tx.Challenge(1)
-			inv = &parser.Message{ReplyTo: h.ref.Lobby().InvitationAddress(c)}
+			inv = &parser.Message{ReplyTo: h.Ref.Lobby().InvitationAddress(c)}
 			return nil
 		})
-		h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+		h.Deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
 	})
 	step("invite-carl", func() { h.bare(ann, "CHALLENGE carl@example.com progressive") })
 	step("decline", func() { h.bare(carl, "DECLINE 3") })
@@ -319,8 +358,8 @@ func TestGoldenChallenges(t *testing.T) {
 	step("invite-bob-again", func() { h.bare(carl, "CHALLENGE bob@example.net orthodox") })
 	step("no-challenges", func() { h.bare(bob, "NO CHALLENGES") })
 	step("expired", func() {
-		h.now = h.now.Add(challenges.DefaultExpire + time.Minute)
-		h.ref.CheckDeadlines()
+		h.Clock = h.Clock.Add(challenges.DefaultExpire + time.Minute)
+		h.Ref.CheckDeadlines()
 	})
 	g.Done(t)
 }
@@ -330,12 +369,12 @@ func TestGoldenChallenges(t *testing.T) {
 // be its sender's).
 func TestChallengeUnconfirmedSender(t *testing.T) {
 	h := newHarness(t)
-	h.ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Auth: senders.AuthRequire}
+	h.Ref.Challenges = challenges.Policy{From: challenges.FromAnyone, Auth: senders.AuthRequire}
 	h.bare(ann, "CHALLENGE bob@example.net orthodox")
-	if out := h.outbox(); len(out) != 0 {
+	if out := h.Outbox(); len(out) != 0 {
 		t.Fatalf("an unconfirmed challenge: %d mails", len(out))
 	}
-	h.db.View(func(tx *store.Tx) error {
+	h.DB.View(func(tx *store.Tx) error {
 		if cs, _ := tx.ChallengesOf(ann); len(cs) != 0 {
 			t.Errorf("an unconfirmed challenge was made: %+v", cs)
 		}
@@ -349,62 +388,62 @@ func TestChallengeUnconfirmedSender(t *testing.T) {
 func TestChallengeReviewFixes(t *testing.T) {
 	h := challengeHarness(t)
 	h.bare(bob, "NO CHALLENGES")
-	h.outbox()
+	h.Outbox()
 	h.bare(ann, "CHALLENGE bob+x@example.net orthodox")
-	mustContain(t, "a +tag", flat(mailTo(t, h.outbox(), ann).Body), "invite bob@example.net without the +tag")
+	mustContain(t, "a +tag", flat(mailTo(t, h.Outbox(), ann).Body), "invite bob@example.net without the +tag")
 	h.bare(ann, "CHALLENGE ANY orthodox rated")
-	h.outbox()
+	h.Outbox()
 	h.bare("ann+alt@example.com", "ACCEPT 1")
-	mustContain(t, "Ann under a +tag", flat(mailTo(t, h.outbox(), "ann+alt@example.com").Body), "challenge #1 is your own")
+	mustContain(t, "Ann under a +tag", flat(mailTo(t, h.Outbox(), "ann+alt@example.com").Body), "challenge #1 is your own")
 	h.bare("ann+alt@example.com", "CHALLENGE ann@example.com orthodox")
-	mustContain(t, "Ann challenging herself", flat(mailTo(t, h.outbox(), "ann+alt@example.com").Body), "you cannot challenge yourself")
+	mustContain(t, "Ann challenging herself", flat(mailTo(t, h.Outbox(), "ann+alt@example.com").Body), "you cannot challenge yourself")
 
 	// A challenger at his daily bound uses up nothing of the address he names.
-	_, daily, _, aMonth := h.ref.Challenges.Limits()
+	_, daily, _, aMonth := h.Ref.Challenges.Limits()
 	for i := 0; i < daily; i++ {
 		h.bare("eve@example.com", fmt.Sprintf("CHALLENGE x%d@example.com orthodox\nCHALLENGE CANCEL %d", i, i+2))
 	}
-	h.outbox()
+	h.Outbox()
 	for i := 0; i < 2*aMonth; i++ {
 		h.bare("eve@example.com", "CHALLENGE dan@example.com orthodox")
 	}
-	h.outbox()
+	h.Outbox()
 	h.bare(carl, "CHALLENGE dan@example.com orthodox")
-	if out := h.outbox(); len(out) != 2 {
+	if out := h.Outbox(); len(out) != 2 {
 		t.Fatalf("Carl's invitation to Dan after Eve's refused ones: %d mails, want 2", len(out))
 	}
 	// One challenger, one address: at most aMonth invitations in 30 days.
 	for i := 0; i < aMonth; i++ {
 		h.bare("fay@example.com", "CHALLENGE gus@example.com orthodox")
 		var id uint64
-		h.db.View(func(tx *store.Tx) error {
+		h.DB.View(func(tx *store.Tx) error {
 			cs, _ := tx.ChallengesOf("fay@example.com")
 			id = cs[0].ID
 			return nil
 		})
 		h.bare("fay@example.com", fmt.Sprintf("CHALLENGE CANCEL %d", id))
 	}
-	h.outbox()
+	h.Outbox()
 	h.bare("fay@example.com", "CHALLENGE gus@example.com orthodox")
-	mustContain(t, "Fay's fourth", flat(mailTo(t, h.outbox(), "fay@example.com").Body), fmt.Sprintf("you have invited gus@example.com %d times in the last 30 days", aMonth))
+	mustContain(t, "Fay's fourth", flat(mailTo(t, h.Outbox(), "fay@example.com").Body), fmt.Sprintf("you have invited gus@example.com %d times in the last 30 days", aMonth))
 
 	// Closed: its players hear how; anyone else that there is none.
 	h.bare(bob, "ALLOW CHALLENGES")
-	h.outbox()
+	h.Outbox()
 	h.bare(ann, "CHALLENGE bob@example.net kriegspiel")
-	inv := mailTo(t, h.outbox(), bob)
+	inv := mailTo(t, h.Outbox(), bob)
 	mustContain(t, "the invitation's number", inv.Subject, "(#")
 	id := regexp.MustCompile(`#(\d+)\)`).FindStringSubmatch(inv.Subject)[1]
 	h.bare(ann, "CHALLENGE CANCEL "+id)
-	h.outbox()
-	h.deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
-	mustContain(t, "Bob after the withdrawal", flat(mailTo(t, h.outbox(), bob).Body), "challenge #"+id+" is closed: its challenger withdrew it")
+	h.Outbox()
+	h.Deliver(mailText(bob, inv.ReplyTo, "Re", "ACCEPT", ""))
+	mustContain(t, "Bob after the withdrawal", flat(mailTo(t, h.Outbox(), bob).Body), "challenge #"+id+" is closed: its challenger withdrew it")
 	h.bare(carl, "ACCEPT "+id)
-	mustContain(t, "Carl", flat(mailTo(t, h.outbox(), carl).Body), "there is no open challenge #"+id)
+	mustContain(t, "Carl", flat(mailTo(t, h.Outbox(), carl).Body), "there is no open challenge #"+id)
 	h.bare(carl, "DECLINE 1")
-	mustContain(t, "declining an open one", flat(mailTo(t, h.outbox(), carl).Body), "challenge #1 is open to anyone: it needs no answer")
+	mustContain(t, "declining an open one", flat(mailTo(t, h.Outbox(), carl).Body), "challenge #1 is open to anyone: it needs no answer")
 	h.bare(ann, "CHALLENGE ANY orthodox rated")
-	mustContain(t, "the same open challenge twice", flat(mailTo(t, h.outbox(), ann).Body), "your open challenge #1 is the same and still waiting")
+	mustContain(t, "the same open challenge twice", flat(mailTo(t, h.Outbox(), ann).Body), "your open challenge #1 is the same and still waiting")
 }
 
 // A reply to an invitation that went to the bare address answers that invitation: its thread
@@ -414,14 +453,14 @@ func TestChallengeAnsweredInThread(t *testing.T) {
 	h.bare(ann, "CHALLENGE bob@example.net orthodox")
 	h.bare(carl, "CHALLENGE bob@example.net kriegspiel")
 	var first *parser.Message
-	for _, m := range h.outbox() {
+	for _, m := range h.Outbox() {
 		if p, _ := parser.Parse(m.Raw); m.To[0] == bob && strings.Contains(p.Subject, "ann@") {
 			first = p
 		}
 	}
 	raw := mailText(bob, "referee@example.org", "Re", "DECLINE", "In-Reply-To: <"+first.MessageID+">\r\n")
-	h.deliver(raw)
-	out := h.outbox()
+	h.Deliver(raw)
+	out := h.Outbox()
 	mustContain(t, "Bob's answer", flat(mailTo(t, out, bob).Body), "You declined challenge #1 from ann@example.com")
 	mustContain(t, "Ann told", flat(mailTo(t, out, ann).Body), "declined your challenge #1")
 }
@@ -431,21 +470,21 @@ func TestChallengeAnsweredInThread(t *testing.T) {
 // the built-in server, where he logged in to send it.
 func TestBareQuestionsAndNothing(t *testing.T) {
 	h := challengeHarness(t)
-	for i := 0; i < RefusalLimit+2; i++ {
+	for i := 0; i < referee.RefusalLimit+2; i++ {
 		h.bare(ann, "CHALLENGES\nCHALLENGES")
 	}
-	out := h.outbox()
-	if len(out) != RefusalLimit+2 {
-		t.Fatalf("%d answers to %d CHALLENGES, want each answered", len(out), RefusalLimit+2)
+	out := h.Outbox()
+	if len(out) != referee.RefusalLimit+2 {
+		t.Fatalf("%d answers to %d CHALLENGES, want each answered", len(out), referee.RefusalLimit+2)
 	}
 	if n := strings.Count(flat(mailTo(t, out[len(out)-1:], ann).Body), "There is no open challenge"); n != 1 {
 		t.Errorf("a question asked twice in a mail answered %d times", n)
 	}
 	h.bare(carl, "hello there")
-	if out := h.outbox(); len(out) != 0 {
+	if out := h.Outbox(); len(out) != 0 {
 		t.Errorf("real mail servers: a stranger's mail without a command answered")
 	}
-	h.ref.LocalDomain = "example.com"
+	h.Ref.LocalDomain = "example.com"
 	h.bare(carl, "hello there")
-	mustContain(t, "Carl on the built-in server", flat(mailTo(t, h.outbox(), carl).Body), "I found no command in your mail to referee@example.org")
+	mustContain(t, "Carl on the built-in server", flat(mailTo(t, h.Outbox(), carl).Body), "I found no command in your mail to referee@example.org")
 }
