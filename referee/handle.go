@@ -3,18 +3,15 @@ package referee
 import (
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/refereed/refereed/lang"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/command"
 	"github.com/refereed/refereed/referee/ifmoves"
-	"github.com/refereed/refereed/referee/inbox"
 	"github.com/refereed/refereed/referee/outbox"
 	"github.com/refereed/refereed/referee/play"
 	"github.com/refereed/refereed/referee/senders"
@@ -466,104 +463,6 @@ func (r *Referee) run(a *play.Game, side chess.Color, c *cmd, call *command.Call
 	return command.Result{Notices: notices, Warnings: warns}, err
 }
 
-// history replays the game's log with notices on and keeps what side was told, a line a
-// mail: the events one mail caused (one Source) are told as that mail told them, a later
-// notice leaving out one it made untrue (variant.Notice.Supersedes: "your C-move is stated"
-// after "you have not stated a C-move"), and the takebacks are told where they came, with
-// the game as it then stood. Answers that only showed a view are not kept.
-func (r *Referee) history(a *play.Game, side chess.Color) (string, error) {
-	_, say := r.speaker(a.Tx(), a.Stored(), side)
-	tx, sg, v := a.Tx(), a.Stored(), a.Variant()
-	all, err := tx.Events(sg.ID)
-	if err != nil {
-		return "", err
-	}
-	opts := variant.Options{FEN: sg.FEN, Flags: sg.Flags}
-	g, err := v.New(opts)
-	if err != nil {
-		return "", fmt.Errorf("referee: history: %w", err)
-	}
-	var lines []string
-	var mail *play.Outcome
-	source := ""
-	var numeric [2]bool
-	numeric[side] = play.PrefsOf(tx, sg.Players[side].Address).Numeric
-	hasIf := slices.ContainsFunc(all, func(e store.Event) bool { return e.Kind == store.EventIf })
-	flush := func() { // one line a mail, its paragraphs run together as sentences
-		if mail != nil && len(mail.Paras[side]) > 0 {
-			paras := make([]string, len(mail.Paras[side]))
-			for i, p := range mail.Paras[side] {
-				if p = strings.TrimSpace(p); !strings.ContainsAny(p[len(p)-1:], ".!?:") {
-					p += "."
-				}
-				paras[i] = p
-			}
-			lines = append(lines, "- "+strings.ReplaceAll(strings.Join(paras, " "), "\n", "\n  "))
-		}
-		mail = nil
-	}
-	for i, e := range all {
-		if mail == nil || e.Source != source || e.Source == "takeback" { // "takeback": logged before they named their mail
-			flush()
-			mail, source = &play.Outcome{Numeric: numeric}, e.Source
-		}
-		var ns []variant.Notice
-		switch {
-		case e.IsCommand():
-			pos := g.Position()
-			if ns, err = g.Submit(variant.Command{By: chess.Color(e.Side), Text: e.Text}); err != nil {
-				return "", fmt.Errorf("referee: history: event %d: %w", i, err)
-			}
-			if hasIf {
-				ns = append(append(ifmoves.FiredNews(e, pos), ns...), ifmoves.DroppedNews(all[:i+1])...)
-			}
-		case e.Kind == store.EventIf:
-			ns = ifmoves.Told(g, all[:i+1])
-		case e.Kind == store.EventTakeback:
-			l, err := archive.LoadEvents(tx, sg, v, all[:i])
-			if err != nil {
-				return "", err
-			}
-			if ns, _, err = takebackStep(l, all[:i], chess.Color(e.Side), e.Text); err != nil && !variant.IsRejection(err) {
-				return "", err
-			}
-			if e.Undo > 0 {
-				// The game as the takeback left it: what is logged after it plays on it.
-				if g, err = replayEvents(v, opts, store.Effective(all[:i+1])); err != nil {
-					return "", err
-				}
-			}
-		}
-		for _, n := range ns {
-			if n.Kind != "help" && n.Kind != variant.KindView && n.Kind != "board" {
-				mail.Add(n)
-			}
-		}
-	}
-	flush()
-	if len(lines) == 0 {
-		return say("history-empty", nil), nil
-	}
-	return say("history", nil) + "\n" + strings.Join(lines, "\n"), nil
-}
-
-// replayEvents is the game of v that the commands events replay to, ready to play on with
-// its notices on.
-func replayEvents(v *variant.Variant, opts variant.Options, events []store.Event) (variant.Game, error) {
-	log := make([]variant.Command, len(events))
-	for i, e := range events {
-		log[i] = variant.Command{By: chess.Color(e.Side), Text: e.Text}
-	}
-	g, fail, err := variant.Replay(v, opts, log)
-	if err == nil && fail != nil {
-		err = fail
-	}
-	if err != nil {
-		return nil, fmt.Errorf("referee: history: %w", err)
-	}
-	return g, nil
-}
-
 // recordBounce notes a delivery failure against the player whose bounce address it came
 // to; nothing is ever sent in answer to machine mail.
 func (r *Referee) recordBounce(tx *store.Tx, log interface{ Info(string, ...any) }, msg *parser.Message, isBounce bool, why string) error {
@@ -584,60 +483,6 @@ func firstLine(s string) string {
 }
 
 func clip(s string) string { return command.Clip(s) }
-
-// ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
-// page at a time, new mail in batches, each attempt counted, failing mail quarantined).
-func (r *Referee) ProcessInbox() (handled int, err error) {
-	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.senders().Prejudge, Kept: r.tellKept,
-		MaxAttempts: r.MaxAttempts, Log: r.logger()}).Process()
-}
-
-// tellKept tells the registered player behind a failing message that it was kept.
-func (r *Referee) tellKept(tx *store.Tx, m *store.InboundMail) error {
-	msg, err := parser.Parse(m.Raw)
-	if err != nil || msg.Automatic() != "" {
-		return nil
-	}
-	token, _ := r.senders().TokenOf(msg)
-	ref, err := tx.TokenRef(token)
-	if err != nil {
-		return nil
-	}
-	sg, err := tx.Game(ref.Game)
-	if err != nil || !strings.EqualFold(sg.Players[ref.Side].Address, msg.From) {
-		return nil
-	}
-	v, err := variant.Lookup(sg.Variant)
-	if err != nil {
-		return nil
-	}
-	_, say := r.speaker(tx, sg, chess.Color(ref.Side))
-	return r.enqueue(tx, sg, v, outbox.Letter{Side: chess.Color(ref.Side), Kind: "reply", Answers: msg, What: say("subject/internal-error", nil), Paras: []string{
-		say("internal-error", nil),
-	}})
-}
-
-// Admit tells the intake whether a mail, of which it has read the first bytes, deserves to
-// be fetched and stored whole: only mail to a valid reply address does. The rest (strangers,
-// mail without a token) is kept as those bytes, enough to log it and to answer a registered
-// player who wrote to the bare address.
-func (r *Referee) Admit(prefix []byte) bool {
-	msg, err := parser.Parse(prefix)
-	if err != nil {
-		return false
-	}
-	token, bounce := r.senders().TokenOf(msg)
-	if token == "" || bounce {
-		return false
-	}
-	ok := false
-	r.DB.View(func(tx *store.Tx) error {
-		_, err := tx.TokenRef(token)
-		ok = err == nil
-		return nil
-	})
-	return ok
-}
 
 // answerReplaced answers a player who was replaced and still writes to his game: who took
 // over and when, and that nothing in it was done. Only his own address is answered (his

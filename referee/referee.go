@@ -9,22 +9,27 @@
 // one mail in its own transaction (tests and tools). What is only read (a game rebuilt from
 // its log, exports, a tournament's section) is package archive's.
 //
-// The service is divided by idea, a package each, none of which imports this one: this
-// package reads each mail through to its answer (handle.go), runs the command table's
-// handlers (commands.go), the organizer and tournaments (organizer.go, organizer_acts.go,
-// tournament.go) and takebacks; referee/command is the command table (every command one
-// row: word, who may send it, query or act, HELP line, handler); referee/senders reads who
-// sent a mail and to what (tokens, reply and bounce addresses, DKIM and DMARC);
-// referee/play is the game aggregate (the only code that changes, ends or writes a game) and
-// what its players are told; referee/clocks is time (deadlines, ICCF clocks, leave, the
-// deadline check); referee/ifmoves is IF moves; referee/inbox runs the stored mail in
-// batches and quarantines what keeps failing; referee/outbox writes and queues the mail.
+// The service is divided by idea, a package each, none of which imports this one. This
+// package reads each mail through to its answer (handle.go; intake.go: what the daemon
+// stores and runs), runs the command table's handlers (commands.go), the bare address
+// (bare.go), new games (games.go), HISTORY (history.go), takebacks, settings and a restore
+// (restore.go); referee.go is the Referee and the seams it hands its rooms. The rooms:
+// referee/command is the command table (every command one row: word, who may send it, query
+// or act, HELP line, handler); referee/senders reads who sent a mail and to what (tokens,
+// reply and bounce addresses, DKIM and DMARC); referee/play is the game aggregate (the only
+// code that changes, ends or writes a game) and what its players are told; referee/organizer
+// is tournaments and their organizers; referee/challenges is challenges by mail (the lobby);
+// referee/clocks is time (deadlines, the games' clocks, leave, the deadline check; the clock
+// itself is package clock); referee/ifmoves is IF moves; referee/inbox runs the stored mail
+// in batches and quarantines what keeps failing; referee/outbox writes and queues the mail;
+// referee/refereetest plays games by mail for any package's tests.
 //
 // Trust (design.md): a command counts only with a valid reply token in the recipient address
 // (the only place a token travels: Message-IDs and bounce addresses carry an opaque thread id
 // derived from it), a From address registered for that player, and, as the game's auth
-// policy asks, the mail system's word that the From address is the sender's (DKIM, DMARC). A mail from another address is refused and reported to the registered player (at
-// his registered address, never at the sender's). Mail that names no game is answered only
+// policy asks, the mail system's word that the From address is the sender's (DKIM, DMARC). A
+// mail from another address is refused and reported to the registered player (at his
+// registered address, never at the sender's). Mail that names no game is answered only
 // to a registered player, with the list of his games and their reply addresses. Machine mail
 // (auto-replies, bounces, lists) and the referee's own mail are never answered.
 //
@@ -57,17 +62,11 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
-	"slices"
-	"strings"
 	"sync/atomic"
-	"time"
 
-	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/lang"
 	"github.com/refereed/refereed/parser"
@@ -159,150 +158,6 @@ func (r *Referee) senders() *senders.Reader {
 		Admits: func(a string) bool { return r.Challenges.Admits(a, false) }}
 }
 
-// RatedFlag in opts.Flags set to "true" makes a game rated: its end updates both players'
-// ratings (package rating). The game's record keeps it (store.Game.Rated), not its options.
-const RatedFlag = "rated"
-
-// NewGame creates a game between two addresses and queues the opening mails. It returns the
-// game's ID. Errors say what was wrong with the request.
-func (r *Referee) NewGame(variantKey, white, black string, opts variant.Options) (uint64, error) {
-	v, err := variant.Lookup(variantKey)
-	if err != nil {
-		return 0, err
-	}
-	var addrs [2]string
-	for i, a := range []string{white, black} {
-		addr, err := r.CheckAddress(a)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", chess.Color(i), err)
-		}
-		addrs[i] = addr
-	}
-	if addrs[0] == addrs[1] {
-		return 0, fmt.Errorf("the same address %s for both White and Black: a player cannot play himself", addrs[0])
-	}
-	if _, err := v.New(opts); err != nil {
-		return 0, fmt.Errorf("cannot start %s: %w", v.Name, err)
-	}
-	var id uint64
-	err = r.DB.Update(func(tx *store.Tx) error {
-		sg, err := r.createGame(tx, v, addrs, opts, nil)
-		if sg != nil {
-			id = sg.ID
-		}
-		return err
-	})
-	if err != nil {
-		return 0, err
-	}
-	return id, nil
-}
-
-// seat places a game in a tournament: which, and which round of how many.
-type seat struct {
-	t      *store.Tournament
-	round  int
-	rounds int
-	// challenge, when set, is the challenge the game was made from (no tournament).
-	challenge *store.Challenge
-}
-
-// createGame stores a new game between addrs (White, Black) in tx and queues its opening
-// mails; a tournament's game (at not nil) says so in them.
-func (r *Referee) createGame(tx *store.Tx, v *variant.Variant, addrs [2]string, opts variant.Options, at *seat) (*store.Game, error) {
-	game, err := v.New(opts)
-	if err != nil {
-		return nil, fmt.Errorf("cannot start %s: %w", v.Name, err)
-	}
-	sg := &store.Game{Variant: v.Key, FEN: opts.FEN, Flags: opts.Flags}
-	if _, ok := opts.Flags[RatedFlag]; ok {
-		// Whether the game is rated is the game's record's, not one of its options.
-		sg.Rated = opts.Flags[RatedFlag] == "true"
-		sg.Flags = maps.Clone(opts.Flags)
-		delete(sg.Flags, RatedFlag)
-	}
-	if at != nil && at.t != nil {
-		sg.Tournament, sg.Round = at.t.ID, at.round
-		sg.Rated = at.t.Rated
-		if at.t.Language != "" {
-			sg.Flags = maps.Clone(sg.Flags)
-			if sg.Flags == nil {
-				sg.Flags = map[string]string{}
-			}
-			sg.Flags[LanguageFlag] = at.t.Language
-		}
-	}
-	for i := range sg.Players {
-		tok, err := r.newToken()
-		if err != nil {
-			return nil, err
-		}
-		sg.Players[i] = store.Player{Address: addrs[i], Token: tok}
-	}
-	out := game.Outcome()
-	if out.Over() {
-		// A position that is already decided (a mate, a dead position): the game is
-		// over before it begins, and says so everywhere.
-		play.MarkOver(sg, out.Result, out.Reason)
-	}
-	if err := play.Create(tx, sg); err != nil {
-		return nil, err
-	}
-	prefs := r.prefsOf(tx, sg)
-	for _, side := range []chess.Color{chess.White, chess.Black} {
-		t := prefs[side].Lang
-		say := func(kind string, args templates.Args) string { return templates.SayIn(t, "", kind, args) }
-		l := outbox.Letter{Side: side, Kind: "opening", Lang: t}
-		other := sg.Players[side.Other()].Address
-		if out.Over() {
-			l.What = say("subject/game-over-at-start", templates.Args{"Result": out.Result})
-			l.Paras = []string{
-				say("opening-decided", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other, "Reason": out.Reason, "Result": out.Result}),
-				say("opening-nothing-to-play", nil),
-			}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowReveal, prefs[side])
-		} else {
-			yours := slices.Contains(game.ToAct(), side)
-			l.What = say("subject/new-game", templates.Args{"Side": side, "YourMove": yours, "Turn": play.TurnLabelIn(game, side, t)})
-			l.Paras = []string{say("opening", templates.Args{"Variant": v.Name, "Side": side, "Opponent": other})}
-			l.Diagram = play.Diagram(v, game, side, variant.ShowView, prefs[side])
-			// Who moves first is said once: by the view's own status line when it has one
-			// ("White to play move 1."), else here.
-			says := strings.Contains(l.Diagram, " to play ")
-			switch {
-			case len(game.ToAct()) > 1:
-				// Both move at once (the synchronous games): the view's turn line says so.
-			case yours:
-				if !says {
-					l.Paras = append(l.Paras, say("you-move-first", nil))
-				}
-			case says:
-				l.Paras = append(l.Paras, say("will-write", nil))
-			default:
-				l.Paras = append(l.Paras, say("other-moves-first", templates.Args{"First": side.Other()}))
-			}
-		}
-		if sg.Rated && !out.Over() {
-			l.Paras = append(l.Paras, say("rated-game", templates.Args{"Variant": v.Name}))
-		}
-		if at != nil && at.challenge != nil {
-			ch := at.challenge
-			kind := "challenge/you-accepted"
-			if sg.Players[side].Address == ch.From {
-				kind = "challenge/accepted-yours"
-			}
-			l.Paras = append([]string{say(kind, templates.Args{"ID": ch.ID, "From": ch.From, "By": ch.By})}, l.Paras...)
-		}
-		if at != nil && at.t != nil {
-			l.Paras = append(l.Paras, say("tournament-game", templates.Args{"Name": at.t.Name, "Round": at.round, "Rounds": at.rounds, "Players": len(at.t.Players), "Double": at.t.Double}))
-		}
-		if err := r.enqueue(tx, sg, v, l); err != nil {
-			return nil, err
-		}
-	}
-	return sg, nil
-}
-
 // say is one of the referee's own sentences (templates/words/referee.tmpl), in English.
 func say(kind string, args templates.Args) string { return templates.Say("", kind, args) }
 
@@ -359,104 +214,6 @@ func (r *Referee) RecordDeliveryFailure(m store.OutMail, reason error) error {
 		_, err = r.tellOrganizer(tx, sg, say("organizer-undelivered", templates.Args{"Game": sg.ID, "Player": p.Address, "Side": chess.Color(m.Side), "Why": clip(reason.Error())}))
 		return err
 	})
-}
-
-// AfterRestore is run once the store was put back from a backup taken at taken: every game
-// numbers its next mails apart from those sent since (see messageID), and each player of a
-// game in progress is told that what he sent after the backup was lost, and shown where his
-// game stands. It returns how many mails it queued. It works through the tournaments and
-// games by id, restoreBatch to a transaction, so that a league's restore holds one batch in
-// memory, not the store: one that fails half-way is begun again by restoring the backup again.
-func (r *Referee) AfterRestore(taken time.Time) (int, error) {
-	var tournaments, games int
-	if err := r.DB.View(func(tx *store.Tx) error {
-		tournaments, games = tx.TournamentCount(), tx.GameCount()
-		return nil
-	}); err != nil {
-		return 0, err
-	}
-	for lo := 1; lo <= tournaments; lo += restoreBatch {
-		err := r.DB.Update(func(tx *store.Tx) error {
-			for id := lo; id < lo+restoreBatch && id <= tournaments; id++ {
-				t, err := tx.Tournament(uint64(id))
-				if errors.Is(err, store.ErrNotFound) {
-					continue
-				} else if err != nil {
-					return err
-				}
-				t.Restores++
-				if err := tx.PutTournament(t); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return 0, err
-		}
-	}
-	queued := 0
-	for lo := 1; lo <= games; lo += restoreBatch {
-		n := 0
-		err := r.DB.Update(func(tx *store.Tx) error {
-			n = 0 // a transaction run again (PostgreSQL) counts again
-			for id := lo; id < lo+restoreBatch && id <= games; id++ {
-				sg, err := tx.Game(uint64(id))
-				if errors.Is(err, store.ErrNotFound) {
-					continue
-				} else if err != nil {
-					return err
-				}
-				q, err := r.restored(tx, sg, taken)
-				if err != nil {
-					return err
-				}
-				n += q
-			}
-			return nil
-		})
-		if err != nil {
-			return queued, err
-		}
-		queued += n
-	}
-	return queued, nil
-}
-
-// restoreBatch is how many games (or tournaments) AfterRestore handles in one transaction.
-const restoreBatch = 256
-
-// restored numbers game sg's next mails apart from those sent since the backup taken at
-// taken and, if it is in progress, tells both players: it returns how many mails it queued.
-func (r *Referee) restored(tx *store.Tx, sg *store.Game, taken time.Time) (int, error) {
-	if err := play.NoteRestored(tx, sg); err != nil {
-		return 0, err
-	}
-	if sg.Over() {
-		return 0, nil
-	}
-	l, err := archive.Load(tx, sg.ID)
-	if err != nil {
-		return 0, err
-	}
-	queued := 0
-	prefs := r.prefsOf(tx, sg)
-	for _, side := range []chess.Color{chess.White, chess.Black} {
-		say := func(kind string, args templates.Args) string {
-			return templates.SayIn(prefs[side].Lang, "", kind, args)
-		}
-		what := say("subject/restored", nil)
-		if slices.Contains(l.Live.ToAct(), side) {
-			what = say("subject/your-move", templates.Args{"Offered": false, "Turn": play.TurnLabelIn(l.Live, side, prefs[side].Lang)})
-		}
-		if err := r.enqueue(tx, l.Stored, l.Variant, outbox.Letter{Side: side, Kind: "update", What: what,
-			Paras:   []string{say("restored", templates.Args{"When": clocks.When(taken)})},
-			Diagram: play.Diagram(l.Variant, l.Live, side, variant.ShowView, prefs[side]), Lang: prefs[side].Lang}); err != nil {
-			return 0, err
-		}
-		queued++
-	}
-	return queued, nil
 }
 
 // out is the referee's mail writer (package outbox): what to say is decided here, how it is
