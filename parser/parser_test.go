@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"reflect"
 	"strings"
 	"testing"
@@ -299,4 +301,22 @@ func TestAsidesAndUnquotedOriginal(t *testing.T) {
 	if got := texts(Read(body, sent)); got != "Nc3" {
 		t.Errorf("a move below a header block and the referee's mail unquoted: read %q", got)
 	}
+}
+
+// lineHash is the FNV-1a hash of the line made normal, and refuses the lines that are empty
+// or "--" once normal: the hashes of lines sent are kept in the store, so they may not change.
+func FuzzLineHash(f *testing.F) {
+	for _, s := range []string{"", "--", " -- ", "> --", "---", "- -", "e4", "  White  played\u00a0e4. ", "\ufeff> Nf3\t", "\xff\xfe a", "\u2003x\u3000y ", "a\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		n := normal(line)
+		sum := fnv.New32a()
+		sum.Write([]byte(n))
+		want, wantOK := binary.BigEndian.Uint32(sum.Sum(nil)), n != "" && n != "--"
+		got, ok := lineHash(line)
+		if ok != wantOK || (ok && got != want) {
+			t.Fatalf("lineHash(%q) = %x %v, want %x %v (normal %q)", line, got, ok, want, wantOK, n)
+		}
+	})
 }

@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"encoding/binary"
-	"hash/fnv"
 	"regexp"
 	"strings"
 	"unicode"
@@ -115,14 +113,33 @@ func normal(line string) string {
 	return strings.Join(strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' }), " ")
 }
 
+// lineHash is the 32-bit FNV-1a hash of normal(line), and false for a line that is empty or
+// "--" once normal: worked out as the line is read, without building normal(line) (every
+// line of every mail sent is hashed).
 func lineHash(line string) (uint32, bool) {
-	n := normal(line)
-	if n == "" || n == "--" {
+	const offset, prime = 2166136261, 16777619
+	line = strings.TrimLeft(line, " \t\u00a0\ufeff>")
+	h := uint32(offset)
+	n, dashes, gap := 0, true, false
+	for i := 0; i < len(line); {
+		r, w := utf8.DecodeRuneInString(line[i:])
+		if unicode.IsSpace(r) || r == '\u00a0' {
+			gap, i = n > 0, i+w
+			continue
+		}
+		if gap {
+			h, n, dashes, gap = (h^' ')*prime, n+1, false, false
+		}
+		for _, b := range []byte(line[i : i+w]) {
+			h = (h ^ uint32(b)) * prime
+			dashes = dashes && b == '-'
+		}
+		n, i = n+w, i+w
+	}
+	if n == 0 || (n == 2 && dashes) {
 		return 0, false
 	}
-	h := fnv.New32a()
-	h.Write([]byte(n))
-	return binary.BigEndian.Uint32(h.Sum(nil)), true
+	return h, true
 }
 
 // kinds of line, as Read sorts them.
