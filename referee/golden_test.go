@@ -15,8 +15,8 @@ var update = flag.Bool("update", false, "rewrite the golden mails in testdata/go
 
 // Each game's own golden mails (every kind of mail it sends, issue 22) are its package's:
 // variant/<game>/golden_test.go and testdata/golden there, through referee/refereetest. These
-// are the referee's: deadlines, replies as people write them, IF moves and settings; and
-// challenges (challenge_test.go) and languages (language_test.go).
+// are the referee's: deadlines, replies as people write them, IF moves and settings, and
+// languages (language_test.go); a challenge's are the lobby's (referee/challenges).
 
 // goldenStep is one inbound mail of a scripted game; every mail it causes is compared with
 // testdata/golden/<game>-<NN>-<name>-<recipient>.eml.

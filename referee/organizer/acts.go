@@ -14,7 +14,7 @@ import (
 	"github.com/refereed/refereed/variant"
 )
 
-// What the organizer's commands do to games and players (organizer.go reads them): an
+// What the organizer's commands do to games and players (commands.go reads them): an
 // adjudication, an extension, a replacement.
 
 // adjudicate ends game sg with result, logged as the game's command (so that replay ends it
