@@ -428,15 +428,76 @@ func (t *pgTx) TokenRef(token string) (GameRef, error) {
 	if token == "" {
 		return r, ErrNotFound
 	}
-	var doc []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT doc FROM tokens WHERE token = $1`, token).Scan(&doc)
+	// A mail's token is read first, and its game, the players' records and (in a write) the
+	// game's log next: all in the same round trip, kept in the transaction's caches (what it
+	// has read or written already is left as it is).
+	var doc, gdoc, wdoc, bdoc, log []byte
+	var game int64
+	var white, black *string
+	err := t.tx.QueryRow(t.ctx, `SELECT k.doc, k.game, g.doc, g.white, g.black,
+		(SELECT doc FROM players WHERE address = g.white), (SELECT doc FROM players WHERE address = g.black),
+		CASE WHEN $2 THEN (SELECT json_agg(json_build_array(seq, side, kind, text, at, source, days, undo) ORDER BY seq)
+			FROM events WHERE game = k.game) END
+		FROM tokens k LEFT JOIN games g ON g.id = k.game WHERE k.token = $1`, token, t.write).Scan(&doc, &game, &gdoc, &white, &black, &wdoc, &bdoc, &log)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, ErrNotFound
 	}
 	if err == nil {
 		err = json.Unmarshal(doc, &r)
 	}
-	return r, err
+	if err != nil || gdoc == nil || white == nil || black == nil {
+		return r, err
+	}
+	id := uint64(game)
+	if _, known := t.cached(fmt.Sprint("game/", id)); !known {
+		t.remember(fmt.Sprint("game/", id), gdoc)
+	}
+	for _, p := range []struct {
+		addr string
+		doc  []byte
+	}{{*white, wdoc}, {*black, bdoc}} {
+		if _, known := t.cached("player/" + p.addr); !known {
+			t.remember("player/"+p.addr, p.doc) // nil: known to have no record
+		}
+	}
+	if _, known := t.events[id]; t.write && !known {
+		events, err := decodeEvents(log)
+		if err != nil {
+			return r, fmt.Errorf("store: events of game %d: %w", id, err)
+		}
+		if t.events == nil {
+			t.events = map[uint64][]Event{}
+		}
+		t.events[id] = events
+	}
+	return r, nil
+}
+
+// decodeEvents reads a game's log as TokenRef's query gives it: a JSON array of [seq, side,
+// kind, text, at, source, days, undo], or null for none.
+func decodeEvents(log []byte) ([]Event, error) {
+	if log == nil {
+		return nil, nil
+	}
+	var rows [][]json.RawMessage
+	if err := json.Unmarshal(log, &rows); err != nil {
+		return nil, err
+	}
+	out := make([]Event, 0, len(rows))
+	for _, row := range rows {
+		if len(row) != 8 {
+			return nil, fmt.Errorf("an event of %d fields", len(row))
+		}
+		var e Event
+		for i, dst := range []any{&e.Seq, &e.Side, &e.Kind, &e.Text, &e.At, &e.Source, &e.Days, &e.Undo} {
+			if err := json.Unmarshal(row[i], dst); err != nil {
+				return nil, err
+			}
+		}
+		e.At = e.At.UTC()
+		out = append(out, e)
+	}
+	return out, nil
 }
 
 func (t *pgTx) SetDue(id uint64, at time.Time) error {

@@ -257,3 +257,71 @@ func TestCrashKeepsFreeList(t *testing.T) {
 		t.Fatalf("the newest meta page (txid %d) names no free list: an open after a crash reads the whole file", txid)
 	}
 }
+
+// A token's game, its players' records and its log come with the token where the backend
+// reads them ahead (PostgreSQL, in one round trip): what the transaction wrote before stays
+// as written, and the log read so is the log, every field of it.
+func TestTokenRefReadsAhead(t *testing.T) { each(t, testTokenRefReadsAhead) }
+
+func testTokenRefReadsAhead(t *testing.T, db *DB, _ string) {
+	at := time.Date(2026, 11, 22, 12, 0, 0, 123456000, time.UTC)
+	full := Event{Side: 1, Kind: EventExtend, Text: "extend black 3", At: at, Source: "organizer", Days: 3, Undo: 2}
+	if err := db.Update(func(tx *Tx) error {
+		g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "a@x", Token: "tokena"}, {Address: "b@x", Token: "tokenb"}}}
+		if err := tx.CreateGame(g); err != nil {
+			return err
+		}
+		if err := tx.PutPlayerRecord(&PlayerRecord{Address: "a@x", Language: "de"}); err != nil {
+			return err
+		}
+		_, err := tx.AppendEvent(g.ID, full)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error {
+		sg, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		sg.Players[0].Mails = 7
+		if err := tx.PutGame(sg); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(1, Event{Text: "move e2e4", At: at}); err != nil {
+			return err
+		}
+		if ref, err := tx.TokenRef("tokena"); err != nil || ref.Game != 1 {
+			t.Errorf("token: %+v %v", ref, err)
+		}
+		if sg, err := tx.Game(1); err != nil || sg.Players[0].Mails != 7 {
+			t.Errorf("the game written before the token was read: %v, %d mails", err, sg.Players[0].Mails)
+		}
+		if ev, err := tx.Events(1); err != nil || len(ev) != 2 || ev[1].Text != "move e2e4" {
+			t.Errorf("the log appended to before the token was read: %v %+v", err, ev)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error {
+		if _, err := tx.TokenRef("tokenb"); err != nil {
+			return err
+		}
+		ev, err := tx.Events(1)
+		want := full
+		want.Seq = 1
+		if err != nil || len(ev) != 2 || ev[0] != want || ev[1].Seq != 2 {
+			t.Errorf("the log read with the token: %v\n%+v\nwant first %+v", err, ev, want)
+		}
+		if rec, err := tx.PlayerRecord("a@x"); err != nil || rec.Language != "de" {
+			t.Errorf("a player's record read with the token: %+v %v", rec, err)
+		}
+		if sg, err := tx.Game(1); err != nil || sg.Players[0].Mails != 7 {
+			t.Errorf("the game read with the token: %v %+v", err, sg)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
