@@ -40,10 +40,10 @@ func scanInbound(row pgx.Row) (InboundMail, error) {
 }
 
 // updateInbound rewrites m's record (attempts, quarantine, error); its raw mail stays.
+// updateInbound is written at flush, in order with the other writes held (nobody waits for
+// its answer; what reads the inbox flushes first): counting the attempts on a batch of mail is
+// then one round trip, not one a mail.
 func (t *pgTx) updateInbound(m InboundMail) error {
-	if err := t.flush(); err != nil {
-		return err
-	}
 	m.Raw = nil
 	doc, err := jsonDoc(m)
 	if err != nil {
@@ -53,10 +53,10 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 	if !m.Quarantined.IsZero() {
 		quarantined = m.Quarantined
 	}
-	_, err = t.tx.Exec(t.ctx, `UPDATE inbox SET attempts = $5, quarantined = $6, error = $7, doc = $8
+	t.later = append(t.later, laterStmt{`UPDATE inbox SET attempts = $5, quarantined = $6, error = $7, doc = $8
 		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`,
-		append(keyArgs(m.Key), m.Attempts, quarantined, m.Error, doc)...)
-	return err
+		append(keyArgs(m.Key), m.Attempts, quarantined, m.Error, doc)})
+	return nil
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
