@@ -11,16 +11,16 @@ import (
 // randomGame plays a game of random attempts as a blind player makes them: about two in
 // three are a No or impossible, "Any?" now and then, until the game ends or plies moves are
 // made. It returns the game; its log is what the referee stores.
-func randomGame(tb testing.TB, prog bool, seed int64, plies int) *Game {
+func randomGame(tb testing.TB, rules *Rules, seed int64, plies int) *Game {
 	tb.Helper()
 	rng := rand.New(rand.NewSource(seed))
-	g, _ := New(variant.Options{}, prog)
+	g, _ := New(variant.Options{}, rules)
 	g.SetQuiet(true)
 	for g.plies < plies && !g.Outcome().Over() {
 		by := g.pos.Turn
 		var text string
 		switch r := rng.Intn(10); {
-		case r == 0 && !prog:
+		case r == 0 && rules.any:
 			text = "Any?"
 		case r < 7:
 			own := g.pos.Generate(nil, chess.MoveRules{Color: by, OwnMenOnly: true})
@@ -37,9 +37,9 @@ func randomGame(tb testing.TB, prog bool, seed int64, plies int) *Game {
 // A whole game's replay from its log stays under a millisecond: a 160-ply Kriegspiel game
 // with its failed attempts and Any?s, and a Progressive Kriegspiel game of as many moves.
 func BenchmarkReplay(b *testing.B) {
-	for _, prog := range []bool{false, true} {
-		key := map[bool]string{false: Key, true: KeyProgressive}[prog]
-		g := randomGame(b, prog, 7, 160)
+	for _, rules := range []*Rules{Kriegspiel, Progressive} {
+		key := rules.Key
+		g := randomGame(b, rules, 7, 160)
 		log := g.Log()
 		v := variant.MustLookup(key)
 		b.Run(key, func(b *testing.B) {
@@ -59,8 +59,8 @@ func BenchmarkReplay(b *testing.B) {
 // The benchmark's games are what they claim: long, with many failed attempts, and their
 // replay equals the game.
 func TestBenchmarkGames(t *testing.T) {
-	for _, prog := range []bool{false, true} {
-		g := randomGame(t, prog, 7, 160)
+	for _, rules := range []*Rules{Kriegspiel, Progressive} {
+		g := randomGame(t, rules, 7, 160)
 		nos := 0
 		for _, e := range g.events {
 			if e.kind == evNo {
@@ -68,8 +68,8 @@ func TestBenchmarkGames(t *testing.T) {
 			}
 		}
 		if g.plies < 60 || nos < g.plies/3 {
-			t.Errorf("prog %v: %d plies, %d Nos", prog, g.plies, nos)
+			t.Errorf("%s: %d plies, %d Nos", rules.Key, g.plies, nos)
 		}
-		t.Logf("prog %v: %d plies, %d Nos, %d commands, %v", prog, g.plies, nos, len(g.Log()), g.Outcome())
+		t.Logf("%s: %d plies, %d Nos, %d commands, %v", rules.Key, g.plies, nos, len(g.Log()), g.Outcome())
 	}
 }

@@ -14,7 +14,7 @@ import (
 // words on a line; "" is nothing), or that it was refused, changing nothing.
 type kcase struct {
 	name    string
-	prog    bool
+	prog    bool // a game of Progressive Kriegspiel, not Kriegspiel
 	fen     string
 	lines   []string
 	mine    string
@@ -23,9 +23,9 @@ type kcase struct {
 	check   func(t *testing.T, g *Game, ns []variant.Notice)
 }
 
-func newGame(t *testing.T, prog bool, fen string) *Game {
+func newGame(t *testing.T, rules *Rules, fen string) *Game {
 	t.Helper()
-	g, err := New(variant.Options{FEN: fen}, prog)
+	g, err := New(variant.Options{FEN: fen}, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,11 @@ func runCases(t *testing.T, rule string, cases []kcase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(rule+"/"+c.name, func(t *testing.T) {
-			g := newGame(t, c.prog, c.fen)
+			rules := Kriegspiel
+			if c.prog {
+				rules = Progressive
+			}
+			g := newGame(t, rules, c.fen)
 			last := len(c.lines) - 1
 			for _, l := range c.lines[:last] {
 				by, text := sideOf(g, l)
@@ -415,7 +419,7 @@ func TestPKD4Stalemate(t *testing.T) {
 				}
 			}},
 	})
-	g := newGame(t, true, "k7/8/1Q6/8/8/8/8/K7 b - - 0 1")
+	g := newGame(t, Progressive, "k7/8/1Q6/8/8/8/8/K7 b - - 0 1")
 	if o := g.Outcome(); o.Termination != "stalemate" {
 		t.Errorf("PK-D4 at the start of a series: %+v", o)
 	}
@@ -505,7 +509,7 @@ func TestPKD7Draws(t *testing.T) {
 	})
 	// Ten series of knight moves: the same positions again and again, no draw by repetition;
 	// the tenth ends the game.
-	g := newGame(t, true, "")
+	g := newGame(t, Progressive, "")
 	hop := map[chess.Color][2]string{chess.White: {"Ng1-f3", "Nf3-g1"}, chess.Black: {"Ng8-f6", "Nf6-g8"}}
 	at := map[chess.Color]int{}
 	for series := 1; series <= 10; series++ {
@@ -526,7 +530,7 @@ func TestPKD7Draws(t *testing.T) {
 // rules.md §5.1: a check ends the series, however many moves are left (the next series has
 // its full length); a checking move that leaves no reply mates.
 func TestPKCheckEndsTheSeries(t *testing.T) {
-	g := newGame(t, true, "r3k3/8/8/8/8/8/8/4K3 b - - 0 1")
+	g := newGame(t, Progressive, "r3k3/8/8/8/8/8/8/4K3 b - - 0 1")
 	varianttest.Send(t, g, chess.Black, "Ra1")
 	if g.pos.Turn != chess.White || g.series != 3 {
 		t.Fatalf("after a check in move 1 of 2: %v to play series %d", g.pos.Turn, g.series)

@@ -128,6 +128,15 @@ func checkDirections(b *chess.Board, c chess.Color) checks {
 	return out
 }
 
+// moveOf is which move of its series e was ("move k of n"), or 0, 0 when a turn is one
+// move.
+func (g *Game) moveOf(e event) (k, n int) {
+	if g.rules.series {
+		return e.k, e.n
+	}
+	return 0, 0
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x

@@ -81,15 +81,15 @@
 //     refused once something was announced (ambiguous after a move of the series, not a pawn
 //     capture after Try) ends the list the same way instead of refusing the line. A line
 //     holds at most MaxAttempts attempts.
+//
+// The two games are one Game under two Rules values, Kriegspiel and Progressive: each says
+// what a turn is, how it starts and ends, where a list of attempts stops, whether "Any?" may
+// be asked, and how the turn is named, shown and written in a record.
 package kriegspiel
 
 import (
-	"errors"
-	"fmt"
-	"maps"
-	"strings"
-
 	"github.com/refereed/refereed/chess"
+	"github.com/refereed/refereed/record"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -97,6 +97,77 @@ import (
 const (
 	Key            = "kriegspiel"
 	KeyProgressive = "progressive-kriegspiel"
+)
+
+// Rules are what tells the two games apart, a value each (Kriegspiel, Progressive): what a
+// turn is and how it starts, goes on and is judged, where a list of attempts stops, whether
+// "Any?" may be asked, and how the turn is named, shown and written in a record.
+type Rules struct {
+	Key  string
+	ends *variant.EndRules // how the game ends (KR-D8; PK-D4, PK-D7)
+	// any: "Any?" may be asked (KR-D3). Progressive Kriegspiel has none; the pawn tries are
+	// announced after every move instead (PK-D1, PK-D2).
+	any bool
+	// nostop: a list may say NOSTOP, going on past captures and pawn tries (PK-D6).
+	nostop bool
+	// series: a turn is a series of moves, each success "move k of n" (PK-D3), so the men
+	// move between a list's attempts; else a turn is one move, and a list's attempts are all
+	// read from the same men (KR-D9).
+	series bool
+
+	// begin sets up the first turn on the start position, and judges it.
+	begin func(g *Game)
+	// played goes on after the move of ev (irreversible: a capture or a pawn move): the
+	// turn passes or the series goes on, and the position is judged.
+	played func(g *Game, ev *event, irreversible bool)
+	// stop says why a list stops after r, or "" when it goes on (KR-D9, PK-D6).
+	stop func(r result, nostop bool) string
+	// outOfTurn is the refusal of a line sent out of turn.
+	outOfTurn func(g *Game) error
+	// turnName is the turn as its player knows it; toPlay the status line of a game going
+	// on; turnOf the number of the turn (move or series) an announcement belongs to.
+	turnName func(g *Game, s variant.Side) string
+	toPlay   func(g *Game) variant.Line
+	turnOf   func(e event) int
+	// movetext writes the record and steps reads one (the package doc's notations).
+	movetext func(g *Game) string
+	steps    func(g *Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error)
+}
+
+// The two games.
+var (
+	Kriegspiel = &Rules{Key: Key, ends: &krEnds, any: true,
+		begin:  (*Game).krBegin,
+		played: (*Game).krPlayed,
+		stop:   krStop,
+		outOfTurn: func(g *Game) error {
+			return variant.Refuse("common/wait-for-your-move", map[string]any{"Turn": g.pos.Turn})
+		},
+		turnName: func(g *Game, s variant.Side) string {
+			return g.NameTurn(s, g.pos.Turn, "move %d", g.pos.Fullmove)
+		},
+		toPlay: func(g *Game) variant.Line {
+			return variant.Says("view/to-play", map[string]any{"Side": g.pos.Turn, "N": g.pos.Fullmove})
+		},
+		turnOf:   func(e event) int { return e.fullmove },
+		movetext: krMovetext,
+		steps:    movetextSteps,
+	}
+	Progressive = &Rules{Key: KeyProgressive, ends: &pkEnds, nostop: true, series: true,
+		begin:  (*Game).pkBegin,
+		played: (*Game).pkPlayed,
+		stop:   pkStop,
+		outOfTurn: func(g *Game) error {
+			return variant.Refuse("kriegspiel/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn})
+		},
+		turnName: (*Game).pkTurnName,
+		toPlay: func(g *Game) variant.Line {
+			return variant.Says("view/to-play-series", map[string]any{"Side": g.pos.Turn, "N": g.series, "Move": g.done + 1})
+		},
+		turnOf:   func(e event) int { return e.n },
+		movetext: pkMovetext,
+		steps:    seriesSteps,
+	}
 )
 
 // krEnds are Kriegspiel's end conditions (KR-D8): the umpire declares every draw.
@@ -114,6 +185,10 @@ var pkEnds = variant.EndRules{
 	Quiet:     variant.Limit{At: 10, Termination: "ten-series rule", Reason: "10 series without a capture or a pawn move"},
 }
 
+// repeats reports whether the rules draw a repeated position, so that the umpire keeps every
+// position's hash (KR-D8; not PK-D7).
+func (r *Rules) repeats() bool { return r.ends.Repeat.At > 0 }
+
 func init() {
 	variant.Register(&variant.Variant{Key: Key, Name: "Kriegspiel",
 		// The move number is announced to both ("Played"), and every announcement.
@@ -124,7 +199,7 @@ func init() {
 			{Word: "ANY?", Help: "help/kriegspiel/2"},
 			{Help: "help/kriegspiel/3"},
 		},
-		New:           func(o variant.Options) (variant.Game, error) { return New(o, false) },
+		New:           func(o variant.Options) (variant.Game, error) { return New(o, Kriegspiel) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 	})
@@ -139,7 +214,7 @@ func init() {
 			{Help: "help/kriegspiel/5"},
 			{Word: "NOSTOP", Help: "help/kriegspiel/6"},
 		},
-		New:           func(o variant.Options) (variant.Game, error) { return New(o, true) },
+		New:           func(o variant.Options) (variant.Game, error) { return New(o, Progressive) },
 		Steps:         Steps,
 		WriteMovetext: func(g variant.Game) string { return g.(*Game).Movetext() },
 	})
@@ -148,7 +223,7 @@ func init() {
 // Game is a game of Kriegspiel or Progressive Kriegspiel.
 type Game struct {
 	variant.Common
-	prog  bool
+	rules *Rules
 	start chess.Position
 	pos   chess.Position // the umpire's board; Turn is the player to move (PK: all his series)
 	legal []chess.Move   // the mover's legal moves now (PK: e.p. only on a series' first move)
@@ -171,36 +246,18 @@ type Game struct {
 	plies  int     // successful moves
 }
 
-// New starts a game of Kriegspiel, or of Progressive Kriegspiel when prog.
-func New(o variant.Options, prog bool) (*Game, error) {
+// New starts a game under rules (Kriegspiel or Progressive).
+func New(o variant.Options, rules *Rules) (*Game, error) {
 	pos, err := variant.StartPosition(o)
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{Common: variant.NewCommon(), prog: prog, start: pos, pos: pos}
-	if prog {
-		g.series = 1 + int(pos.Turn)
-		if pos.EnPassant != chess.NoSquare {
-			g.eps = pos.EnPassant.Bit()
-		}
-		g.pos.EnPassant = chess.NoSquare
-		g.start = g.pos
-		g.legal = g.pos.LegalMovesEP(make([]chess.Move, 0, 64), g.eps)
-		g.judgeSeriesStart()
-	} else {
-		g.hashes = append(g.hashes, pos.Hash())
-		g.legal = g.pos.LegalMoves(make([]chess.Move, 0, 64))
-		g.judge()
-	}
+	g := &Game{Common: variant.NewCommon(), rules: rules, start: pos, pos: pos}
+	rules.begin(g)
 	return g, nil
 }
 
-func (g *Game) Key() string {
-	if g.prog {
-		return KeyProgressive
-	}
-	return Key
-}
+func (g *Game) Key() string { return g.rules.Key }
 
 // Position is the umpire's board.
 func (g *Game) Position() chess.Position { return g.pos }
@@ -212,15 +269,7 @@ var _ variant.TurnNamer = (*Game)(nil)
 
 // TurnName is "move 12" (Kriegspiel) or "series 5, move 2 of 5" for the player to move:
 // what he knows himself.
-func (g *Game) TurnName(s variant.Side) string {
-	if g.prog && g.done == 0 {
-		return g.NameTurn(s, g.pos.Turn, "series %d", g.series) // short: subjects give it
-	}
-	if g.prog {
-		return g.NameTurn(s, g.pos.Turn, "series %d, move %d of %d", g.series, g.done+1, g.series)
-	}
-	return g.NameTurn(s, g.pos.Turn, "move %d", g.pos.Fullmove)
-}
+func (g *Game) TurnName(s variant.Side) string { return g.rules.turnName(g, s) }
 
 // Reserve makes room for n more commands (variant.Reserver).
 func (g *Game) Reserve(n int) {
@@ -228,7 +277,7 @@ func (g *Game) Reserve(n int) {
 	if cap(g.events)-len(g.events) < n {
 		g.events = append(make([]event, 0, len(g.events)+n), g.events...)
 	}
-	if !g.prog && cap(g.hashes)-len(g.hashes) < n {
+	if g.rules.repeats() && cap(g.hashes)-len(g.hashes) < n {
 		g.hashes = append(make([]uint64, 0, len(g.hashes)+n), g.hashes...)
 	}
 }
@@ -265,11 +314,27 @@ func (g *Game) hasPawnCapture(moves []chess.Move) bool {
 	return false
 }
 
+// krBegin starts a Kriegspiel game: the first move's legal moves, judged.
+func (g *Game) krBegin() {
+	g.hashes = append(g.hashes, g.pos.Hash())
+	g.legal = g.pos.LegalMoves(make([]chess.Move, 0, 64))
+	g.judge()
+}
+
+// krPlayed passes the turn after a Kriegspiel move and judges the position.
+func (g *Game) krPlayed(ev *event, irreversible bool) {
+	p := &g.pos
+	g.asked, g.mustPawn = false, false
+	g.hashes = append(g.hashes, p.Hash())
+	g.legal = p.LegalMoves(g.legal[:0])
+	g.judge()
+}
+
 // judge ends a Kriegspiel game when the position decides it (KR-D8).
 func (g *Game) judge() {
 	p := &g.pos
 	noMove := len(g.legal) == 0
-	g.Judge(&krEnds, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
+	g.Judge(g.rules.ends, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
 		Dead: p.InsufficientMaterial(), Quiet: p.Halfmove, Repeats: g.repetitions()})
 }
 
@@ -286,463 +351,10 @@ func (g *Game) repetitions() int {
 	return n
 }
 
-// judgeSeriesStart ends a Progressive Kriegspiel game when the series to play cannot start
-// (mate, stalemate, a dead position, the ten-series rule).
-func (g *Game) judgeSeriesStart() {
-	p := &g.pos
-	noMove := len(g.legal) == 0
-	g.Judge(&pkEnds, variant.Standing{Mover: p.Turn, NoMove: noMove, InCheck: noMove && p.InCheck(),
-		Dead: p.InsufficientMaterial(), Quiet: g.quietSeries})
-}
-
-// Resolve reads a line: an attempt ("e2e4", "Nf3", "MOVE e4"), "Any?", a list of attempts
-// ("try exf5; else e5; else Nf3", "NOSTOP e4, d4, Nf3"), or a common command. A single
-// attempt that could be legal becomes "move <uci>", "Any?" becomes "any"; anything else is
-// "try <items>", which Submit tries in order (and logs each answer as "move" or "any").
-func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.Warning, error) {
-	if cmd, done, err := g.ResolvePreamble(by, text); done {
-		return cmd, nil, err
-	}
-	l, err := parseList(text)
-	var rej *variant.Rejection
-	if errors.As(err, &rej) && g.prog && (rej.Words == "kriegspiel/no-attempt" || rej.Words == "kriegspiel/not-an-attempt") {
-		// Progressive Kriegspiel has no Any? to offer (PK-D1): the sentence says so.
-		args := maps.Clone(rej.Args)
-		args["Progressive"] = true
-		if rej.Words == "kriegspiel/no-attempt" {
-			err = variant.Refuse("kriegspiel/no-attempt", args)
-		} else {
-			err = variant.Refuse("kriegspiel/not-an-attempt", args)
-		}
-	}
-	if err != nil {
-		return variant.Command{}, nil, err
-	}
-	if by != g.pos.Turn {
-		if g.prog {
-			return variant.Command{}, nil, variant.Refuse("kriegspiel/not-your-series", map[string]any{"N": g.series, "Turn": g.pos.Turn})
-		}
-		return variant.Command{}, nil, variant.Refuse("common/wait-for-your-move", map[string]any{"Turn": g.pos.Turn})
-	}
-	if l.nostop && !g.prog {
-		return variant.Command{}, nil, variant.Refuse("kriegspiel/nostop-progressive", nil)
-	}
-	for i, it := range l.items {
-		switch {
-		case it.any && g.prog:
-			return variant.Command{}, nil, variant.Refuse("kriegspiel/no-any", map[string]any{"Explain": true})
-		case it.any && i > 0:
-			return variant.Command{}, nil, variant.Refuse("kriegspiel/any-first", nil)
-		}
-	}
-	// Every attempt of a Kriegspiel list is judged from the same men (the list ends when
-	// one is played); in Progressive Kriegspiel the first one is.
-	var warns []chess.Warning
-	var single chess.Move
-	possible := false
-	for i, it := range l.items {
-		if it.any || (g.prog && i > 0) {
-			continue
-		}
-		m, ok, w, err := g.resolveAttempt(by, it)
-		if err != nil {
-			return variant.Command{}, warns, variant.Refuse("common/move-why", map[string]any{"Move": it.text, "Why": err})
-		}
-		warns = append(warns, w...)
-		single, possible = m, ok
-	}
-	if len(l.items) == 1 && !l.nostop {
-		if l.items[0].any {
-			return variant.Command{By: by, Text: cmdAny}, warns, nil
-		}
-		if possible {
-			return variant.Command{By: by, Text: variant.MoveCommand(single)}, warns, nil
-		}
-	}
-	return variant.Command{By: by, Text: l.String()}, warns, nil
-}
-
-// resolveAttempt reads one attempt against by's own men: the move, and whether it could be
-// legal (false: "Impossible", KR-D2). An error is a line to refuse: the attempt names no
-// move of his men unambiguously (two knights could go there, a promotion without its piece).
-func (g *Game) resolveAttempt(by chess.Color, it item) (chess.Move, bool, []chess.Warning, error) {
-	own := g.ownPosition(by)
-	cands := g.possible(by)
-	if it.n.Role == chess.Pawn && it.n.FromFile < 0 {
-		// "e6" is a push: without the pawn's file no diagonal step is meant, though each is
-		// possible here (an enemy man may stand there).
-		pushes := cands[:0]
-		for _, m := range cands {
-			if m.From.File() == m.To.File() || own.At(m.From).Role() != chess.Pawn {
-				pushes = append(pushes, m)
-			}
-		}
-		cands = pushes
-	}
-	m, warns, err := chess.Resolve(&own, it.n, cands)
-	if err != nil {
-		if matching(&own, it.n, cands) == 0 {
-			return chess.NullMove, false, nil, nil
-		}
-		return chess.NullMove, false, nil, err
-	}
-	// The capture sign and check marks mean nothing in a game where the mover cannot see
-	// (rules.md 0.3b): only the rook written T is worth a note.
-	kept := warns[:0]
-	for _, w := range warns {
-		if w.Code == chess.WarnRookT {
-			kept = append(kept, w)
-		}
-	}
-	return m, true, kept, nil
-}
-
-// matching counts the candidates n could mean, whatever its promotion piece.
-func matching(own *chess.Position, n chess.Notation, cands []chess.Move) int {
-	count := 0
-	for _, m := range cands {
-		switch {
-		case n.Castle != 0:
-			if m.Kind == chess.Castle && (m.To < m.From) == (n.Castle == chess.CastleLong) {
-				count++
-			}
-		case m.To != n.To,
-			n.Role != chess.NoRole && own.At(m.From).Role() != n.Role,
-			n.FromFile >= 0 && m.From.File() != int(n.FromFile),
-			n.FromRank >= 0 && m.From.Rank() != int(n.FromRank):
-		default:
-			count++
-		}
-	}
-	return count
-}
-
-// Canonical commands. "move <uci>" is an announced attempt and "any" the question: what the
-// log holds. Records add the umpire's answer for replay to check ("move e4f5 no", "move
-// e2e4 played", "any try"). "try ..." is a list, never logged: each answer is.
-const (
-	cmdAny       = "any"
-	expectNo     = "no"
-	expectPlayed = "played"
-)
-
-// Submit applies a canonical command.
-func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
-	if notices, done, err := g.SubmitPreamble(cmd); done {
-		return notices, err
-	}
-	by := cmd.By
-	// Parsed without allocating: a replay reads many of these.
-	verb, rest, _ := strings.Cut(cmd.Text, " ")
-	switch verb {
-	case cmdAny:
-		if strings.Contains(rest, " ") {
-			break
-		}
-		ns, _, err := g.ask(by, rest)
-		return ns, err
-	case "move":
-		uci, expect, _ := strings.Cut(rest, " ")
-		if uci == "" || strings.Contains(expect, " ") {
-			break
-		}
-		return g.submitMove(by, uci, expect)
-	case "try":
-		l, err := parseList(cmd.Text)
-		if err != nil {
-			return nil, err
-		}
-		return g.submitList(by, l)
-	}
-	return nil, variant.Refuse("common/unknown-command", map[string]any{"Text": cmd.Text})
-}
-
-// submitMove answers one attempt written in coordinates: the log's form. A line of one
-// attempt stops the reading of the mail as a list would (KR-D9, PK-D6).
-func (g *Game) submitMove(by chess.Color, uci, expect string) ([]variant.Notice, error) {
-	if by != g.pos.Turn {
-		return nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
-	}
-	want, err := chess.ParseUCI(uci)
-	if err != nil {
-		return nil, variant.Reject("%v", err)
-	}
-	m, ok := chess.FindMove(g.possible(by), want)
-	if !ok {
-		if expect != "" {
-			return nil, variant.Refuse("kriegspiel/record-impossible", map[string]any{"Move": uci, "By": by})
-		}
-		return g.impossible(by, uci), nil
-	}
-	ns, r, err := g.attempt(by, m, expect)
-	if err != nil {
-		return nil, err
-	}
-	if why := g.stopWhy(r, false); why != "" && !g.Quiet() {
-		ns = append(ns, variant.Notice{To: variant.To(by), Kind: "kriegspiel/stop", Stop: true})
-	}
-	return ns, nil
-}
-
-// impossible is the private answer to an attempt no position of the opponent's men makes
-// legal (KR-D2): nothing changes, nothing is announced.
-func (g *Game) impossible(by chess.Color, shown string) []variant.Notice {
-	if g.Quiet() {
-		return nil
-	}
-	return []variant.Notice{{To: variant.To(by), Kind: "kriegspiel/impossible", Args: map[string]any{"Move": shown}}}
-}
-
-// result is what one announced answer was, for deciding where a list stops.
-type result struct {
-	played, capture, check, tries, turnOver bool
-}
-
-// stopWhy says why a list stops after r, or "" when it goes on: Kriegspiel at a move played
-// (KR-D9); Progressive Kriegspiel at a "No", a check or the end of the series, and unless
-// NOSTOP at a capture or "pawn tries: yes" (PK-D6).
-func (g *Game) stopWhy(r result, nostop bool) string {
-	switch {
-	case g.Outcome().Over():
-		return "over"
-	case !g.prog && r.played:
+// krStop stops a Kriegspiel list at the move played (KR-D9).
+func krStop(r result, nostop bool) string {
+	if r.played {
 		return "played"
-	case !g.prog:
-		return ""
-	case !r.played:
-		return "no"
-	case r.check:
-		return "check"
-	case r.turnOver:
-		return "series"
-	case nostop:
-		return ""
-	case r.capture:
-		return "capture"
-	case r.tries:
-		return "tries"
 	}
 	return ""
-}
-
-// anyAnswer is the umpire's answer to by's "Any?" now (KR-D3).
-func (g *Game) anyAnswer(by chess.Color) anyAnswer {
-	switch {
-	case g.pos.ByPiece(by, chess.Pawn) == 0:
-		return anyNonsense
-	case g.hasPawnCapture(g.legal):
-		return anyTry
-	}
-	return anyNo
-}
-
-// ask answers "Any?" (KR-D3): "Try" when the player to move has a legal pawn capture, "No"
-// when he has none, "Nonsense" when he has no pawn. Everyone hears the answer.
-func (g *Game) ask(by chess.Color, expect string) ([]variant.Notice, result, error) {
-	switch {
-	case g.prog:
-		return nil, result{}, variant.Refuse("kriegspiel/no-any", map[string]any{"Explain": false})
-	case by != g.pos.Turn:
-		return nil, result{}, variant.Refuse("kriegspiel/any-not-your-move", nil)
-	case g.asked:
-		return nil, result{}, variant.Refuse("kriegspiel/any-asked", nil)
-	}
-	answer := g.anyAnswer(by)
-	if expect != "" && expect != answer.word() {
-		return nil, result{}, variant.Refuse("kriegspiel/record-any", map[string]any{"Record": expect, "Answer": answer})
-	}
-	g.asked = true
-	g.mustPawn = answer == anyTry
-	g.events = append(g.events, event{by: by, kind: evAny, answer: answer, fullmove: g.pos.Fullmove})
-	g.Accept(variant.Command{By: by, Text: cmdAny})
-	if g.Quiet() {
-		return nil, result{played: false}, nil
-	}
-	return []variant.Notice{{To: variant.ToBoth, Kind: "kriegspiel/any", Args: map[string]any{"By": by, "Answer": answer.String()}, Show: variant.ShowView}}, result{}, nil
-}
-
-// attempt answers an attempt m of by's that could be legal (KR-D2): "No" when the umpire's
-// board makes it illegal, else it is played. Either way everyone hears it (KR-D1). expect is
-// a record's answer to check ("" from a player).
-func (g *Game) attempt(by chess.Color, m chess.Move, expect string) ([]variant.Notice, result, error) {
-	if g.mustPawn && !g.isPawnCapture(m) {
-		return nil, result{}, variant.Refuse("kriegspiel/must-try", nil)
-	}
-	real, legal := chess.FindMove(g.legal, m)
-	switch {
-	case expect == expectNo && legal:
-		return nil, result{}, variant.Refuse("kriegspiel/record-no", map[string]any{"Move": m.UCI()})
-	case expect == expectPlayed && !legal:
-		return nil, result{}, variant.Refuse("kriegspiel/record-played", map[string]any{"Move": m.UCI()})
-	case expect != "" && expect != expectNo && expect != expectPlayed:
-		return nil, result{}, variant.Refuse("kriegspiel/record-answer", map[string]any{"Answer": expect})
-	}
-	shown := ""
-	if !g.Quiet() {
-		shown = longAlgebraic(&g.pos, m)
-	}
-	g.mustPawn = false
-	if !legal {
-		g.events = append(g.events, event{by: by, kind: evNo, move: m, fullmove: g.pos.Fullmove, k: g.done + 1, n: g.series})
-		g.Accept(variant.Command{By: by, Text: variant.MoveCommand(m)})
-		if g.Quiet() {
-			return nil, result{}, nil
-		}
-		args := func(mine bool) map[string]any {
-			a := map[string]any{"By": by, "Move": ""}
-			if mine {
-				a["Move"] = shown
-			}
-			return a
-		}
-		return []variant.Notice{
-			{To: variant.To(by), Kind: "kriegspiel/no", Args: args(true), Show: variant.ShowView},
-			{To: variant.To(by.Other()), Kind: "kriegspiel/no", Args: args(false), Show: variant.ShowView},
-		}, result{}, nil
-	}
-	ev := g.play(by, real)
-	g.Accept(variant.Command{By: by, Text: variant.MoveCommand(m)})
-	r := result{played: true, capture: ev.captured != chess.NoSquare, check: ev.checks.n > 0, tries: ev.tries == triesYes,
-		turnOver: g.pos.Turn != by}
-	if g.Quiet() {
-		return nil, r, nil
-	}
-	ns := []variant.Notice{
-		{To: variant.To(by), Kind: "kriegspiel/played", Args: g.playedArgs(ev, shown), Show: variant.ShowView},
-		{To: variant.To(by.Other()), Kind: "kriegspiel/played", Args: g.playedArgs(ev, ""), Show: variant.ShowView},
-	}
-	if g.Outcome().Over() {
-		ns = append(ns, g.OverNotice())
-	}
-	return ns, r, nil
-}
-
-// play makes the legal move m of by's on the umpire's board and returns its announcement.
-func (g *Game) play(by chess.Color, m chess.Move) event {
-	p := &g.pos
-	pawn := p.At(m.From).Role() == chess.Pawn
-	ev := event{by: by, kind: evPlayed, move: m, captured: chess.NoSquare, fullmove: p.Fullmove, k: g.done + 1, n: g.series}
-	if p.Play(m) != chess.NoPiece {
-		ev.captured = m.CaptureSquare()
-		ev.ep = m.Kind == chess.EnPassant
-	}
-	ev.checks = checkDirections(&p.Board, by.Other())
-	g.plies++
-	if g.prog {
-		p.Turn = by // the series goes on, unless it ends here
-		p.EnPassant = chess.NoSquare
-		g.done++
-		g.seriesMoves = append(g.seriesMoves, m)
-		g.irreversible = g.irreversible || pawn || ev.captured != chess.NoSquare
-		if ev.checks.n > 0 || g.done == g.series {
-			g.endSeries()
-		} else {
-			g.legal = p.LegalMoves(g.legal[:0])
-			switch {
-			case p.InsufficientMaterial():
-				g.End(variant.Draw, "insufficient material", pkEnds.Dead)
-			case len(g.legal) == 0: // PK-D4: no move left in mid-series
-				g.End(variant.Draw, "stalemate", fmt.Sprintf("%s has no move left in series %d", by, g.series))
-			}
-		}
-		if !g.Outcome().Over() {
-			ev.tries = triesNo
-			if g.hasPawnCapture(g.legal) {
-				ev.tries = triesYes
-			}
-		}
-	} else {
-		g.asked, g.mustPawn = false, false
-		g.hashes = append(g.hashes, p.Hash())
-		g.legal = p.LegalMoves(g.legal[:0])
-		g.judge()
-	}
-	switch g.Outcome().Termination {
-	case "checkmate":
-		ev.end = endMate
-	case "stalemate":
-		ev.end = endStalemate
-	}
-	g.events = append(g.events, ev)
-	return ev
-}
-
-// endSeries hands the turn over after a series (PK-D5: its double steps may be taken e.p.
-// with the first move of the next one) and judges the next series' start.
-func (g *Game) endSeries() {
-	p := &g.pos
-	g.eps = seriesEP(g.seriesMoves)
-	if g.irreversible {
-		g.quietSeries = 0
-	} else {
-		g.quietSeries++
-	}
-	g.seriesMoves, g.irreversible = g.seriesMoves[:0], false
-	p.Turn = p.Turn.Other()
-	g.series++
-	g.done = 0
-	p.Fullmove = (g.series + 1) / 2 // a FEN's move number: White's series 2k-1 and Black's 2k
-	g.legal = p.LegalMovesEP(g.legal[:0], g.eps)
-	g.judgeSeriesStart()
-}
-
-// seriesEP is the e.p. eligibility a series leaves (rules.md §2 rule 6): the square passed
-// over by each double step whose pawn did not move again in the series.
-func seriesEP(seq []chess.Move) chess.Bitboard {
-	eps := chess.Bitboard(0)
-	for i, m := range seq {
-		if m.Kind != chess.DoublePush {
-			continue
-		}
-		again := false
-		for _, later := range seq[i+1:] {
-			again = again || later.From == m.To
-		}
-		if !again {
-			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
-		}
-	}
-	return eps
-}
-
-// playedArgs are the words of a move's announcement; shown, for the mover alone, is the
-// attempt that was played.
-func (g *Game) playedArgs(ev event, shown string) map[string]any {
-	a := map[string]any{"By": ev.by, "Move": shown, "K": 0, "Of": 0, "Captured": "", "EP": ev.ep,
-		"Checks": ev.checks.names(), "Mate": ev.end == endMate, "Stalemate": ev.end == endStalemate, "Tries": "", "Next": g.pos.Turn}
-	if g.prog {
-		a["K"], a["Of"] = ev.k, ev.n
-	}
-	if shown != "" {
-		a["Numeric"] = chess.Numeric(ev.move) // the mover's own move, for him in numeric notation
-	}
-	if ev.captured != chess.NoSquare {
-		a["Captured"] = ev.captured.String()
-	}
-	switch ev.tries {
-	case triesYes:
-		a["Tries"] = "yes"
-	case triesNo:
-		a["Tries"] = "no"
-	}
-	return a
-}
-
-// longAlgebraic writes m, a move of the man on its from-square in p, as the player's own
-// men say it: "Ng1-f3", "e4-f5", "e7-e8=Q", "O-O".
-func longAlgebraic(p *chess.Position, m chess.Move) string {
-	if m.Kind == chess.Castle {
-		if m.To < m.From {
-			return "O-O-O"
-		}
-		return "O-O"
-	}
-	s := m.From.String() + "-" + m.To.String()
-	if role := p.At(m.From).Role(); role != chess.Pawn && role != chess.NoRole {
-		s = role.Letter() + s
-	}
-	if m.Promotion != chess.NoRole {
-		s += "=" + m.Promotion.Letter()
-	}
-	return s
 }

@@ -196,7 +196,7 @@ func (g *Game) submitList(by chess.Color, l list) ([]variant.Notice, error) {
 		var r result
 		var err error
 		if it.any {
-			if i > 0 || g.prog {
+			if i > 0 || !g.rules.any {
 				return fail(i, variant.Refuse("kriegspiel/any-first", nil))
 			}
 			ns, r, err = g.ask(by, "")

@@ -96,8 +96,8 @@ func FuzzAttemptList(f *testing.F) {
 				t.Fatalf("%q: item %q: %v", text, it.text, err)
 			}
 		}
-		for _, prog := range []bool{false, true} {
-			g, _ := New(variant.Options{}, prog)
+		for _, rules := range []*Rules{Kriegspiel, Progressive} {
+			g, _ := New(variant.Options{}, rules)
 			for _, m := range []string{"e4", "d5"} {
 				varianttest.Send(t, g, g.pos.Turn, m)
 			}

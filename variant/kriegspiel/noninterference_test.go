@@ -63,10 +63,10 @@ func lineFor(g *Game, by chess.Color, rng *rand.Rand) string {
 // each line of his opponent's in world a is matched in world b by another line with the same
 // public face: a different move with the same announcement, a different No, a different
 // impossible attempt. It stops where no such line is found.
-func twinScripts(t testing.TB, prog bool, fen string, observer chess.Color, seed int64, steps int) (a, b []varianttest.Step, differ int) {
+func twinScripts(t testing.TB, rules *Rules, fen string, observer chess.Color, seed int64, steps int) (a, b []varianttest.Step, differ int) {
 	rng := rand.New(rand.NewSource(seed))
-	ga, _ := New(variant.Options{FEN: fen}, prog)
-	gb, _ := New(variant.Options{FEN: fen}, prog)
+	ga, _ := New(variant.Options{FEN: fen}, rules)
+	gb, _ := New(variant.Options{FEN: fen}, rules)
 	for len(a) < steps && !ga.Outcome().Over() {
 		by := ga.pos.Turn
 		var la, lb string
@@ -114,12 +114,12 @@ func twinScripts(t testing.TB, prog bool, fen string, observer chess.Color, seed
 // impossible attempts) look the same to the observer after every step, in his notices, his
 // view, whose turn it is and how the game stands (design.md, Noninterference).
 func TestNoninterferenceRandomGames(t *testing.T) {
-	for _, prog := range []bool{false, true} {
-		v := variant.MustLookup(map[bool]string{false: Key, true: KeyProgressive}[prog])
+	for _, rules := range []*Rules{Kriegspiel, Progressive} {
+		v := variant.MustLookup(rules.Key)
 		steps, differ := 0, 0
 		for seed := int64(1); seed <= 12; seed++ {
 			observer := chess.Color(seed % 2)
-			a, b, d := twinScripts(t, prog, "", observer, seed, 40)
+			a, b, d := twinScripts(t, rules, "", observer, seed, 40)
 			varianttest.Noninterference(t, v, variant.Options{}, observer, a, b)
 			steps += len(a)
 			differ += d
@@ -134,7 +134,7 @@ func TestNoninterferenceRandomGames(t *testing.T) {
 // The twins are told apart where the rules tell them apart: a capture and a No differ in
 // public; two impossible attempts, or two moves with the same announcement, do not.
 func TestTwinsFaces(t *testing.T) {
-	g := newGame(t, false, "")
+	g := newGame(t, Kriegspiel, "")
 	for _, l := range []string{"e4", "d5"} {
 		varianttest.Send(t, g, g.pos.Turn, l)
 	}

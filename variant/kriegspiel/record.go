@@ -13,60 +13,100 @@ import (
 // Movetext writes the umpire's whole log (the package doc describes the notation): the true
 // game in PGN movetext (Kriegspiel) or in series (Progressive Kriegspiel), each turn's
 // failed attempts and "Any?" in a comment before its move.
-func (g *Game) Movetext() string {
-	var toks, pending []string
-	add := func(s string) { toks = append(toks, s) }
-	comment := func() {
-		if len(pending) > 0 {
-			add("{" + strings.Join(pending, "; ") + "}")
-			pending = pending[:0]
-		}
+func (g *Game) Movetext() string { return g.rules.movetext(g) }
+
+// umpireLog is movetext being written: its tokens, and the answers of the turn not yet
+// written, for the comment before its move.
+type umpireLog struct {
+	toks, pending []string
+}
+
+func (w *umpireLog) add(s string) { w.toks = append(w.toks, s) }
+
+// answer keeps e for the comment when it is a "No" or the answer to "Any?" (a failed attempt
+// in long algebraic, read on p); it reports whether it was.
+func (w *umpireLog) answer(p *chess.Position, e event) bool {
+	switch e.kind {
+	case evNo:
+		w.pending = append(w.pending, longAlgebraic(p, e.move)+": No")
+	case evAny:
+		w.pending = append(w.pending, "Any?: "+e.answer.String())
+	default:
+		return false
 	}
+	return true
+}
+
+// comment writes the answers kept, if any, as one comment.
+func (w *umpireLog) comment() {
+	if len(w.pending) > 0 {
+		w.add("{" + strings.Join(w.pending, "; ") + "}")
+		w.pending = w.pending[:0]
+	}
+}
+
+func (w *umpireLog) String() string { return strings.Join(w.toks, " ") }
+
+// krMovetext writes Kriegspiel's log in PGN movetext: "1. e4 d5 2. {Any?: Try; e4-f5: No} e5".
+func krMovetext(g *Game) string {
+	var w umpireLog
 	p := g.start
-	open := false // Progressive Kriegspiel: the current series has a move written
 	for _, e := range g.events {
-		switch e.kind {
-		case evNo:
-			pending = append(pending, longAlgebraic(&p, e.move)+": No")
-			continue
-		case evAny:
-			pending = append(pending, "Any?: "+e.answer.String())
+		if w.answer(&p, e) {
 			continue
 		}
 		switch {
-		case g.prog && e.k == 1:
-			add(strconv.Itoa(e.n))
-		case g.prog:
-			toks[len(toks)-1] += ","
 		case p.Turn == chess.White:
-			add(strconv.Itoa(p.Fullmove) + ".")
-		case len(toks) == 0 || len(pending) > 0:
-			add(strconv.Itoa(p.Fullmove) + "...")
+			w.add(strconv.Itoa(p.Fullmove) + ".")
+		case len(w.toks) == 0 || len(w.pending) > 0:
+			w.add(strconv.Itoa(p.Fullmove) + "...")
 		}
-		comment()
-		add(g.san(&p, e))
+		w.comment()
+		w.add(g.san(&p, e))
 		p.Play(e.move)
-		if g.prog {
-			p.Turn, p.EnPassant, open = e.by, chess.NoSquare, true
-			if e.checks.n > 0 || e.k == e.n {
-				p.Turn, open = e.by.Other(), false
-			}
-		}
 	}
-	if len(pending) > 0 {
+	if len(w.pending) > 0 {
 		// Attempts of a turn that has no move (yet): the game goes on, or ended during it.
-		switch {
-		case g.prog && !open:
-			add(strconv.Itoa(g.series))
-		case g.prog:
-		case p.Turn == chess.White:
-			add(strconv.Itoa(p.Fullmove) + ".")
-		default:
-			add(strconv.Itoa(p.Fullmove) + "...")
+		if p.Turn == chess.White {
+			w.add(strconv.Itoa(p.Fullmove) + ".")
+		} else {
+			w.add(strconv.Itoa(p.Fullmove) + "...")
 		}
-		comment()
+		w.comment()
 	}
-	return strings.Join(toks, " ")
+	return w.String()
+}
+
+// pkMovetext writes Progressive Kriegspiel's log in series: "1 d4 2 {c7-b6: No} d5, Nc6".
+func pkMovetext(g *Game) string {
+	var w umpireLog
+	p := g.start
+	open := false // the current series has a move written
+	for _, e := range g.events {
+		if w.answer(&p, e) {
+			continue
+		}
+		if e.k == 1 {
+			w.add(strconv.Itoa(e.n))
+		} else {
+			w.toks[len(w.toks)-1] += ","
+		}
+		w.comment()
+		w.add(g.san(&p, e))
+		p.Play(e.move)
+		p.Turn, p.EnPassant, open = e.by, chess.NoSquare, true
+		if e.checks.n > 0 || e.k == e.n {
+			p.Turn, open = e.by.Other(), false
+		}
+	}
+	if len(w.pending) > 0 {
+		// Attempts of a series that has no move (yet): the game goes on, or ended during it.
+		if !open {
+			w.add(strconv.Itoa(g.series))
+		}
+		w.comment()
+	}
+	return w.String()
 }
 
 // san writes the move of e, legal in p, in SAN with the check or mate mark its announcement
@@ -89,9 +129,11 @@ func (g *Game) san(p *chess.Position, e event) string {
 // series it stands in; other comments, NAGs and variations are skipped.
 func Steps(start variant.Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
 	g := start.(*Game)
-	if g.prog {
-		return seriesSteps(g, toks, buf)
-	}
+	return g.rules.steps(g, toks, buf)
+}
+
+// movetextSteps reads Kriegspiel movetext: "1. e4 d5 2. {Any?: Try; e4-f5: No} e5".
+func movetextSteps(g *Game, toks []record.Token, buf []variant.Step) ([]variant.Step, error) {
 	steps := buf
 	count := record.Counter{No: g.pos.Fullmove, Black: g.pos.Turn == chess.Black}
 	lastMove := -1
@@ -246,8 +288,9 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		return cmd, nil, err
 	}
 	if by != g.pos.Turn {
-		if g.prog && g.done > 0 {
-			// The record moves on before the series is whole: say so as Progressive does.
+		if g.done > 0 {
+			// A series part made (only a series can be): the record moves on before it is
+			// whole. Say so as Progressive does.
 			return variant.Command{}, nil, variant.Refuse("progressive/series-short", map[string]any{"N": g.series, "Sent": g.done})
 		}
 		return variant.Command{}, nil, variant.Refuse("common/not-your-move", map[string]any{"Turn": g.pos.Turn})
@@ -256,7 +299,7 @@ func (g *Game) ResolveRecord(by variant.Side, text string) (variant.Command, []c
 		// The umpire's comments are annotations: one that does not fit the game is skipped
 		// with a warning, as a wrong check mark is (a move that cannot be played is an error).
 		if isAny(what) {
-			if g.prog || g.asked {
+			if !g.rules.any || g.asked {
 				return variant.Command{}, nil, &variant.Skip{Why: "no Any? can be asked here"}
 			}
 			if got := g.anyAnswer(by); got.word() != answer {

@@ -39,10 +39,7 @@ func (g *Game) status() variant.Line {
 	if out := g.Outcome(); out.Over() {
 		return out.Line()
 	}
-	if g.prog {
-		return variant.Says("view/to-play-series", map[string]any{"Side": g.pos.Turn, "N": g.series, "Move": g.done + 1})
-	}
-	return variant.Says("view/to-play", map[string]any{"Side": g.pos.Turn, "N": g.pos.Fullmove})
+	return g.rules.toPlay(g)
 }
 
 // inCheck names the check the player to move is in, as it was announced ("on the file"),
@@ -90,12 +87,10 @@ func (g *Game) announcedLines() []variant.Line {
 		events = nil
 	}
 	for i, e := range g.events {
-		if i == 0 || !sameTurn(g.events[i-1], e, g.prog) {
+		if i == 0 || !g.sameTurn(g.events[i-1], e) {
 			flush()
-			head = map[string]any{"By": e.by, "White": e.by == chess.White, "N": e.fullmove, "Series": 0}
-			if g.prog {
-				head["Series"] = e.n
-			}
+			_, series := g.moveOf(e)
+			head = map[string]any{"By": e.by, "White": e.by == chess.White, "N": e.fullmove, "Series": series}
 		}
 		events = append(events, g.eventArgs(e))
 	}
@@ -103,11 +98,9 @@ func (g *Game) announcedLines() []variant.Line {
 	return lines
 }
 
-func sameTurn(a, b event, prog bool) bool {
-	if prog {
-		return a.by == b.by && a.n == b.n
-	}
-	return a.by == b.by && a.fullmove == b.fullmove
+// sameTurn reports whether two announcements belong to one turn: a move or a series.
+func (g *Game) sameTurn(a, b event) bool {
+	return a.by == b.by && g.rules.turnOf(a) == g.rules.turnOf(b)
 }
 
 // eventArgs are the fields of one announcement's words ("view/kr-event").
@@ -122,9 +115,7 @@ func (g *Game) eventArgs(e event) map[string]any {
 		a["Kind"], a["Answer"] = "any", e.answer.String()
 		return a
 	}
-	if g.prog {
-		a["K"], a["Of"] = e.k, e.n
-	}
+	a["K"], a["Of"] = g.moveOf(e)
 	if e.captured != chess.NoSquare {
 		a["Captured"] = e.captured.String()
 	}
@@ -188,10 +179,7 @@ func (g *Game) ownMoves(s chess.Color, numeric bool) string {
 			continue
 		}
 		if e.by == s {
-			no := e.fullmove
-			if g.prog {
-				no = e.n
-			}
+			no := g.rules.turnOf(e)
 			switch {
 			case no == last:
 				sb.WriteString(", ")
@@ -199,7 +187,7 @@ func (g *Game) ownMoves(s chess.Color, numeric bool) string {
 				sb.WriteByte(' ')
 				fallthrough
 			default:
-				if s == chess.Black && !g.prog {
+				if s == chess.Black && !g.rules.series { // Black's move numbers are White's too
 					fmt.Fprintf(&sb, "%d... ", no)
 				} else {
 					fmt.Fprintf(&sb, "%d. ", no)
