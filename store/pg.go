@@ -330,10 +330,10 @@ type pgTx struct {
 	processed []InboxKey
 	// events are the games' logs read in this transaction, with what it appended since.
 	events map[uint64][]Event
-	// later are writes whose answer nobody waits for (the mails queued, the inbox's attempts
-	// and quarantines), sent at flush in their order; the methods that read what they write
-	// flush first. outIDs are ids for the outbox taken from its sequence ahead, a few in one
-	// round trip.
+	// later are writes whose answer nobody waits for (the mails queued and sent, the inbox's
+	// attempts and quarantines), sent at flush in their order; the methods that read what they
+	// write flush first. outIDs are ids for the outbox taken from its sequence ahead, a few in
+	// one round trip.
 	later  []laterStmt
 	outIDs []int64
 	// write is set in a write transaction: a game read there brings its players' records

@@ -368,10 +368,9 @@ func (t *pgTx) PutOutbox(m OutMail) error {
 	return nil
 }
 
+// Done is written at flush, in order with the other held writes (what reads the outbox or
+// the sent mail flushes first): the deliveries that share a commit share a round trip.
 func (t *pgTx) Done(m OutMail) error {
-	if err := t.flush(); err != nil {
-		return err
-	}
 	raw := m.Raw
 	if len(raw) == 0 {
 		raw = nil
@@ -382,12 +381,12 @@ func (t *pgTx) Done(m OutMail) error {
 	if !m.Sent.IsZero() {
 		sent = m.Sent
 	}
-	if err == nil { // recorded as sent and out of the outbox in one round trip
-		_, err = t.tx.Exec(t.ctx, `WITH gone AS (DELETE FROM outbox WHERE id = $1)
+	if err == nil { // recorded as sent and out of the outbox in one statement
+		t.later = append(t.later, laterStmt{`WITH gone AS (DELETE FROM outbox WHERE id = $1)
 			INSERT INTO sent (id, message_id, game, kind, recipients, created, sent, failed, doc, raw)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 			ON CONFLICT (id) DO UPDATE SET sent = excluded.sent, failed = excluded.failed, doc = excluded.doc, raw = excluded.raw`,
-			int64(m.ID), m.MessageID, int64(m.Game), m.Kind, strings.Join(m.To, ", "), m.Created, sent, m.Failed, doc, raw)
+			[]any{int64(m.ID), m.MessageID, int64(m.Game), m.Kind, strings.Join(m.To, ", "), m.Created, sent, m.Failed, doc, raw}})
 	}
 	if err != nil {
 		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
