@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -369,12 +370,14 @@ func BenchmarkThroughput(b *testing.B) {
 
 		// Referee.
 		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "bolt")
+		stopProfile := profile(b, "REFEREED_BENCH_CPUPROFILE") // the referee's burst alone
 		u0, s0 := cpuSplit()
 		start = time.Now()
 		burst(b, white, refTo, "ref")
 		waitAnswered(b, refOut, keys, 2*time.Minute)
 		refRate := float64(n) / time.Since(start).Seconds()
 		u1, s1 := cpuSplit()
+		stopProfile()
 		cpu, user := u1-u0+s1-s0, u1-u0
 		stop()
 		b.ReportMetric(rawRate, "raw-mails/s")
@@ -405,6 +408,23 @@ func BenchmarkThroughput(b *testing.B) {
 		// mail I/O (two SMTP transactions per move, IMAP) and fsync.
 		b.ReportMetric(float64((user-harnessUser).Microseconds())/1000/float64(n), "referee-user-cpu-ms/mail")
 	}
+}
+
+// profile writes a CPU profile to the file the environment variable env names, until the
+// function it returns is called; nothing when env is unset.
+func profile(b *testing.B, env string) func() {
+	path := os.Getenv(env)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // BenchmarkLatency: at a gentle load (10 mails/s), the time from Postfix accepting a move to
