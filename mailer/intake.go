@@ -477,7 +477,7 @@ func (in *Intake) ignored(mails []store.InboundMail) map[store.InboxKey]string {
 // Store stores a batch of fetched mails in tx: each in the inbox, or, if ignored names it,
 // recorded as processed at once (with its fingerprint, so that a server that reuses its UID
 // for other mail is still caught). It returns how many were stored to be handled.
-func Store(tx *store.Tx, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
+func Store(tx store.Inbox, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
 	for _, m := range mails {
 		if ignored[m.Key] != "" {
 			if _, err := tx.MarkIgnored(m); err != nil {

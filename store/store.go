@@ -13,6 +13,21 @@
 // carries Now, fixed when it begins. No []byte from bbolt outlives its transaction: every
 // value is decoded (copied) before it is returned. On PostgreSQL a write transaction is
 // SERIALIZABLE and may be run again (see Update).
+//
+// What a Tx offers is split by domain, one interface each, and a Tx is all of them:
+//
+//   - Games: games, their logs, tokens, the Message-IDs seen, and when each is due;
+//   - Tournaments: the tournaments' records;
+//   - Players: the players' records and the rating lists;
+//   - Counters: counts by name (Next) and limits on answers to an address (Allow);
+//   - Challenges: challenges and invitations;
+//   - Inbox: inbound mail, quarantined or waiting, and the keys processed;
+//   - Outbox: outbound mail waiting, and the mail sent.
+//
+// Code that needs one domain takes its interface (a *Tx is one); code that composes several
+// in one transaction takes the *Tx. Every method returns its error, on both backends, the
+// moment it fails: none is kept aside to fail the transaction later, and none reads as an
+// empty answer (a count of 0, a key not known).
 package store
 
 import (
@@ -101,8 +116,7 @@ var (
 	_ Inbox       = (*pgTx)(nil)
 	_ Outbox      = (*pgTx)(nil)
 
-	_ Games = (*Tx)(nil) // a *Tx is every one of them
-	_ Inbox = (*Tx)(nil)
+	_ ops = (*Tx)(nil) // a *Tx is every one of them
 )
 
 // Games are the games: their records, indexed by player, status and variant; their
