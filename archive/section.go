@@ -10,7 +10,7 @@ import (
 const WithdrawnReason = "withdrawal from the tournament"
 
 // Section is tournament t as package tournament counts it: each game's result as it stands.
-func Section(tx *store.Tx, t *store.Tournament) (tournament.Section, error) {
+func Section(tx store.Games, t *store.Tournament) (tournament.Section, error) {
 	s := tournament.Section{Players: t.Players, Double: t.Double, Rule: t.WithdrawRule}
 	for _, w := range t.Withdrawn {
 		s.Withdrawn = append(s.Withdrawn, w.Player)

@@ -287,8 +287,10 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	known := map[imap.UID]string{} // fingerprints the store holds
 	if err := in.DB.View(func(tx *store.Tx) error {
 		for _, uid := range uids {
-			fp, ok := tx.Known(key(uid))
+			fp, ok, err := tx.Known(key(uid))
 			switch {
+			case err != nil:
+				return err
 			case !ok:
 				unknown = append(unknown, uid)
 			case fp != "":
@@ -322,7 +324,9 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 				// Other content under a known key: it is kept under a key of its own.
 				alt := key(m.UID)
 				alt.Content = fp[:16]
-				if _, ok := tx.Known(alt); ok {
+				if _, ok, err := tx.Known(alt); err != nil {
+					return err
+				} else if ok {
 					continue
 				}
 				in.log().Error("the mail server returned other mail under a UID already processed; processing it as new",
@@ -473,7 +477,7 @@ func (in *Intake) ignored(mails []store.InboundMail) map[store.InboxKey]string {
 // Store stores a batch of fetched mails in tx: each in the inbox, or, if ignored names it,
 // recorded as processed at once (with its fingerprint, so that a server that reuses its UID
 // for other mail is still caught). It returns how many were stored to be handled.
-func Store(tx *store.Tx, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
+func Store(tx store.Inbox, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
 	for _, m := range mails {
 		if ignored[m.Key] != "" {
 			if _, err := tx.MarkIgnored(m); err != nil {

@@ -459,7 +459,7 @@ func TestIntakeIgnores(t *testing.T) {
 			return ""
 		}}
 	drain(in, lm)
-	db.View(func(tx *store.Tx) error {
+	err := db.View(func(tx *store.Tx) error {
 		pending, _ := tx.PendingInbound()
 		if len(pending) != 1 || !strings.Contains(string(pending[0].Raw), "ann@localhost") {
 			t.Errorf("the inbox holds %d mails, want ann's alone", len(pending))
@@ -467,12 +467,23 @@ func TestIntakeIgnores(t *testing.T) {
 		for uid := uint32(1); uid <= 3; uid++ {
 			k := pending[0].Key
 			k.UID = uid
-			if fp, known := tx.Known(k); !known || uid != pending[0].Key.UID && (fp == "" || !tx.Processed(k)) {
-				t.Errorf("mail %d: known %v, fingerprint %q, processed %v", uid, known, fp, tx.Processed(k))
+			fp, known, err := tx.Known(k)
+			if err != nil {
+				return err
+			}
+			done, err := tx.Processed(k)
+			if err != nil {
+				return err
+			}
+			if !known || uid != pending[0].Key.UID && (fp == "" || !done) {
+				t.Errorf("mail %d: known %v, fingerprint %q, processed %v", uid, known, fp, done)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if news != 1 {
 		t.Errorf("OnNew called %d times, want 1", news)
 	}

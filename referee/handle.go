@@ -31,8 +31,8 @@ func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 
 // inTx is one mail's work inside a transaction: done once, then marked processed.
 func (r *Referee) inTx(tx *store.Tx, m store.InboundMail) error {
-	if tx.Processed(m.Key) {
-		return nil
+	if done, err := tx.Processed(m.Key); err != nil || done {
+		return err
 	}
 	if r.onHandle != nil {
 		r.onHandle(m)

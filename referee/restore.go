@@ -2,6 +2,7 @@ package referee
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -26,10 +27,14 @@ import (
 func (r *Referee) AfterRestore(taken time.Time) (int, error) {
 	var tournaments, games int
 	if err := r.DB.View(func(tx *store.Tx) error {
-		tournaments, games = tx.TournamentCount(), tx.GameCount()
-		return nil
+		var err error
+		if tournaments, err = tx.TournamentCount(); err != nil {
+			return err
+		}
+		games, err = tx.GameCount()
+		return err
 	}); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("after restore: %w", err)
 	}
 	for lo := 1; lo <= tournaments; lo += restoreBatch {
 		err := r.DB.Update(func(tx *store.Tx) error {

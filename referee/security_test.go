@@ -210,8 +210,8 @@ func TestReplyAddressWhole(t *testing.T) {
 		}
 	}
 	h.db.View(func(tx *store.Tx) error {
-		if n := tx.EventCount(id); n != 0 {
-			t.Errorf("%d events in game %d", n, id)
+		if n, err := tx.EventCount(id); n != 0 || err != nil {
+			t.Errorf("%d events in game %d (%v)", n, id, err)
 		}
 		return nil
 	})

@@ -61,8 +61,8 @@ func TestOverInStoreOnly(t *testing.T) {
 	}
 	mustSay(t, "a move in a game over", bodyTo(t, m, ann), "Line 1 (e4) was refused: the game is over (0-1).")
 	h.db.View(func(tx *store.Tx) error {
-		if n := tx.EventCount(id); n != 0 {
-			t.Errorf("%d events logged in a game over", n)
+		if n, err := tx.EventCount(id); n != 0 || err != nil {
+			t.Errorf("%d events logged in a game over (%v)", n, err)
 		}
 		return nil
 	})

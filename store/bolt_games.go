@@ -264,11 +264,11 @@ func (t *boltTx) AppendEvent(id uint64, e Event) (uint64, error) {
 }
 
 // EventCount is how many events game id's log holds, read without reading them.
-func (t *boltTx) EventCount(id uint64) uint64 {
+func (t *boltTx) EventCount(id uint64) (uint64, error) {
 	if b := t.tx.Bucket(bEvents).Bucket(u64(id)); b != nil {
-		return b.Sequence()
+		return b.Sequence(), nil
 	}
-	return 0
+	return 0, nil
 }
 
 // Events returns game id's log in order.
@@ -553,7 +553,7 @@ func indexState(tx *bolt.Tx) error {
 
 // GameCount is how many games the store holds, read without reading them (games are never
 // deleted: it is the last id given).
-func (t *boltTx) GameCount() int { return int(t.tx.Bucket(bGames).Sequence()) }
+func (t *boltTx) GameCount() (int, error) { return int(t.tx.Bucket(bGames).Sequence()), nil }
 
 // EachGame calls fn with every game, by id, one at a time: a reader of every game holds one in
 // memory, never all (list, export --all).
@@ -570,7 +570,7 @@ func (t *boltTx) EachGame(fn func(*Game) error) error {
 
 // LatestGameIDs lists the ids of the newest games, newest first, skipping skip of them and at
 // most limit: a page of every game, read by keys without reading the rest.
-func (t *boltTx) LatestGameIDs(skip, limit int) []uint64 {
+func (t *boltTx) LatestGameIDs(skip, limit int) ([]uint64, error) {
 	var ids []uint64
 	c := t.tx.Bucket(bGames).Cursor()
 	for k, _ := c.Last(); k != nil && len(ids) < limit; k, _ = c.Prev() {
@@ -580,5 +580,5 @@ func (t *boltTx) LatestGameIDs(skip, limit int) []uint64 {
 		}
 		ids = append(ids, binary.BigEndian.Uint64(k))
 	}
-	return ids
+	return ids, nil
 }

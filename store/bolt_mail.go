@@ -236,36 +236,40 @@ func moveRaw[T any](src, raws *bolt.Bucket, raw func(*T) *[]byte) error {
 }
 
 // Stored reports whether k waits in the inbox.
-func (t *boltTx) Stored(k InboxKey) bool { return t.tx.Bucket(bInbox).Get(k.bytes()) != nil }
+func (t *boltTx) Stored(k InboxKey) (bool, error) {
+	return t.tx.Bucket(bInbox).Get(k.bytes()) != nil, nil
+}
 
 // Processed reports whether k was processed.
-func (t *boltTx) Processed(k InboxKey) bool { return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil }
+func (t *boltTx) Processed(k InboxKey) (bool, error) {
+	return t.tx.Bucket(bProcessed).Get(k.bytes()) != nil, nil
+}
 
 // Known reports whether k is stored or processed, and the fingerprint of the content it had
 // then ("" when the store did not record one).
-func (t *boltTx) Known(k InboxKey) (fingerprint string, known bool) {
+func (t *boltTx) Known(k InboxKey) (fingerprint string, known bool, err error) {
 	kb := k.bytes()
 	if raw := t.tx.Bucket(bInbox).Get(kb); raw != nil {
 		var m InboundMail
 		if json.Unmarshal(raw, &m) == nil {
-			return m.Fingerprint, true
+			return m.Fingerprint, true, nil
 		}
-		return "", true
+		return "", true, nil
 	}
 	raw := t.tx.Bucket(bProcessed).Get(kb)
 	if raw == nil {
-		return "", false
+		return "", false, nil
 	}
 	var mark processedMark
 	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &mark) == nil {
-		return mark.Fingerprint, true
+		return mark.Fingerprint, true, nil
 	}
-	return "", true // a bare time: written before fingerprints
+	return "", true, nil // a bare time: written before fingerprints
 }
 
 // HighestProcessedUID returns the highest UID of mailbox under uidValidity that the store has
 // seen (processed or waiting), 0 if none.
-func (t *boltTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
+func (t *boltTx) HighestProcessedUID(mailbox string, uidValidity uint32) (uint32, error) {
 	prefix := append([]byte(mailbox), 0)
 	prefix = binary.BigEndian.AppendUint32(prefix, uidValidity)
 	var high uint32
@@ -277,7 +281,7 @@ func (t *boltTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 
 			}
 		}
 	}
-	return high
+	return high, nil
 }
 
 // Enqueue adds m to the outbox and returns its ID.
@@ -305,13 +309,13 @@ func (t *boltTx) Outbox() ([]OutMail, error) {
 }
 
 // OutboxCount is how many mails wait in the outbox, counted without reading them.
-func (t *boltTx) OutboxCount() int {
+func (t *boltTx) OutboxCount() (int, error) {
 	n := 0
 	c := t.tx.Bucket(bOutbox).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		n++
 	}
-	return n
+	return n, nil
 }
 
 // PutOutbox saves a changed outbox entry (attempts, next try, last error).

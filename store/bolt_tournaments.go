@@ -53,11 +53,11 @@ func (t *boltTx) Tournament(id uint64) (*Tournament, error) {
 
 // TournamentCount is how many tournaments the store holds, read without reading them
 // (tournaments are never deleted: it is the last id given).
-func (t *boltTx) TournamentCount() int {
+func (t *boltTx) TournamentCount() (int, error) {
 	if b := t.tx.Bucket(bTournaments); b != nil {
-		return int(b.Sequence())
+		return int(b.Sequence()), nil
 	}
-	return 0
+	return 0, nil
 }
 
 // LatestTournaments is a page of the tournaments, newest first: skip of them skipped by key,

@@ -47,8 +47,13 @@ func Copy(dst, src *DB) (CopyCounts, error) {
 	var n CopyCounts
 	empty := true
 	if err := dst.View(func(tx *Tx) error {
-		empty = tx.GameCount() == 0 && tx.TournamentCount() == 0
-		return nil
+		games, err := tx.GameCount()
+		if err != nil {
+			return err
+		}
+		tournaments, err := tx.TournamentCount()
+		empty = games == 0 && tournaments == 0
+		return err
 	}); err != nil {
 		return n, fmt.Errorf("store: copy: %w", err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -57,8 +58,8 @@ func testInboundPagesAndQuarantine(t *testing.T, db *DB, _ string) {
 		if len(page) != 9 || page[2].Key.UID != 3 || page[3].Key.UID != 5 {
 			t.Errorf("after release and drop: %d mails", len(page))
 		}
-		if !tx.Processed(key(4)) {
-			t.Error("a dropped mail would be fetched again")
+		if done, err := tx.Processed(key(4)); !done || err != nil {
+			t.Errorf("a dropped mail would be fetched again (%v)", err)
 		}
 		return nil
 	})
@@ -171,8 +172,10 @@ func testForgetProcessed(t *testing.T, db *DB, _ string) {
 		t.Fatalf("forgot %d (%v) again, want 0", n, err)
 	}
 	db.View(func(tx *Tx) error {
-		if tx.Processed(key(1)) || tx.Processed(key(600)) || !tx.Processed(key(601)) || !tx.Processed(key(610)) {
-			t.Error("the wrong keys were forgotten")
+		for uid, want := range map[uint32]bool{1: false, 600: false, 601: true, 610: true} {
+			if done, err := tx.Processed(key(uid)); done != want || err != nil {
+				t.Errorf("key %d processed %v (%v), want %v", uid, done, err, want)
+			}
 		}
 		return nil
 	})
@@ -199,11 +202,16 @@ func testMarkIgnored(t *testing.T, db *DB, _ string) {
 		return nil
 	})
 	db.View(func(tx *Tx) error {
-		if fp, known := tx.Known(k); !known || fp != "fp9" || !tx.Processed(k) || tx.Stored(k) {
-			t.Errorf("ignored key: known %v fingerprint %q", known, fp)
+		fp, known, err := tx.Known(k)
+		done, err2 := tx.Processed(k)
+		stored, err3 := tx.Stored(k)
+		if !known || fp != "fp9" || !done || stored || errors.Join(err, err2, err3) != nil {
+			t.Errorf("ignored key: known %v fingerprint %q processed %v stored %v (%v)", known, fp, done, stored, errors.Join(err, err2, err3))
 		}
-		if !tx.Stored(waiting) || tx.Processed(waiting) {
-			t.Error("the waiting mail changed")
+		stored, err = tx.Stored(waiting)
+		done, err2 = tx.Processed(waiting)
+		if !stored || done || errors.Join(err, err2) != nil {
+			t.Errorf("the waiting mail changed: stored %v processed %v (%v)", stored, done, errors.Join(err, err2))
 		}
 		return nil
 	})

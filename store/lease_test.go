@@ -113,14 +113,18 @@ func TestLeaseFenceRace(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	var at uint64
-	b.View(func(tx *Tx) error { at = tx.ops.(*pgTx).counter("count/race"); return nil })
+	if err := b.View(func(tx *Tx) (err error) { at, err = tx.ops.(*pgTx).counter("count/race"); return err }); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(300 * time.Millisecond)
 	close(stop)
 	if fenced := <-done; fenced == 0 {
 		t.Fatal("no write of the old leader was fenced")
 	}
 	var end uint64
-	b.View(func(tx *Tx) error { end = tx.ops.(*pgTx).counter("count/race"); return nil })
+	if err := b.View(func(tx *Tx) (err error) { end, err = tx.ops.(*pgTx).counter("count/race"); return err }); err != nil {
+		t.Fatal(err)
+	}
 	if end != at {
 		t.Fatalf("the old leader wrote after the takeover: %d then %d", at, end)
 	}
@@ -151,7 +155,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if err := write(b); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("a write on a new connection to a read-only database: %v, want ErrReadOnly", err)
 	}
-	if err := b.View(func(tx *Tx) error { tx.GameCount(); return nil }); err != nil {
+	if err := b.View(func(tx *Tx) error { _, err := tx.GameCount(); return err }); err != nil {
 		t.Fatalf("a read of a read-only database: %v", err)
 	}
 	if ok, err := b.NewLease("b", time.Second).Acquire(); ok || !errors.Is(err, ErrReadOnly) {

@@ -281,9 +281,6 @@ func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) er
 			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
 				return err
 			}
-			if t.err != nil {
-				return t.err
-			}
 			return t.flush()
 		})
 	})
@@ -309,13 +306,11 @@ func (p *pgStore) begin(tx pgx.Tx, write bool) (time.Time, error) {
 	return at, err
 }
 
-// pgTx is a transaction on the database. Methods whose signature returns no error keep the
-// first one in err, and the transaction fails with it.
+// pgTx is a transaction on the database.
 type pgTx struct {
 	tx  pgx.Tx
 	ctx context.Context
 	Now time.Time
-	err error
 	// docs holds the records read or written in this transaction by table and key (their
 	// JSON; nil: known absent): one mail reads its game and its players' records several
 	// times, and every read is a round trip. Each read decodes a copy of its own.
@@ -411,13 +406,6 @@ func (t *pgTx) remember(key string, doc []byte) {
 	t.docs[key] = doc
 }
 
-// keep records err as the transaction's, if it is the first.
-func (t *pgTx) keep(err error) {
-	if err != nil && t.err == nil {
-		t.err = err
-	}
-}
-
 // next counts one more of counter name (ids of games, tournaments, mails) inside the
 // transaction: ids have no gaps and roll back with it, as bbolt's sequences do.
 func (t *pgTx) next(name string) (uint64, error) {
@@ -427,15 +415,17 @@ func (t *pgTx) next(name string) (uint64, error) {
 	return uint64(v), err
 }
 
-// counter reads counter name without moving it.
-func (t *pgTx) counter(name string) uint64 {
+// counter reads counter name without moving it (0 when it never counted).
+func (t *pgTx) counter(name string) (uint64, error) {
 	var v int64
 	err := t.tx.QueryRow(t.ctx, `SELECT value FROM counters WHERE name = $1`, name).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0
+		return 0, nil
 	}
-	t.keep(err)
-	return uint64(v)
+	if err != nil {
+		return 0, fmt.Errorf("store: counter %s: %w", name, err)
+	}
+	return uint64(v), nil
 }
 
 // setting and setSetting keep small values (DB.Meta, the prune mark).

@@ -114,11 +114,15 @@ func (t *pgTx) eachRated(fn func(*PlayerRecord) error) error {
 // RatedPage reads the page from the index ratings_order (each row holds its line: no
 // player's record is read), and the count from the counter kept with the rows.
 func (t *pgTx) RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error) {
-	n := int(t.counter("rated/" + variant))
+	count, err := t.counter("rated/" + variant)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := int(count)
 	var out []RatedEntry
 	var addr string
 	var line []byte
-	err := t.rows(`SELECT address, entry FROM ratings WHERE variant = $1 ORDER BY rating DESC, address OFFSET $2 LIMIT $3`,
+	err = t.rows(`SELECT address, entry FROM ratings WHERE variant = $1 ORDER BY rating DESC, address OFFSET $2 LIMIT $3`,
 		[]any{variant, skip, limit}, []any{&addr, &line}, func() error {
 			e := RatedEntry{Address: addr}
 			if err := json.Unmarshal(line, &e.PlayerRating); err != nil {

@@ -217,7 +217,10 @@ func (t *pgTx) EachGame(fn func(*Game) error) error {
 	}
 }
 
-func (t *pgTx) GameCount() int { return int(t.counter("games")) }
+func (t *pgTx) GameCount() (int, error) {
+	n, err := t.counter("games")
+	return int(n), err
+}
 
 // ids collects the first column of rows.
 func (t *pgTx) ids(q string, args ...any) ([]uint64, error) {
@@ -280,11 +283,15 @@ func (t *pgTx) GameIDPage(status Status, variant string, skip, limit int) ([]uin
 	return ids, n, nil
 }
 
-func (t *pgTx) LatestGameIDs(skip, limit int) []uint64 {
-	t.keep(t.flush())
+func (t *pgTx) LatestGameIDs(skip, limit int) ([]uint64, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	ids, err := t.ids(`SELECT id FROM games ORDER BY id DESC OFFSET $1 LIMIT $2`, skip, limit)
-	t.keep(err)
-	return ids
+	if err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	return ids, nil
 }
 
 // gamesOfSQL reads a player's games by the indexes games_white, games_black and
@@ -344,10 +351,12 @@ func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
 	return uint64(seq), t.MarkDue(id)
 }
 
-func (t *pgTx) EventCount(id uint64) uint64 {
+func (t *pgTx) EventCount(id uint64) (uint64, error) {
 	var n int64
-	t.keep(t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE game = $1`, int64(id)).Scan(&n))
-	return uint64(n)
+	if err := t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE game = $1`, int64(id)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count events of game %d: %w", id, err)
+	}
+	return uint64(n), nil
 }
 
 // Events reads a game's log once a transaction (a mail reads it before and after its moves):
@@ -581,7 +590,10 @@ func (t *pgTx) Tournament(id uint64) (*Tournament, error) {
 	return &tr, nil
 }
 
-func (t *pgTx) TournamentCount() int { return int(t.counter("tournaments")) }
+func (t *pgTx) TournamentCount() (int, error) {
+	n, err := t.counter("tournaments")
+	return int(n), err
+}
 
 // LatestTournaments reads the page, and its tournaments' games in one more query (the index
 // games_tournament) into the transaction's cache: a page of tournaments shows each one's

@@ -233,45 +233,62 @@ func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
 }
 
 // exists reports whether q finds a row.
-func (t *pgTx) exists(q string, args ...any) bool {
-	t.keep(t.flush())
+func (t *pgTx) exists(q string, args ...any) (bool, error) {
+	if err := t.flush(); err != nil {
+		return false, err
+	}
 	var one int
 	err := t.tx.QueryRow(t.ctx, q, args...).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return false
+		return false, nil
 	}
-	t.keep(err)
-	return err == nil
+	return err == nil, err
 }
 
 const keyWhere = ` WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`
 
-func (t *pgTx) Stored(k InboxKey) bool {
-	return t.exists(`SELECT 1 FROM inbox`+keyWhere, keyArgs(k)...)
+func (t *pgTx) Stored(k InboxKey) (bool, error) {
+	ok, err := t.exists(`SELECT 1 FROM inbox`+keyWhere, keyArgs(k)...)
+	if err != nil {
+		return false, fmt.Errorf("store: inbox %v: %w", k, err)
+	}
+	return ok, nil
 }
 
-func (t *pgTx) Processed(k InboxKey) bool {
-	return t.exists(`SELECT 1 FROM processed`+keyWhere, keyArgs(k)...)
+func (t *pgTx) Processed(k InboxKey) (bool, error) {
+	ok, err := t.exists(`SELECT 1 FROM processed`+keyWhere, keyArgs(k)...)
+	if err != nil {
+		return false, fmt.Errorf("store: processed %v: %w", k, err)
+	}
+	return ok, nil
 }
 
-func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool) {
-	t.keep(t.flush())
-	err := t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
+func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool, err error) {
+	if err := t.flush(); err != nil {
+		return "", false, err
+	}
+	err = t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
 		UNION ALL SELECT fingerprint FROM processed`+keyWhere+` LIMIT 1`, keyArgs(k)...).Scan(&fingerprint)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", false
+		return "", false, nil
 	}
-	t.keep(err)
-	return fingerprint, err == nil
+	if err != nil {
+		return "", false, fmt.Errorf("store: known %v: %w", k, err)
+	}
+	return fingerprint, true, nil
 }
 
-func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) uint32 {
-	t.keep(t.flush())
+func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) (uint32, error) {
+	if err := t.flush(); err != nil {
+		return 0, err
+	}
 	var high int64
-	t.keep(t.tx.QueryRow(t.ctx, `SELECT greatest(
+	if err := t.tx.QueryRow(t.ctx, `SELECT greatest(
 		(SELECT coalesce(max(uid), 0) FROM processed WHERE mailbox = $1 AND uidvalidity = $2),
-		(SELECT coalesce(max(uid), 0) FROM inbox WHERE mailbox = $1 AND uidvalidity = $2))`, mailbox, int64(uidValidity)).Scan(&high))
-	return uint32(high)
+		(SELECT coalesce(max(uid), 0) FROM inbox WHERE mailbox = $1 AND uidvalidity = $2))`, mailbox, int64(uidValidity)).Scan(&high); err != nil {
+		return 0, fmt.Errorf("store: highest uid of %s/%d: %w", mailbox, uidValidity, err)
+	}
+	return uint32(high), nil
 }
 
 func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
@@ -341,11 +358,15 @@ func (t *pgTx) Outbox() ([]OutMail, error) {
 	return out, nil
 }
 
-func (t *pgTx) OutboxCount() int {
-	t.keep(t.flush())
+func (t *pgTx) OutboxCount() (int, error) {
+	if err := t.flush(); err != nil {
+		return 0, err
+	}
 	var n int
-	t.keep(t.tx.QueryRow(t.ctx, `SELECT count(*) FROM outbox`).Scan(&n))
-	return n
+	if err := t.tx.QueryRow(t.ctx, `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count outbox: %w", err)
+	}
+	return n, nil
 }
 
 func (t *pgTx) PutOutbox(m OutMail) error {

@@ -13,6 +13,21 @@
 // carries Now, fixed when it begins. No []byte from bbolt outlives its transaction: every
 // value is decoded (copied) before it is returned. On PostgreSQL a write transaction is
 // SERIALIZABLE and may be run again (see Update).
+//
+// What a Tx offers is split by domain, one interface each, and a Tx is all of them:
+//
+//   - Games: games, their logs, tokens, the Message-IDs seen, and when each is due;
+//   - Tournaments: the tournaments' records;
+//   - Players: the players' records and the rating lists;
+//   - Counters: counts by name (Next) and limits on answers to an address (Allow);
+//   - Challenges: challenges and invitations;
+//   - Inbox: inbound mail, quarantined or waiting, and the keys processed;
+//   - Outbox: outbound mail waiting, and the mail sent.
+//
+// Code that needs one domain takes its interface (a *Tx is one); code that composes several
+// in one transaction takes the *Tx. Every method returns its error, on both backends, the
+// moment it fails: none is kept aside to fail the transaction later, and none reads as an
+// empty answer (a count of 0, a key not known).
 package store
 
 import (
@@ -67,20 +82,60 @@ type Tx struct {
 	Now time.Time // fixed when the transaction began
 }
 
-// ops is what a transaction offers, implemented once per backend (boltTx, pgTx).
+// ops is what a transaction offers, implemented once per backend (boltTx, pgTx): the union of
+// the domain interfaces, and what only the store's own code reads.
 type ops interface {
-	// Games, their logs and tokens.
+	Games
+	Tournaments
+	Players
+	Challenges
+	Counters
+	Inbox
+	Outbox
+	eachRated(fn func(*PlayerRecord) error) error
+}
+
+// Both backends offer every domain.
+var (
+	_ ops = (*boltTx)(nil)
+	_ ops = (*pgTx)(nil)
+
+	_ Games       = (*boltTx)(nil)
+	_ Tournaments = (*boltTx)(nil)
+	_ Players     = (*boltTx)(nil)
+	_ Challenges  = (*boltTx)(nil)
+	_ Counters    = (*boltTx)(nil)
+	_ Inbox       = (*boltTx)(nil)
+	_ Outbox      = (*boltTx)(nil)
+
+	_ Games       = (*pgTx)(nil)
+	_ Tournaments = (*pgTx)(nil)
+	_ Players     = (*pgTx)(nil)
+	_ Challenges  = (*pgTx)(nil)
+	_ Counters    = (*pgTx)(nil)
+	_ Inbox       = (*pgTx)(nil)
+	_ Outbox      = (*pgTx)(nil)
+
+	_ ops = (*Tx)(nil) // a *Tx is every one of them
+)
+
+// Games are the games: their records, indexed by player, status and variant; their
+// append-only logs; the tokens that map a mail's address to a game and side; the Message-IDs
+// a game has seen; and the moments the deadline check must look at each game next (due).
+type Games interface {
 	CreateGame(g *Game) error
 	Game(id uint64) (*Game, error)
 	PutGame(g *Game) error
 	EachGame(fn func(*Game) error) error
-	GameCount() int
+	// GameCount is how many games the store holds (games are never deleted: the last id).
+	GameCount() (int, error)
 	GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error)
-	LatestGameIDs(skip, limit int) []uint64
+	LatestGameIDs(skip, limit int) ([]uint64, error)
 	GamesOf(address string) ([]Game, error)
 	GamesOfLocal(local string) ([]Game, error)
 	AppendEvent(id uint64, e Event) (uint64, error)
-	EventCount(id uint64) uint64
+	// EventCount is how many events game id's log holds, read without reading them.
+	EventCount(id uint64) (uint64, error)
 	Events(id uint64) ([]Event, error)
 	SeenMessageID(id uint64, side int, messageID string) (bool, error)
 	PutTokenRef(token string, ref GameRef) error
@@ -89,21 +144,39 @@ type ops interface {
 	SetDue(id uint64, at time.Time) error
 	MarkDue(id uint64) error
 	DueGames(until time.Time, max int) ([]uint64, error)
-	// Tournaments and players.
+}
+
+// Tournaments are the tournaments' records (their games are Games).
+type Tournaments interface {
 	CreateTournament(tr *Tournament) error
 	PutTournament(tr *Tournament) error
 	Tournament(id uint64) (*Tournament, error)
-	TournamentCount() int
+	// TournamentCount is how many tournaments the store holds (never deleted: the last id).
+	TournamentCount() (int, error)
 	LatestTournaments(skip, limit int) ([]Tournament, error)
 	EachTournament(fn func(*Tournament) error) error
+}
+
+// Players are the players' records (preferences, leaves, ratings) and the rating lists read
+// from them.
+type Players interface {
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
-	eachRated(fn func(*PlayerRecord) error) error
 	RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error)
 	RatedVariants() ([]string, error)
+}
+
+// Counters are counts kept by name apart from any record: Next numbers what a key names (the
+// mails sent to a tournament's organizer), Allow limits answers of a kind to an address
+// within a window.
+type Counters interface {
 	Next(key string) (uint64, error)
 	Allow(address string, limit int, window time.Duration) (bool, error)
-	// Challenges.
+}
+
+// Challenges are the open challenges and invitations, by id, by player, and by when they
+// expire.
+type Challenges interface {
 	CreateChallenge(c *Challenge) error
 	PutChallenge(c *Challenge) error
 	Challenge(id uint64) (*Challenge, error)
@@ -111,7 +184,11 @@ type ops interface {
 	ChallengesOf(address string) ([]Challenge, error)
 	ExpiredChallenges(until time.Time, max int) ([]uint64, error)
 	EachChallenge(fn func(*Challenge) error) error
-	// Inbound mail.
+}
+
+// Inbox is the inbound mail: the raw mail waiting to be processed (or quarantined) keyed by
+// (mailbox, UIDVALIDITY, UID), and the keys processed, with the fingerprint of their content.
+type Inbox interface {
 	PutInbound(m InboundMail) (bool, error)
 	Inbound(k InboxKey) (*InboundMail, error)
 	PendingInbound() ([]InboundMail, error)
@@ -123,14 +200,24 @@ type ops interface {
 	UpdateInbound(m InboundMail) error
 	MarkProcessed(k InboxKey) error
 	MarkIgnored(m InboundMail) (bool, error)
-	Stored(k InboxKey) bool
-	Processed(k InboxKey) bool
-	Known(k InboxKey) (fingerprint string, known bool)
-	HighestProcessedUID(mailbox string, uidValidity uint32) uint32
-	// Outbound mail.
+	// Stored reports whether k waits in the inbox.
+	Stored(k InboxKey) (bool, error)
+	// Processed reports whether k was processed.
+	Processed(k InboxKey) (bool, error)
+	// Known reports whether k is stored or processed, and the fingerprint of the content it
+	// had then ("" when the store did not record one).
+	Known(k InboxKey) (fingerprint string, known bool, err error)
+	// HighestProcessedUID is the highest UID of mailbox and uidValidity stored or processed.
+	HighestProcessedUID(mailbox string, uidValidity uint32) (uint32, error)
+}
+
+// Outbox is the outbound mail: rendered mail waiting to be delivered, and the mail sent (or
+// given up) kept for a while.
+type Outbox interface {
 	Enqueue(m OutMail) (uint64, error)
 	Outbox() ([]OutMail, error)
-	OutboxCount() int
+	// OutboxCount is how many mails wait to be delivered.
+	OutboxCount() (int, error)
 	PutOutbox(m OutMail) error
 	Done(m OutMail) error
 	SentMails() ([]OutMail, error)

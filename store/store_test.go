@@ -90,14 +90,14 @@ func testGamesEventsInboxOutbox(t *testing.T, db *DB, _ string) {
 		if len(ev) != 2 || ev[1].Text != "move e7e5" || ev[1].Seq != 2 {
 			t.Errorf("events %+v", ev)
 		}
-		if tx.HighestProcessedUID("INBOX", 5) != 42 {
-			t.Error("highest UID of the inbox")
+		if high, err := tx.HighestProcessedUID("INBOX", 5); high != 42 || err != nil {
+			t.Errorf("highest UID of the inbox: %d (%v)", high, err)
 		}
 		if err := tx.MarkProcessed(key); err != nil {
 			return err
 		}
-		if !tx.Processed(key) {
-			t.Error("not processed")
+		if done, err := tx.Processed(key); !done || err != nil {
+			t.Errorf("not processed (%v)", err)
 		}
 		if isNew, _ := tx.PutInbound(InboundMail{Key: key}); isNew {
 			t.Error("a processed key was stored again")
@@ -136,8 +136,8 @@ func TestBackupWhileOpen(t *testing.T) {
 	b := open(t, backup)
 	defer b.Close()
 	b.View(func(tx *Tx) error {
-		if n := tx.GameCount(); n != 1 {
-			t.Errorf("backup holds %d games", n)
+		if n, err := tx.GameCount(); n != 1 || err != nil {
+			t.Errorf("backup holds %d games (%v)", n, err)
 		}
 		return nil
 	})

@@ -41,7 +41,11 @@ func (h *Handler) tournaments(w http.ResponseWriter, r *http.Request) error {
 	}
 	pg := tournamentsPage{Title: say(r, "nav-tournaments", nil)}
 	if err := h.db.View(func(tx *store.Tx) error {
-		pg.Total = tx.TournamentCount()
+		n, err := tx.TournamentCount()
+		if err != nil {
+			return err
+		}
+		pg.Total = n
 		pg.Pages = max((pg.Total+TournamentPageSize-1)/TournamentPageSize, 1)
 		page = min(page, pg.Pages)
 		pg.Page = page

@@ -346,11 +346,19 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 			}
 		case status == "" && pg.Variant == "":
 			// Every game: the page's ids straight from the keys, the total from the count.
-			pg.Total = tx.GameCount()
+			n, err := tx.GameCount()
+			if err != nil {
+				return err
+			}
+			pg.Total = n
 			pg.Pages = max((pg.Total+PageSize-1)/PageSize, 1)
 			page = min(page, pg.Pages)
 			pg.Page = page
-			return h.rows(tx, &pg, tx.LatestGameIDs((page-1)*PageSize, PageSize))
+			ids, err := tx.LatestGameIDs((page-1)*PageSize, PageSize)
+			if err != nil {
+				return err
+			}
+			return h.rows(tx, &pg, ids)
 		default:
 			// By status and variant: the page's ids from the index, the total from its counts.
 			page = min(page, math.MaxInt32) // (page-1)*PageSize stays an int

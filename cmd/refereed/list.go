@@ -41,12 +41,17 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stdout, "%-7s %-22s %-26s %-26s %-14s %s\n", fmt.Sprintf("#%d", g.ID), g.Variant, g.Players[0].Address, g.Players[1].Address, status, g.Updated.UTC().Format("2006-01-02 15:04"))
 	}
 	err = db.View(func(tx *store.Tx) error {
-		outbox = tx.OutboxCount()
+		var err error
+		if outbox, err = tx.OutboxCount(); err != nil {
+			return err
+		}
 		if *page == 0 {
 			return tx.EachGame(func(g *store.Game) error { row(g); n++; return nil })
 		}
 		// A page: its games by id (ids run from 1 and are never reused), the rest unread.
-		n = tx.GameCount()
+		if n, err = tx.GameCount(); err != nil {
+			return err
+		}
 		for id := lo + 1; id <= min(hi, n); id++ {
 			g, err := tx.Game(uint64(id))
 			if errors.Is(err, store.ErrNotFound) {

@@ -97,8 +97,16 @@ func sameExports(a, b *store.DB) (int, error) {
 	n := 0
 	err := a.View(func(ta *store.Tx) error {
 		return b.View(func(tb *store.Tx) error {
-			if ta.GameCount() != tb.GameCount() {
-				return fmt.Errorf("%d games, %d in the copy", ta.GameCount(), tb.GameCount())
+			na, err := ta.GameCount()
+			if err != nil {
+				return err
+			}
+			nb, err := tb.GameCount()
+			if err != nil {
+				return fmt.Errorf("the copy: %w", err)
+			}
+			if na != nb {
+				return fmt.Errorf("%d games, %d in the copy", na, nb)
 			}
 			return ta.EachGame(func(g *store.Game) error {
 				var ea, eb bytes.Buffer

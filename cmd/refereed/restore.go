@@ -135,9 +135,9 @@ func countGames(path string) (int, error) {
 	}
 	defer db.Close()
 	n := 0
-	err = db.View(func(tx *store.Tx) error {
-		n = tx.GameCount()
-		return nil
+	err = db.View(func(tx *store.Tx) (err error) {
+		n, err = tx.GameCount()
+		return err
 	})
 	return n, err
 }

@@ -439,8 +439,14 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		fmt.Fprintf(m.Stdout, "Mail: IMAP %s (%s), SMTP %s (%s)\n", o.imap.Addr, o.imap.Security, o.smtpT.Addr, o.smtpT.Security)
 	}
 	games := 0
-	db.View(func(tx *store.Tx) error { games = tx.GameCount(); return nil })
-	if games == 0 {
+	if err := db.View(func(tx *store.Tx) (err error) { games, err = tx.GameCount(); return err }); err != nil {
+		log.Error("count the games for the banner", "err", err)
+		games = -1 // the banner says no count
+	}
+	switch {
+	case games < 0:
+		fmt.Fprintf(m.Stdout, "The referee is %s. Stop with Ctrl-C.\n", o.address)
+	case games == 0:
 		where := "--data " + o.data
 		if db.Postgres() {
 			where = "--store URL"
@@ -454,7 +460,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		if !o.challenges.Off {
 			fmt.Fprintf(m.Stdout, "Players may start games too: a mail to %s saying CHALLENGE bob@%s orthodox.\n", o.address, domain)
 		}
-	} else {
+	default:
 		fmt.Fprintf(m.Stdout, "The referee is %s, with %d game(s) (refereed list). Stop with Ctrl-C.\n", o.address, games)
 	}
 

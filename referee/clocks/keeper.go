@@ -224,7 +224,7 @@ func (k *Keeper) Leave(tx *store.Tx, sg *store.Game, side chess.Color, args []st
 
 // tournamentsOf are the tournaments addr plays in, found through his games (tx.GamesOf: by
 // the store's index of players), not by reading every tournament.
-func tournamentsOf(tx *store.Tx, addr string, games []store.Game) ([]store.Tournament, error) {
+func tournamentsOf(tx store.Tournaments, addr string, games []store.Game) ([]store.Tournament, error) {
 	var ids []uint64
 	for _, g := range games {
 		if g.Tournament != 0 && !slices.Contains(ids, g.Tournament) {
@@ -287,7 +287,7 @@ const dueBatch = 256
 
 // MarkDue asks the deadline check to look again at the games still going among ids: leave,
 // a pause or a new player moved when they are due (what their logs say marks them itself).
-func MarkDue(tx *store.Tx, ids ...uint64) error {
+func MarkDue(tx store.Games, ids ...uint64) error {
 	for _, id := range ids {
 		if err := tx.MarkDue(id); err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 // writes a game (write_test.go in package referee checks it).
 
 // Create stores the new game sg in tx.
-func Create(tx *store.Tx, sg *store.Game) error { return tx.CreateGame(sg) }
+func Create(tx store.Games, sg *store.Game) error { return tx.CreateGame(sg) }
 
 // Mail writes l to a player of the stored game sg (of the game named variant) into the
 // outbox through w: the game counts the mail (its number threads it) and remembers its
@@ -49,7 +49,7 @@ func NoteBounce(tx *store.Tx, sg *store.Game, side chess.Color, why string) erro
 
 // NoteRestored numbers sg's next mails apart from those sent since the backup the store was
 // put back from.
-func NoteRestored(tx *store.Tx, sg *store.Game) error {
+func NoteRestored(tx store.Games, sg *store.Game) error {
 	sg.Restores++
 	return tx.PutGame(sg)
 }
