@@ -1,7 +1,6 @@
 package challenges_test
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -62,8 +61,6 @@ func mustContain(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
-
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
 
 const (
 	ann = refereetest.White
@@ -328,7 +325,7 @@ func TestChallengeFromStrangers(t *testing.T) {
 // Every mail of a challenge, as its reader gets it.
 func TestGoldenChallenges(t *testing.T) {
 	h := challengeHarness(t)
-	g := mailcheck.Golden{Dir: filepath.Join("testdata", "golden"), Game: "challenge", Update: *update,
+	g := mailcheck.Golden{Dir: filepath.Join("testdata", "golden"), Game: "challenge", Update: refereetest.Update(),
 		Names: map[string]string{ann: "ann", bob: "bob", carl: "carl"}}
 	n := 0
 	step := func(name string, send func()) {

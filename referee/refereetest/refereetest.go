@@ -8,13 +8,16 @@
 package refereetest
 
 import (
+	"flag"
 	"fmt"
-	"github.com/refereed/refereed/archive"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/refereed/refereed/archive"
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/parser"
@@ -266,13 +269,29 @@ type Step struct {
 	Wait time.Duration
 }
 
+// update is -update in the tests of every package that uses refereetest: golden mails
+// written instead of compared.
+var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
+
+// Update reports whether golden mails are to be written instead of compared: -update, or
+// REFEREED_UPDATE_GOLDEN=1 in the environment.
+func Update() bool { return *update || os.Getenv("REFEREED_UPDATE_GOLDEN") != "" }
+
 // Golden plays steps in a game of variant key and compares every mail it causes with the file
 // dir/<game>-NN-<name>-<white|black>.eml; a golden file no step produced fails too. With
-// REFEREED_UPDATE_GOLDEN=1 in the environment it writes the files instead (and removes the
-// unproduced ones).
+// Update it writes the files instead (and removes the unproduced ones).
 func Golden(t *testing.T, dir, game, key string, opts variant.Options, steps []Step) {
 	t.Helper()
 	Script{Dir: dir, Game: game, Key: key, Options: opts, Steps: steps}.Run(t)
+}
+
+// GameGolden is Golden for a game's own golden mails, in testdata/golden of its package, the
+// players' Message-IDs in the form the files were first written with (SenderMessageID, in
+// package referee).
+func GameGolden(t *testing.T, game, key string, opts variant.Options, steps []Step) {
+	t.Helper()
+	Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps,
+		Setup: func(h *Harness) { h.MessageID = SenderMessageID }}.Run(t)
 }
 
 // Script is a scripted game for Golden, with what some scripts need more.
@@ -283,15 +302,14 @@ type Script struct {
 	// Setup, if set, runs on the Harness before the game is made (players' settings, the
 	// form of their Message-IDs).
 	Setup func(h *Harness)
-	// Update writes the golden files instead of comparing them (a test's -update flag), as
-	// REFEREED_UPDATE_GOLDEN=1 does.
+	// Update writes the golden files instead of comparing them, whatever Update() says.
 	Update bool
 }
 
 // Run plays the script as Golden does.
 func (s Script) Run(t *testing.T) {
 	t.Helper()
-	golden := mailcheck.Golden{Dir: s.Dir, Game: s.Game, Black: Black, Update: s.Update || os.Getenv("REFEREED_UPDATE_GOLDEN") != ""}
+	golden := mailcheck.Golden{Dir: s.Dir, Game: s.Game, Black: Black, Update: s.Update || Update()}
 	h := New(t)
 	if s.Setup != nil {
 		s.Setup(h)

@@ -1,8 +1,6 @@
 package kriegspiel_test
 
 import (
-	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -11,27 +9,15 @@ import (
 	_ "github.com/refereed/refereed/variant/all" // the games the referee knows, as in production
 )
 
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
-
 const (
 	W = chess.White
 	B = chess.Black
 )
 
-// golden plays steps in a game of variant key and compares every mail with
-// testdata/golden/<game>-<NN>-<name>-<recipient>.eml; every golden file of the game must be
-// produced (with -update, the files are written, and those no longer sent removed). The
-// players' Message-IDs take the form the files were first written with, in package referee.
-func golden(t *testing.T, game, key string, opts variant.Options, steps []refereetest.Step) {
-	t.Helper()
-	refereetest.Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps, Update: *update,
-		Setup: func(h *refereetest.Harness) { h.MessageID = refereetest.SenderMessageID }}.Run(t)
-}
-
 // Kriegspiel: attempts answered No or Impossible, a capture announced by square, Any?,
 // pawn tries, the end revealing the game.
 func TestGoldenKriegspiel(t *testing.T) {
-	golden(t, "kriegspiel", "kriegspiel", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "kriegspiel", "kriegspiel", variant.Options{}, []refereetest.Step{
 		{Name: "move", Side: W, Body: "e2e4"},
 		{Name: "move", Side: B, Body: "d7d5"},
 		{Name: "any-capture", Side: W, Body: "Any?\ne4d5"},
@@ -45,7 +31,7 @@ func TestGoldenKriegspiel(t *testing.T) {
 
 // Progressive Kriegspiel: series of attempts, a series stopped by a check, the end.
 func TestGoldenProgressiveKriegspiel(t *testing.T) {
-	golden(t, "pk", "progressive-kriegspiel", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "pk", "progressive-kriegspiel", variant.Options{}, []refereetest.Step{
 		{Name: "series", Side: W, Body: "e2e4"},
 		{Name: "series", Side: B, Body: "e7e5, d8h4"},
 		{Name: "series-check", Side: W, Body: "d1h5, h5f7, f7e8"},

@@ -1,8 +1,6 @@
 package progressive_test
 
 import (
-	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -11,27 +9,15 @@ import (
 	_ "github.com/refereed/refereed/variant/all" // the games the referee knows, as in production
 )
 
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
-
 const (
 	W = chess.White
 	B = chess.Black
 )
 
-// golden plays steps in a game of variant key and compares every mail with
-// testdata/golden/<game>-<NN>-<name>-<recipient>.eml; every golden file of the game must be
-// produced (with -update, the files are written, and those no longer sent removed). The
-// players' Message-IDs take the form the files were first written with, in package referee.
-func golden(t *testing.T, game, key string, opts variant.Options, steps []refereetest.Step) {
-	t.Helper()
-	refereetest.Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps, Update: *update,
-		Setup: func(h *refereetest.Harness) { h.MessageID = refereetest.SenderMessageID }}.Run(t)
-}
-
 // Every kind of mail of a Progressive game: series, a series ended by a check, a refused
 // series, the end.
 func TestGoldenProgressive(t *testing.T) {
-	golden(t, "progressive", "progressive", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "progressive", "progressive", variant.Options{}, []refereetest.Step{
 		{Name: "series", Side: W, Body: "SERIES 1: e4"},
 		{Name: "series", Side: B, Body: "e5, Nc6"},
 		{Name: "check-ends-series", Side: W, Body: "3: Bc4, Bxf7+"},
@@ -44,7 +30,7 @@ func TestGoldenProgressive(t *testing.T) {
 // Italian Progressive Chess: a check only with a series' last move (IT-D1), the refusal of an
 // early one, a check ending a series, a resignation.
 func TestGoldenItalian(t *testing.T) {
-	golden(t, "italian", "progressive-italian", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "italian", "progressive-italian", variant.Options{}, []refereetest.Step{
 		{Name: "series", Side: W, Body: "e4"},
 		{Name: "series", Side: B, Body: "e5 d5"},
 		{Name: "early-check", Side: W, Body: "Bb5+ Nf3 d3"},

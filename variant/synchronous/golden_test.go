@@ -1,8 +1,6 @@
 package synchronous_test
 
 import (
-	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -11,27 +9,15 @@ import (
 	_ "github.com/refereed/refereed/variant/all" // the games the referee knows, as in production
 )
 
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
-
 const (
 	W = chess.White
 	B = chess.Black
 )
 
-// golden plays steps in a game of variant key and compares every mail with
-// testdata/golden/<game>-<NN>-<name>-<recipient>.eml; every golden file of the game must be
-// produced (with -update, the files are written, and those no longer sent removed). The
-// players' Message-IDs take the form the files were first written with, in package referee.
-func golden(t *testing.T, game, key string, opts variant.Options, steps []refereetest.Step) {
-	t.Helper()
-	refereetest.Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps, Update: *update,
-		Setup: func(h *refereetest.Harness) { h.MessageID = refereetest.SenderMessageID }}.Run(t)
-}
-
 // PSC: a sealed move, the opponent told only that one was chosen, the turn with both moves,
 // CONTROL, a move refused for the control rules, a draw agreed.
 func TestGoldenSynchronous(t *testing.T) {
-	golden(t, "psc", "synchronous", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "psc", "synchronous", variant.Options{}, []refereetest.Step{
 		{Name: "sealed", Side: W, Body: "e4"},
 		{Name: "turn", Side: B, Body: "e5"},
 		{Name: "control-refused", Side: W, Body: "CONTROL\nQh5\nNf3"},
@@ -44,7 +30,7 @@ func TestGoldenSynchronous(t *testing.T) {
 // PSC with fog of war (PS-D9): each sees what his men see; a man lost is told by square and
 // kind; a move the hidden counts forbid is "not possible now"; HELP without CONTROL.
 func TestGoldenSynchronousFog(t *testing.T) {
-	golden(t, "pscfog", "synchronous", variant.Options{FEN: "4r2b/8/8/4N3/8/7k/8/K7 w - - 0 1", Flags: map[string]string{"fog": "true"}}, []refereetest.Step{
+	refereetest.GameGolden(t, "pscfog", "synchronous", variant.Options{FEN: "4r2b/8/8/4N3/8/7k/8/K7 w - - 0 1", Flags: map[string]string{"fog": "true"}}, []refereetest.Step{
 		{Name: "sealed", Side: W, Body: "Ka2"},
 		{Name: "capture", Side: B, Body: "Bxe5"},
 		{Name: "not-possible", Side: W, Body: "Kb2"},
@@ -57,7 +43,7 @@ func TestGoldenSynchronousFog(t *testing.T) {
 
 // Korolev's game: a self-capture, a collision, an illusory capture, the king captured.
 func TestGoldenKorolev(t *testing.T) {
-	golden(t, "korolev", "korolev", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "korolev", "korolev", variant.Options{}, []refereetest.Step{
 		{Name: "sealed", Side: W, Body: "e4"},
 		{Name: "turn", Side: B, Body: "d5"},
 		{Name: "sealed", Side: W, Body: "exd5"},

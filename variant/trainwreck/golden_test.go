@@ -1,8 +1,6 @@
 package trainwreck_test
 
 import (
-	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -11,27 +9,15 @@ import (
 	_ "github.com/refereed/refereed/variant/all" // the games the referee knows, as in production
 )
 
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
-
 const (
 	W = chess.White
 	B = chess.Black
 )
 
-// golden plays steps in a game of variant key and compares every mail with
-// testdata/golden/<game>-<NN>-<name>-<recipient>.eml; every golden file of the game must be
-// produced (with -update, the files are written, and those no longer sent removed). The
-// players' Message-IDs take the form the files were first written with, in package referee.
-func golden(t *testing.T, game, key string, opts variant.Options, steps []refereetest.Step) {
-	t.Helper()
-	refereetest.Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps, Update: *update,
-		Setup: func(h *refereetest.Harness) { h.MessageID = refereetest.SenderMessageID }}.Run(t)
-}
-
 // Train Wreck: a turn of two moves (one's own man, then an enemy man), the refusal of a move
 // of the enemy king, a takeback asked and accepted, the end.
 func TestGoldenTrainWreck(t *testing.T) {
-	golden(t, "trainwreck", "trainwreck", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "trainwreck", "trainwreck", variant.Options{}, []refereetest.Step{
 		{Name: "turn", Side: W, Body: "e2-e4 / b8-c6"},
 		{Name: "king-refused", Side: B, Body: "d7-d5 / e1-e2"},
 		{Name: "turn", Side: B, Body: "d7-d5 / g1-f3"},
@@ -44,7 +30,7 @@ func TestGoldenTrainWreck(t *testing.T) {
 // Three-Move Train Wreck: White's first turn of one own move, then two own moves and one of
 // the enemy's.
 func TestGoldenTrainWreckThree(t *testing.T) {
-	golden(t, "trainwreck3", "trainwreck-three", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "trainwreck3", "trainwreck-three", variant.Options{}, []refereetest.Step{
 		{Name: "first-turn", Side: W, Body: "e4 / Nc6"},
 		{Name: "turn", Side: B, Body: "d5, e5 / Nf3"},
 		{Name: "refused", Side: W, Body: "d4 / Ke7"},

@@ -1,8 +1,6 @@
 package transactional_test
 
 import (
-	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -11,26 +9,14 @@ import (
 	_ "github.com/refereed/refereed/variant/all" // the games the referee knows, as in production
 )
 
-var update = flag.Bool("update", false, "rewrite the golden mails in testdata/golden")
-
 const (
 	W = chess.White
 	B = chess.Black
 )
 
-// golden plays steps in a game of variant key and compares every mail with
-// testdata/golden/<game>-<NN>-<name>-<recipient>.eml; every golden file of the game must be
-// produced (with -update, the files are written, and those no longer sent removed). The
-// players' Message-IDs take the form the files were first written with, in package referee.
-func golden(t *testing.T, game, key string, opts variant.Options, steps []refereetest.Step) {
-	t.Helper()
-	refereetest.Script{Dir: filepath.Join("testdata", "golden"), Game: game, Key: key, Options: opts, Steps: steps, Update: *update,
-		Setup: func(h *refereetest.Harness) { h.MessageID = refereetest.SenderMessageID }}.Run(t)
-}
-
 // Every kind of mail of a Transactional game.
 func TestGoldenTransactional(t *testing.T) {
-	golden(t, "tx", "transactional", variant.Options{}, []refereetest.Step{
+	refereetest.GameGolden(t, "tx", "transactional", variant.Options{}, []refereetest.Step{
 		{Name: "move-pending", Side: W, Body: "T1: e4"},
 		{Name: "move-and-batch", Side: B, Body: "T2: d5\nT2: Nf6"},
 		{Name: "commit-with-warning", Side: W, Body: "T9: Bb5 (C)"},
