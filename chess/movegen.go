@@ -192,6 +192,26 @@ func (p *Position) firstKingMove(buf []Move, king Square, tos Bitboard) []Move {
 	return buf
 }
 
+// PassedOver is the e.p. squares a run of one side's moves leaves for LegalMovesEP: the square
+// passed over by each double step whose pawn did not move again in the run (a Progressive
+// series, rules.md §2 rule 6).
+func PassedOver(run []Move) Bitboard {
+	eps := Bitboard(0)
+	for i, m := range run {
+		if m.Kind != DoublePush {
+			continue
+		}
+		again := false
+		for _, later := range run[i+1:] {
+			again = again || later.From == m.To
+		}
+		if !again {
+			eps |= SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
+		}
+	}
+	return eps
+}
+
 // LegalMovesEP is LegalMoves with the squares of eps as the en passant squares instead of
 // p.EnPassant: Progressive Chess allows e.p. against every double step of the opponent's
 // last series, Transactional Chess against those of his last commit. The e.p. captures come

@@ -334,3 +334,24 @@ func TestChecks(t *testing.T) {
 		}
 	}
 }
+
+// PassedOver: each double step leaves the square it passed over, unless its pawn moved again
+// in the run; other moves leave none.
+func TestPassedOver(t *testing.T) {
+	sq := func(s string) Square { x, _ := ParseSquare(s); return x }
+	mv := func(from, to string, k MoveKind) Move { return Move{From: sq(from), To: sq(to), Kind: k} }
+	for _, c := range []struct {
+		run  []Move
+		want Bitboard
+	}{
+		{nil, 0},
+		{[]Move{mv("e2", "e4", DoublePush)}, sq("e3").Bit()},
+		{[]Move{mv("e2", "e4", DoublePush), mv("e4", "e5", Normal)}, 0},
+		{[]Move{mv("d7", "d5", DoublePush), mv("g8", "f6", Normal), mv("a7", "a5", DoublePush)}, sq("d6").Bit() | sq("a6").Bit()},
+		{[]Move{mv("e2", "e3", Normal)}, 0},
+	} {
+		if got := PassedOver(c.run); got != c.want {
+			t.Errorf("PassedOver(%v) = %x, want %x", c.run, uint64(got), uint64(c.want))
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (g *Game) pkPlayed(ev *event, irreversible bool) {
 // with the first move of the next one) and judges the next series' start.
 func (g *Game) endSeries() {
 	p := &g.pos
-	g.eps = seriesEP(g.seriesMoves)
+	g.eps = chess.PassedOver(g.seriesMoves)
 	if g.irreversible {
 		g.quietSeries = 0
 	} else {
@@ -76,25 +76,6 @@ func (g *Game) endSeries() {
 	p.Fullmove = (g.series + 1) / 2 // a FEN's move number: White's series 2k-1 and Black's 2k
 	g.legal = p.LegalMovesEP(g.legal[:0], g.eps)
 	g.judgeSeriesStart()
-}
-
-// seriesEP is the e.p. eligibility a series leaves (rules.md §2 rule 6): the square passed
-// over by each double step whose pawn did not move again in the series.
-func seriesEP(seq []chess.Move) chess.Bitboard {
-	eps := chess.Bitboard(0)
-	for i, m := range seq {
-		if m.Kind != chess.DoublePush {
-			continue
-		}
-		again := false
-		for _, later := range seq[i+1:] {
-			again = again || later.From == m.To
-		}
-		if !again {
-			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
-		}
-	}
-	return eps
 }
 
 // judgeSeriesStart ends a Progressive Kriegspiel game when the series to play cannot start

@@ -332,26 +332,7 @@ func (g *Game) check(words []string) (seq []chess.Move, san []string, warns []ch
 // move to start series n+1: checkmate, or under Italian rules Italian mate.
 func (g *Game) mated(p chess.Position, n int, seq []chess.Move) bool {
 	p.Turn = p.Turn.Other()
-	return len(g.movesFor(&p, 1, n+1, seriesEP(seq))) == 0
-}
-
-// seriesEP is the e.p. eligibility a series leaves (rules.md §2 rule 6): the square passed
-// over by each double step whose pawn did not move again in the series.
-func seriesEP(seq []chess.Move) chess.Bitboard {
-	eps := chess.Bitboard(0)
-	for i, m := range seq {
-		if m.Kind != chess.DoublePush {
-			continue
-		}
-		again := false
-		for _, later := range seq[i+1:] {
-			again = again || later.From == m.To
-		}
-		if !again {
-			eps |= chess.SquareAt(m.To.File(), (m.From.Rank()+m.To.Rank())/2).Bit()
-		}
-	}
-	return eps
+	return len(g.movesFor(&p, 1, n+1, chess.PassedOver(seq))) == 0
 }
 
 // Submit applies a canonical command.
@@ -390,7 +371,7 @@ func (g *Game) Submit(cmd variant.Command) ([]variant.Notice, error) {
 		g.pos.Turn = by
 		g.pos.EnPassant = chess.NoSquare
 	}
-	eps := seriesEP(seq)
+	eps := chess.PassedOver(seq)
 	g.Accept(cmd)
 	g.played = append(g.played, san)
 	g.epSquares = eps
