@@ -87,11 +87,11 @@ func TestOrganizerByMail(t *testing.T) {
 
 	// ADJUDICATE: both players told, with the reason; every player gets the standings.
 	m = org(td, "ADJUDICATE "+itoa(g(1))+" 1-0 Black left the game in a lost position")
-	refereetest.Says(t, "the answer and the standings", strings.Join(mailsTo(t, m, td), "\n"), "adjudicated 1-0", "The standings of Winter Cup (Orthodox chess), 1 of 3 games decided")
+	refereetest.Says(t, "the answer and the standings", strings.Join(refereetest.MailsTo(t, m, td), "\n"), "adjudicated 1-0", "The standings of Winter Cup (Orthodox chess), 1 of 3 games decided")
 	white, black := h.Game(g(1)).Players[chess.White].Address, h.Game(g(1)).Players[chess.Black].Address
 	for _, who := range []string{white, black} {
 		var game string
-		for _, b := range mailsTo(t, m, who) {
+		for _, b := range refereetest.MailsTo(t, m, who) {
 			if strings.Contains(b, "adjudicated") {
 				game = b
 			}
@@ -153,7 +153,7 @@ func TestOrganizerByMail(t *testing.T) {
 	stale := h.Reply(oldGame, oldSide, "HELP")
 	m = org(td, "REPLACE "+old+" erin@example.net")
 	refereetest.Says(t, "the answer", refereetest.BodyTo(t, m, td), "erin@example.net takes over from "+old)
-	refereetest.Says(t, "the new player", strings.Join(mailsTo(t, m, "erin@example.net"), "\n"), "You take over", "from "+old)
+	refereetest.Says(t, "the new player", strings.Join(refereetest.MailsTo(t, m, "erin@example.net"), "\n"), "You take over", "from "+old)
 	refereetest.Says(t, "the old player", refereetest.BodyTo(t, m, old), "has given your games still in progress to erin@example.net")
 	h.Deliver(stale)
 	// The old token no longer plays, but his mail is answered with who took over and when
@@ -175,7 +175,7 @@ func TestOrganizerByMail(t *testing.T) {
 	refereetest.Says(t, "the standings after REPLACE", refereetest.BodyTo(t, org(td, "STANDINGS"), td), "erin (for chen)")
 
 	m = org(td, "WITHDRAW "+quartet[0])
-	refereetest.Says(t, "the withdrawal", strings.Join(mailsTo(t, m, td), "\n"), quartet[0]+" is withdrawn")
+	refereetest.Says(t, "the withdrawal", strings.Join(refereetest.MailsTo(t, m, td), "\n"), quartet[0]+" is withdrawn")
 	tr = h.Tournament(id)
 	var log []string
 	for _, e := range tr.Log {
@@ -315,12 +315,12 @@ func TestWithdrawnPlayerNews(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := h.Outbox()
-	out := strings.Join(mailsTo(t, m, quartet[0]), "\n")
+	out := strings.Join(refereetest.MailsTo(t, m, quartet[0]), "\n")
 	refereetest.Says(t, "the withdrawn player", out, "The organizer has withdrawn you from Spring Cup", "game over: you are withdrawn")
 	if strings.Contains(out, "You have withdrawn") {
 		t.Errorf("the withdrawn player is told he withdrew:\n%s", out)
 	}
-	refereetest.Says(t, "his opponent", strings.Join(mailsTo(t, m, quartet[1]), "\n"), "The organizer has withdrawn "+quartet[0]+" from Spring Cup")
+	refereetest.Says(t, "his opponent", strings.Join(refereetest.MailsTo(t, m, quartet[1]), "\n"), "The organizer has withdrawn "+quartet[0]+" from Spring Cup")
 	for _, verb := range []string{"PAUSE", "RESUME"} {
 		if _, err := h.Ref.Tournaments().Organize(id, verb); err != nil {
 			t.Fatal(err)
@@ -331,7 +331,7 @@ func TestWithdrawnPlayerNews(t *testing.T) {
 				t.Errorf("%s: the withdrawn player is told", verb)
 			}
 		}
-		if len(mailsTo(t, m, quartet[1])) == 0 {
+		if len(refereetest.MailsTo(t, m, quartet[1])) == 0 {
 			t.Errorf("%s: a player still in is not told", verb)
 		}
 	}

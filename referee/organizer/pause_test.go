@@ -27,7 +27,7 @@ func TestPauseReminder(t *testing.T) {
 	org := func(body string) []store.OutMail { return send(td, body) }
 	reminders := func(mails []store.OutMail) int {
 		n := 0
-		for _, b := range mailsTo(t, mails, white) {
+		for _, b := range refereetest.MailsTo(t, mails, white) {
 			if strings.Contains(b, "Reminder") {
 				n++
 			}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
-	"github.com/refereed/refereed/parser"
 	"github.com/refereed/refereed/referee/clocks"
 	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/referee/refereetest"
@@ -16,23 +15,6 @@ import (
 	"github.com/refereed/refereed/tournament"
 	"github.com/refereed/refereed/variant"
 )
-
-// mailsTo returns the subject, text part and raw mail of every mail to addr in mails (a
-// standings mail's HTML is checked too).
-func mailsTo(t *testing.T, mails []store.OutMail, addr string) []string {
-	t.Helper()
-	var out []string
-	for _, m := range mails {
-		if m.To[0] == addr {
-			p, err := parser.Parse(m.Raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, "Subject: "+p.Subject+"\n"+p.Body+"\n"+string(m.Raw))
-		}
-	}
-	return out
-}
 
 // A four-player Progressive tournament played to the end by mail: every game's opening names
 // the tournament and round, each game's end sends the standings to all four, STANDINGS
@@ -87,13 +69,14 @@ func TestTournamentByMail(t *testing.T) {
 	whiteWins(g(1, 0)) // alice beats dora
 	m = h.Outbox()
 	for _, p := range quartet {
-		got := mailsTo(t, m, p)
 		found := false
-		for _, raw := range got {
-			if strings.Contains(raw, "Progressive Open 2027: standings") {
-				found = true
-				mustContain(t, p+"'s standings", raw, "ended: 1-0", "1 of 6 games", "<pre style")
+		for _, mail := range m {
+			if mail.To[0] != p || !strings.Contains(string(mail.Raw), "Progressive Open 2027: standings") {
+				continue
 			}
+			found = true
+			refereetest.Says(t, p+"'s standings", refereetest.BodyTo(t, []store.OutMail{mail}, p), "ended: 1-0", "1 of 6 games")
+			mustContain(t, p+"'s standings, in HTML", string(mail.Raw), "<pre style") // the crosstable keeps its columns
 		}
 		if !found {
 			t.Fatalf("%s got no standings after the first game ended", p)
@@ -155,7 +138,7 @@ func TestTournamentWithdraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := h.Outbox()
-	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, "alice@example.com"), "\n"), "The organizer has withdrawn chen@example.org from Cup", "none of his", "Subject: [refereed] Cup: standings")
+	mustContain(t, "alice's news", strings.Join(refereetest.MailsTo(t, m, "alice@example.com"), "\n"), "The organizer has withdrawn chen@example.org from Cup", "none of his", "Subject: [refereed] Cup: standings")
 	if err := h.Ref.Tournaments().Withdraw(id, "chen@example.org"); err == nil {
 		t.Error("withdrew twice")
 	}
@@ -213,7 +196,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := h.Outbox()
-	mustContain(t, "alice's news", strings.Join(mailsTo(t, m, quartet[0]), "\n"), "The organizer has withdrawn bruno@example.net from Autumn Cup", "lost by him by forfeit", "4 of 6 games")
+	mustContain(t, "alice's news", strings.Join(refereetest.MailsTo(t, m, quartet[0]), "\n"), "The organizer has withdrawn bruno@example.net from Autumn Cup", "lost by him by forfeit", "4 of 6 games")
 	// alice and chen play on: in one game White moves and Black lets the time run out, in
 	// the other White does.
 	var left []uint64
@@ -239,7 +222,7 @@ func TestTournamentWithdrawalAndTimeForfeit(t *testing.T) {
 	if len(m) != 6 {
 		t.Fatalf("%d standings mails after two games lost on time, want 2 x 3", len(m))
 	}
-	final := mailsTo(t, m, quartet[2])[1]
+	final := refereetest.MailsTo(t, m, quartet[2])[1]
 	// chen had White in the game where White moved, and Black in the other: he won both on
 	// time. chen 2 + 2 (bruno's forfeits) = 4, SB 2 x 2 (alice) = 4; alice 2, SB 0 (bruno
 	// has nothing); bruno last, as he withdrew.
