@@ -24,7 +24,14 @@ func (t *boltTx) putAs(name []byte, id uint64, v any) error {
 
 func (t *boltTx) putTournamentAs(tr *Tournament) error { return t.putAs(bTournaments, tr.ID, tr) }
 
-func (t *boltTx) putOutboxAs(m OutMail) error { return t.putAs(bOutbox, m.ID, m) }
+func (t *boltTx) putOutboxAs(m OutMail) error {
+	if b := t.tx.Bucket(bOutbox); b.Sequence() < m.ID {
+		if err := b.SetSequence(m.ID); err != nil {
+			return err
+		}
+	}
+	return t.putOutbox(m, true)
+}
 
 func (t *boltTx) dueOf(id uint64) (time.Time, error) {
 	key := t.tx.Bucket(bDueOf).Get(u64(id))

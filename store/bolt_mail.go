@@ -293,10 +293,26 @@ func (t *boltTx) Enqueue(m OutMail) (uint64, error) {
 	}
 	m.ID = id
 	m.Created = t.Now
-	if err := putJSON(b, u64(id), m); err != nil {
+	if err := t.putOutbox(m, true); err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
 	}
 	return id, nil
+}
+
+// putOutbox writes m's record, and its raw mail apart when raw (a new record), or where it
+// is kept already (a record queued before bOutboxRaw keeps it in its JSON).
+func (t *boltTx) putOutbox(m OutMail, raw bool) error {
+	key := u64(m.ID)
+	raws := t.tx.Bucket(bOutboxRaw)
+	if raw || raws.Get(key) != nil {
+		if raw {
+			if err := raws.Put(key, m.Raw); err != nil {
+				return err
+			}
+		}
+		m.Raw = nil
+	}
+	return putJSON(t.tx.Bucket(bOutbox), key, m)
 }
 
 // Outbox lists the mails waiting for delivery, oldest first.
@@ -304,6 +320,13 @@ func (t *boltTx) Outbox() ([]OutMail, error) {
 	out, err := decodeAll[OutMail](t.tx.Bucket(bOutbox))
 	if err != nil {
 		return nil, fmt.Errorf("store: list outbox: %w", err)
+	}
+	if raws := t.tx.Bucket(bOutboxRaw); raws != nil { // nil: a read-only open of an older file
+		for i := range out {
+			if v := raws.Get(u64(out[i].ID)); v != nil && out[i].Raw == nil {
+				out[i].Raw = bytes.Clone(v)
+			}
+		}
 	}
 	return out, nil
 }
@@ -320,7 +343,7 @@ func (t *boltTx) OutboxCount() (int, error) {
 
 // PutOutbox saves a changed outbox entry (attempts, next try, last error).
 func (t *boltTx) PutOutbox(m OutMail) error {
-	if err := putJSON(t.tx.Bucket(bOutbox), u64(m.ID), m); err != nil {
+	if err := t.putOutbox(m, false); err != nil {
 		return fmt.Errorf("store: put outbox %d: %w", m.ID, err)
 	}
 	return nil
@@ -329,6 +352,9 @@ func (t *boltTx) PutOutbox(m OutMail) error {
 // Done moves an outbox entry to the sent bucket: delivered, or failed for good.
 func (t *boltTx) Done(m OutMail) error {
 	raw := m.Raw
+	if len(raw) == 0 {
+		raw = t.tx.Bucket(bOutboxRaw).Get(u64(m.ID)) // read before it is deleted below
+	}
 	m.Raw = nil // kept apart, as bytes, while it is kept at all
 	if err := putJSON(t.tx.Bucket(bSent), u64(m.ID), m); err != nil {
 		return fmt.Errorf("store: put sent %d: %w", m.ID, err)
@@ -343,6 +369,9 @@ func (t *boltTx) Done(m OutMail) error {
 		}
 	}
 	if err := t.tx.Bucket(bOutbox).Delete(u64(m.ID)); err != nil {
+		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
+	}
+	if err := t.tx.Bucket(bOutboxRaw).Delete(u64(m.ID)); err != nil {
 		return fmt.Errorf("store: delete outbox %d: %w", m.ID, err)
 	}
 	return nil

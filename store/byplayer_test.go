@@ -235,6 +235,83 @@ func TestSentRawApart(t *testing.T) {
 	})
 }
 
+// Issue 38: a queued mail's raw bytes are kept apart from its record (not base64 in JSON): a
+// retry rewrites the record alone, and a record queued before, its raw in its JSON, is still
+// read, retried and sent with it, without a migration.
+func TestOutboxRawApart(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "s.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mail := []byte("Subject: a move\r\n\r\ne4\r\n")
+	db.Update(func(tx *Tx) error {
+		if _, err := tx.Enqueue(OutMail{MessageID: "new", Raw: mail}); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	})
+	db.bolt.Update(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bOutbox).Get(u64(1)); strings.Contains(string(v), "raw\":\"") {
+			t.Errorf("the record holds the mail: %s", v)
+		}
+		if v := tx.Bucket(bOutboxRaw).Get(u64(1)); string(v) != string(mail) {
+			t.Errorf("the mail kept apart is %q", v)
+		}
+		// As a record was queued before: the raw in its JSON, nothing apart.
+		tx.Bucket(bOutbox).SetSequence(2)
+		return putJSON(tx.Bucket(bOutbox), u64(2), OutMail{ID: 2, MessageID: "old", Raw: []byte("old mail")})
+	})
+	db.Update(func(tx *Tx) error {
+		out, err := tx.Outbox()
+		if err != nil || len(out) != 2 || string(out[0].Raw) != string(mail) || string(out[1].Raw) != "old mail" {
+			t.Fatalf("outbox %+v %v", out, err)
+		}
+		for _, m := range out { // a failed attempt rewrites each record
+			m.Attempts, m.LastError = 1, "421 try later"
+			if err := tx.PutOutbox(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		bt := tx.ops.(*boltTx).tx
+		if v := bt.Bucket(bOutbox).Get(u64(1)); strings.Contains(string(v), "raw\":\"") {
+			t.Errorf("a retry put the mail into the record: %s", v)
+		}
+		if v := bt.Bucket(bOutbox).Get(u64(2)); !strings.Contains(string(v), "raw\":\"") {
+			t.Errorf("a retry lost the old record's mail: %s", v)
+		}
+		return nil
+	})
+	db.Update(func(tx *Tx) error {
+		out, _ := tx.Outbox()
+		if len(out) != 2 || out[0].Attempts != 1 || string(out[0].Raw) != string(mail) || string(out[1].Raw) != "old mail" {
+			t.Fatalf("outbox after the retries %+v", out)
+		}
+		for _, m := range out {
+			if err := tx.Done(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		if n, _ := tx.OutboxCount(); n != 0 {
+			t.Errorf("%d mails left in the outbox", n)
+		}
+		if k, _ := tx.ops.(*boltTx).tx.Bucket(bOutboxRaw).Cursor().First(); k != nil {
+			t.Errorf("a raw mail is left apart after its delivery: key %x", k)
+		}
+		sent, err := tx.SentMails()
+		if err != nil || len(sent) != 2 || string(sent[0].Raw) != string(mail) || string(sent[1].Raw) != "old mail" {
+			t.Errorf("sent %+v %v", sent, err)
+		}
+		return nil
+	})
+}
+
 // Issue 23: raw mail waiting in the inbox is kept apart from its record: counting an attempt
 // rewrites the record, not the mail; a schema-5 store's inbox is moved when it is opened.
 func TestInboxRawApart(t *testing.T) {

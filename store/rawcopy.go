@@ -5,7 +5,6 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // A sent mail's raw copy, while it is kept (SentRawRetention), is compressed in the bbolt
@@ -17,8 +16,8 @@ import (
 // mail compressed (DEFLATE, fastest). A value that begins otherwise is a copy kept before
 // copies were compressed, kept as it is.
 func packRaw(raw []byte) ([]byte, error) {
-	w := flaters.Get().(*flater)
-	defer flaters.Put(w)
+	w := getFlater()
+	defer putFlater(w)
 	w.buf.Reset()
 	w.buf.WriteByte(0)
 	w.w.Reset(&w.buf)
@@ -49,7 +48,29 @@ type flater struct {
 	buf bytes.Buffer
 }
 
-var flaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
-	return &flater{w: w}
-}}
+// flaters keeps a few compressors for good: a sync.Pool is emptied by the garbage
+// collector, and a compressor made again costs more than the mail it compresses (about
+// 600 KB to allocate and clear).
+var flaters = make(chan *flater, 4)
+
+func getFlater() *flater {
+	select {
+	case w := <-flaters:
+		return w
+	default:
+		w, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
+		return &flater{w: w}
+	}
+}
+
+// putFlater keeps w for the next mail, unless enough are kept; a buffer grown for a big
+// mail is not kept.
+func putFlater(w *flater) {
+	if w.buf.Cap() > 64<<10 {
+		w.buf = bytes.Buffer{}
+	}
+	select {
+	case flaters <- w:
+	default:
+	}
+}

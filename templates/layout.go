@@ -45,7 +45,12 @@ func fill(lead, hang, text string) string {
 			fields = append(fields[:i+1], fields[i+2:]...)
 		}
 	}
+	words = make([]string, 0, len(fields))
 	for _, w := range fields {
+		if len([]rune(w)) <= room { // counted, not converted
+			words = append(words, w)
+			continue
+		}
 		for r := []rune(w); ; r = r[room:] {
 			if len(r) <= room {
 				words = append(words, string(r))

@@ -26,6 +26,7 @@ import (
 	"strings"
 	texttemplate "text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
@@ -74,9 +75,15 @@ type Mail struct {
 	Lang lang.Tag
 }
 
-// frame is a Mail as its templates read it.
+// frame is a Mail as its templates read it: the fields they use, and no embedded struct (a
+// field of an embedded struct is looked up by a search that allocates, at every action).
 type frame struct {
-	Mail
+	Subject      string
+	Paragraphs   []string
+	Diagram      string
+	Quoted       []string
+	Footer       string
+	Lang         lang.Tag
 	NotProcessed string
 	NotEnglish   bool
 }
@@ -139,7 +146,8 @@ func RenderText(m Mail) (raw []byte, plain string, err error) {
 	if m.Lang == "" {
 		m.Lang = lang.EN
 	}
-	f := frame{Mail: m, NotProcessed: SayIn(m.Lang, "", "not-processed", nil), NotEnglish: m.Lang != lang.EN}
+	f := frame{Subject: m.Subject, Paragraphs: m.Paragraphs, Diagram: m.Diagram, Quoted: m.Quoted, Footer: m.Footer,
+		Lang: m.Lang, NotProcessed: SayIn(m.Lang, "", "not-processed", nil), NotEnglish: m.Lang != lang.EN}
 	if err := textTmpl.Execute(&text, f); err != nil {
 		return nil, "", fmt.Errorf("templates: text: %w", err)
 	}
@@ -147,7 +155,7 @@ func RenderText(m Mail) (raw []byte, plain string, err error) {
 		return nil, "", fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {
-		if len([]rune(line)) > Width && !FENLine(line) {
+		if len(line) > Width && utf8.RuneCountInString(line) > Width && !FENLine(line) {
 			return nil, "", fmt.Errorf("templates: line %d is longer than %d columns: %q", i+1, Width, line)
 		}
 	}
@@ -185,6 +193,7 @@ func RenderText(m Mail) (raw []byte, plain string, err error) {
 	sum := sha256.Sum256([]byte(m.MessageID))
 	boundary := "refereed-" + hex.EncodeToString(sum[:12])
 	var buf bytes.Buffer
+	buf.Grow(text.Len() + html.Len()*11/10 + 1<<10) // headers, and quoted-printable's escapes
 	var mixed, w *message.Writer
 	if len(m.Attachments) == 0 {
 		h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/refereed/refereed/gcpolicy"
 	"github.com/refereed/refereed/lang"
 
 	"github.com/refereed/refereed/mailer"
@@ -231,6 +232,10 @@ func (m *Main) runServe(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 		o.organizer = org
+	}
+	// A daemon's heap is mostly one mail's garbage: collect it less often (gcpolicy).
+	if gc := gcpolicy.Apply(os.Getenv); gc != (gcpolicy.Settings{}) {
+		log.Debug("garbage collector", "gogc", gc.Percent, "soft_memory_limit", gc.Limit)
 	}
 	if err := m.serve(ctx, &o, log); err != nil && !errors.Is(err, errStopped) {
 		fmt.Fprintf(m.Stderr, "refereed serve: %v\n", err)
