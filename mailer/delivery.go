@@ -1,7 +1,6 @@
 package mailer
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -47,15 +46,29 @@ type Closer interface {
 // calls use sessions of their own. It returns as soon as the server accepted the message (no
 // QUIT wait), so that the caller can record the delivery at once: the less time between the
 // two, the rarer a duplicate after a crash.
+//
+// An idle session goes on with its next transaction at once: the last one ended with the
+// server's reply to DATA, which leaves the session ready for MAIL (RFC 5321 3.3), so no RSET
+// is sent, a round trip a mail. If the server closed the session meanwhile, or refuses its
+// MAIL, a new session sends the mail; nothing was sent on the old one.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	opts := mailOptions(from, to)
 	c := s.take()
+	if c != nil && c.Mail(from, opts) != nil {
+		c.Close()
+		c = nil
+	}
 	if c == nil {
 		var err error
 		if c, err = s.dial(); err != nil {
 			return err
 		}
+		if err := c.Mail(from, opts); err != nil {
+			c.Close()
+			return Classify(fmt.Errorf("smtp: send: %w", err))
+		}
 	}
-	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
+	if err := transaction(c, to, raw); err != nil {
 		c.Close()
 		return Classify(fmt.Errorf("smtp: send: %w", err))
 	}
@@ -65,22 +78,45 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) e
 	return nil
 }
 
-// take returns an idle session that still answers, or nil.
-func (s *SMTP) take() *smtp.Client {
-	for {
-		s.mu.Lock()
-		if len(s.idle) == 0 {
-			s.mu.Unlock()
-			return nil
+// mailOptions asks for SMTPUTF8 when an address of the envelope needs it, as SendMail does.
+func mailOptions(from string, to []string) *smtp.MailOptions {
+	for _, a := range append([]string{from}, to...) {
+		for i := 0; i < len(a); i++ {
+			if a[i] >= 0x80 {
+				return &smtp.MailOptions{UTF8: true}
+			}
 		}
-		c := s.idle[len(s.idle)-1]
-		s.idle = s.idle[:len(s.idle)-1]
-		s.mu.Unlock()
-		if c.Reset() == nil {
-			return c
-		}
-		c.Close() // the server closed an idle connection
 	}
+	return nil
+}
+
+// transaction is the rest of a mail's SMTP transaction after MAIL: its recipients and data.
+func transaction(c *smtp.Client, to []string, raw []byte) error {
+	for _, addr := range to {
+		if err := c.Rcpt(addr, nil); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// take returns an idle session, or nil.
+func (s *SMTP) take() *smtp.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.idle) == 0 {
+		return nil
+	}
+	c := s.idle[len(s.idle)-1]
+	s.idle = s.idle[:len(s.idle)-1]
+	return c
 }
 
 // Close ends the open sessions politely.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/big"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -113,4 +114,116 @@ func mustListen(t *testing.T) net.Listener {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// connLog is a listener that keeps every connection it accepted, so that a test can close
+// them from the server's side, and logs the commands the clients sent.
+type connLog struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+	cmds  []string
+}
+
+func (l *connLog) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+func (l *connLog) closeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.conns {
+		c.Close()
+	}
+}
+
+// The mails of one drain share a session with no RSET between them (a completed transaction
+// leaves it ready); a session the server closed while it was idle costs no mail: a new one
+// sends it. A refusal of the sender stays the server's answer.
+func TestSMTPReusesSessions(t *testing.T) {
+	sink := &authSink{}
+	var refuse sync.Map // sender -> refused
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &plainSession{authSession{sink: sink, user: "anyone"}, &refuse}, nil
+	}))
+	srv.Domain = "127.0.0.1"
+	srv.AllowInsecureAuth = true
+	ln := &connLog{Listener: mustListen(t)}
+	srv.Debug = &cmdLog{ln: ln}
+	go srv.Serve(ln)
+	defer srv.Close()
+	tr := &mailer.SMTP{Addr: ln.Addr().String(), Security: "plain"}
+	send := func(from, body string) error {
+		return tr.Send(context.Background(), from, []string{"ann@x"}, []byte("Subject: s\r\n\r\n"+body+"\r\n"))
+	}
+	for _, b := range []string{"one", "two", "three"} {
+		if err := send("referee@x", b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ln.mu.Lock()
+	conns, rsets := len(ln.conns), 0
+	for _, c := range ln.cmds {
+		if c == "RSET" {
+			rsets++
+		}
+	}
+	ln.mu.Unlock()
+	if conns != 1 || rsets != 0 {
+		t.Errorf("three mails took %d sessions and %d RSETs, want 1 and 0", conns, rsets)
+	}
+	ln.closeAll() // the server drops the idle session
+	time.Sleep(50 * time.Millisecond)
+	if err := send("referee@x", "four"); err != nil {
+		t.Fatalf("after the server closed the idle session: %v", err)
+	}
+	refuse.Store("mallory@x", true)
+	if err := send("mallory@x", "five"); !mailer.IsPermanent(err) {
+		t.Errorf("a refused sender on a reused session: %v, want the server's permanent refusal", err)
+	}
+	if err := send("referee@x", "six"); err != nil {
+		t.Fatalf("after a refusal: %v", err)
+	}
+	tr.Close()
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	var got []string
+	for _, b := range sink.bodies {
+		got = append(got, strings.TrimSpace(b[strings.Index(b, "\r\n\r\n")+4:]))
+	}
+	if strings.Join(got, " ") != "one two three four six" {
+		t.Errorf("delivered %q, want one two three four six, each once", got)
+	}
+}
+
+type plainSession struct {
+	authSession
+	refuse *sync.Map
+}
+
+func (s *plainSession) Mail(from string, _ *smtp.MailOptions) error {
+	if _, ok := s.refuse.Load(from); ok {
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "sender refused"}
+	}
+	return nil
+}
+
+// cmdLog collects the commands of the server's debug output (what the clients sent).
+type cmdLog struct{ ln *connLog }
+
+func (w *cmdLog) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(string(p), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.ToUpper(f[0]) == f[0] && len(f[0]) == 4 {
+			w.ln.mu.Lock()
+			w.ln.cmds = append(w.ln.cmds, f[0])
+			w.ln.mu.Unlock()
+		}
+	}
+	return len(p), nil
 }
