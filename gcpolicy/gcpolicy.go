@@ -3,10 +3,10 @@
 // A referee holds little in its heap between mails, since the games are in the store's file
 // or in PostgreSQL. Most of what a mail allocates (the parsed mail, the rendered views, the
 // records read and written) is garbage once the mail is answered. With Go's default
-// (GOGC=100), the collector runs every few moves. In the mail pipeline it was about a quarter
-// of the referee's CPU. At GOGC=400 the heap may grow to five times what is live before a
-// collection, which is tens of megabytes here, and the CPU a move takes falls by about a fifth
-// (README, "Mail pipeline").
+// (GOGC=100), the collector runs every few moves and takes about a quarter of the CPU of the
+// referee's work on a move. At GOGC=400 the heap may grow to five times what is live before
+// a collection, which is tens of megabytes here, and the referee's CPU a move falls by about
+// a quarter (BenchmarkMoveMail, README "Benchmarks").
 //
 // A soft memory limit bounds that growth where the process is given a limit: half of its
 // memory cgroup's limit (v2 or v1), or a quarter of its address-space limit (ulimit -v). Near

@@ -353,7 +353,7 @@ func (t *boltTx) PutOutbox(m OutMail) error {
 func (t *boltTx) Done(m OutMail) error {
 	raw := m.Raw
 	if len(raw) == 0 {
-		raw = t.tx.Bucket(bOutboxRaw).Get(u64(m.ID)) // read before it is deleted below
+		raw = bytes.Clone(t.tx.Bucket(bOutboxRaw).Get(u64(m.ID))) // deleted below
 	}
 	m.Raw = nil // kept apart, as bytes, while it is kept at all
 	if err := putJSON(t.tx.Bucket(bSent), u64(m.ID), m); err != nil {
