@@ -35,7 +35,6 @@ func wrapLine(line, hang string) string {
 // fill writes the words of text after lead, wrapping at Width onto lines that begin with hang.
 func fill(lead, hang, text string) string {
 	room := Width - max(len([]rune(lead)), len(hang))
-	var words []string
 	fields := strings.Fields(text)
 	for i := 0; i+1 < len(fields); i++ {
 		// A move number stays with its move: "12. e4", "12... Nf6" are never broken (issue
@@ -45,7 +44,7 @@ func fill(lead, hang, text string) string {
 			fields = append(fields[:i+1], fields[i+2:]...)
 		}
 	}
-	words = make([]string, 0, len(fields))
+	words := make([]string, 0, len(fields))
 	for _, w := range fields {
 		if len([]rune(w)) <= room { // counted, not converted
 			words = append(words, w)
