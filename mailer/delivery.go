@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -184,6 +185,10 @@ const DefaultParallel = 8
 // RecordBatch is the most deliveries recorded in one transaction (group commit).
 const RecordBatch = 64
 
+// DefaultRecordWait is how long a Sender holds the record of a delivery for the workers still
+// sending, unless told otherwise (see Sender.RecordWait).
+const DefaultRecordWait = 5 * time.Millisecond
+
 // Sender drains the store's outbox.
 type Sender struct {
 	DB        *store.DB
@@ -198,6 +203,11 @@ type Sender struct {
 	// OnGiveUp is told of each mail given up for good (a 5xx, or too old), after it was
 	// recorded; the referee records it against the player.
 	OnGiveUp func(m store.OutMail, err error)
+	// RecordWait is the longest an outcome waits for those of the workers still sending, to
+	// be recorded in the same transaction (DefaultRecordWait when 0; negative: no wait). A
+	// burst then costs a commit (its pages and an fdatasync) for every few workers' mails,
+	// not for every mail; a worker waits at most this long more before its next mail.
+	RecordWait time.Duration
 
 	mu sync.Mutex // one drain at a time; guards the fields below
 	// unrecorded holds the mails a server accepted whose delivery the store could not
@@ -355,9 +365,10 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		ready = append(ready, m)
 	}
 	// A worker sends its next mail only once the last one's outcome is recorded, and the
-	// outcomes that arrive meanwhile from the other workers are recorded together in one
-	// transaction (group commit: one fsync for many deliveries). So a crash sends again at
-	// most one mail per worker, with its stable Message-ID, and the commits keep pace.
+	// outcomes that arrive meanwhile from the other workers, or within RecordWait from those
+	// still sending, are recorded together in one transaction (group commit: one fsync for
+	// many deliveries). So a crash sends again at most one mail per worker, with its stable
+	// Message-ID, and the commits keep pace.
 	workers := s.Parallel
 	if workers <= 0 {
 		workers = DefaultParallel
@@ -372,6 +383,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		queues[i] = append(queues[i], m)
 	}
 	results := make(chan delivery, workers)
+	var sending atomic.Int32 // workers with a mail on its way, whose outcome is yet to come
 	var wg sync.WaitGroup
 	for _, q := range queues {
 		if len(q) == 0 {
@@ -384,8 +396,10 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 				if ctx.Err() != nil {
 					return
 				}
+				sending.Add(1)
 				r := delivery{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw), recorded: make(chan error, 1)}
 				results <- r
+				sending.Add(-1) // after the hand-over: the recorder never misses an outcome on its way
 				if err := <-r.recorded; err != nil {
 					return // the store cannot record: send nothing more
 				}
@@ -393,12 +407,20 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		}(q)
 	}
 	go func() { wg.Wait(); close(results) }()
-	// Record what has arrived, up to RecordBatch at a time, without waiting for more; then
-	// let each of those workers go on.
+	wait := s.RecordWait
+	if wait == 0 {
+		wait = DefaultRecordWait
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	// Record what has arrived, up to RecordBatch at a time, with the outcomes of the workers
+	// still sending that arrive within the wait; then let each of those workers go on.
 	var recErr error
 	var batch []delivery
 	for r := range results {
 		batch = append(batch[:0], r)
+		waiting := false
 	gather:
 		for len(batch) < RecordBatch {
 			select {
@@ -407,10 +429,27 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 					break gather
 				}
 				batch = append(batch, more)
+				continue
 			default:
+			}
+			if wait < 0 || sending.Load() == 0 {
+				break // nothing more is on its way
+			}
+			if !waiting {
+				timer.Reset(wait)
+				waiting = true
+			}
+			select {
+			case more, ok := <-results:
+				if !ok {
+					break gather
+				}
+				batch = append(batch, more)
+			case <-timer.C:
 				break gather
 			}
 		}
+		timer.Stop() // no stale tick after Stop or Reset (Go 1.23's timers)
 		if recErr == nil {
 			n, nx, err := s.record(batch)
 			sent += n

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -210,4 +211,54 @@ func TestSenderDiskFull(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// jitteredTransport accepts each mail after a delay that differs from mail to mail, as a real
+// server's answers do: the workers fall out of step.
+type jitteredTransport struct{ n atomic.Int64 }
+
+func (t *jitteredTransport) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	time.Sleep(time.Duration(1+t.n.Add(1)*7%5) * time.Millisecond)
+	return nil
+}
+
+// The outcomes of a burst are recorded a few workers' at a time, not one commit a mail: the
+// recorder waits a moment for the workers still sending (group commit); with no wait, the
+// same burst takes a commit for about every mail. Each mail is still recorded as delivered
+// once, and a worker still waits for its last outcome before sending again.
+func TestSenderGroupsOutcomes(t *testing.T) {
+	commits := func(wait time.Duration) int64 {
+		db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		const mails = 96
+		db.Update(func(tx *store.Tx) error {
+			for j := 0; j < mails; j++ {
+				tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@x", j), To: []string{fmt.Sprintf("p%d@x", j)}, Raw: []byte("hi")})
+			}
+			return nil
+		})
+		s := &mailer.Sender{DB: db, Transport: &jitteredTransport{}, Parallel: 8, RecordWait: wait, Log: slog.New(slog.DiscardHandler)}
+		c0 := store.Commits.Load()
+		if sent, _, err := s.Drain(context.Background()); err != nil || sent != mails {
+			t.Fatalf("%d sent, %v", sent, err)
+		}
+		c := store.Commits.Load() - c0
+		db.View(func(tx *store.Tx) error {
+			sent, _ := tx.SentMails()
+			out, _ := tx.Outbox()
+			if len(sent) != mails || len(out) != 0 {
+				t.Errorf("%d recorded as sent and %d left in the outbox, want %d and 0", len(sent), len(out), mails)
+			}
+			return nil
+		})
+		return c
+	}
+	eager, grouped := commits(-1), commits(0)
+	t.Logf("96 mails, 8 workers: %d commits with no wait, %d with the default wait", eager, grouped)
+	if grouped*3 > eager {
+		t.Errorf("%d commits with the default wait against %d with none: want a third or fewer", grouped, eager)
+	}
 }
