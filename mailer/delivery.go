@@ -433,7 +433,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 			default:
 			}
 			if wait < 0 || sending.Load() == 0 {
-				break // nothing more is on its way
+				break gather // nothing more is on its way
 			}
 			if !waiting {
 				timer.Reset(wait)
