@@ -70,11 +70,6 @@ func needReal(b *testing.B) {
 	}
 }
 
-func cpuTime() time.Duration {
-	u, s := cpuSplit()
-	return u + s
-}
-
 // cpuSplit is this process's user and system CPU time.
 func cpuSplit() (user, sys time.Duration) {
 	var ru syscall.Rusage
