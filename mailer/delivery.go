@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,13 +33,29 @@ type SMTP struct {
 	Hello    string      // HELO/EHLO name; "localhost" when empty
 	TLS      *tls.Config // server name and trust; a default from Addr when nil
 	Timeout  time.Duration
+	// IdleFor is how long a session is kept open for the next mail after its last one
+	// (DefaultIdleFor when 0): a session costs a connection, the server's greeting, EHLO and
+	// AUTH, and at its end QUIT, so the mails of a busy hour share a few, and a quiet daemon
+	// holds none open.
+	IdleFor time.Duration
 
-	mu   sync.Mutex
-	idle []*smtp.Client // open sessions between the mails of one drain
+	mu     sync.Mutex
+	idle   []idleSession // open sessions, the least recently used first
+	reaper *time.Timer   // closes the sessions idle for IdleFor; nil when none is idle
+}
+
+// DefaultIdleFor is how long an SMTP session waits for its next mail. Postfix's own client
+// keeps a session for 2 s (smtp_connection_cache_time_limit), and a server waits minutes for
+// a client's next command (RFC 5321 4.5.3.2.7), so a few seconds is safe on both sides.
+const DefaultIdleFor = 5 * time.Second
+
+type idleSession struct {
+	c     *smtp.Client
+	since time.Time
 }
 
 // Closer is implemented by transports that keep connections open between sends; the Sender
-// closes them when a drain is done.
+// closes them when it stops.
 type Closer interface {
 	Close() error
 }
@@ -73,10 +90,47 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, raw []byte) e
 		c.Close()
 		return Classify(fmt.Errorf("smtp: send: %w", err))
 	}
-	s.mu.Lock()
-	s.idle = append(s.idle, c)
-	s.mu.Unlock()
+	s.put(c)
 	return nil
+}
+
+func (s *SMTP) idleFor() time.Duration {
+	if s.IdleFor > 0 {
+		return s.IdleFor
+	}
+	return DefaultIdleFor
+}
+
+// put keeps c for the next mail, and has it closed once it has been idle for IdleFor.
+func (s *SMTP) put(c *smtp.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.idle = append(s.idle, idleSession{c: c, since: time.Now()})
+	if s.reaper == nil {
+		s.reaper = time.AfterFunc(s.idleFor(), s.reap)
+	}
+}
+
+// reap ends the sessions idle for IdleFor or longer, and waits for the next one to be.
+func (s *SMTP) reap() {
+	s.mu.Lock()
+	cut := time.Now().Add(-s.idleFor())
+	n := 0
+	for n < len(s.idle) && !s.idle[n].since.After(cut) {
+		n++
+	}
+	old := slices.Clone(s.idle[:n])
+	s.idle = slices.Delete(s.idle, 0, n)
+	if len(s.idle) > 0 {
+		s.reaper = time.AfterFunc(s.idle[0].since.Sub(cut), s.reap)
+	} else {
+		s.reaper = nil
+	}
+	s.mu.Unlock()
+	for _, is := range old {
+		is.c.Quit()
+		is.c.Close()
+	}
 }
 
 // mailOptions asks for SMTPUTF8 when an address of the envelope needs it, as SendMail does.
@@ -108,14 +162,15 @@ func transaction(c *smtp.Client, to []string, raw []byte) error {
 	return w.Close()
 }
 
-// take returns an idle session, or nil.
+// take returns the session idle the least time, or nil: the others, left unused while the
+// mails are few, come to be closed.
 func (s *SMTP) take() *smtp.Client {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.idle) == 0 {
 		return nil
 	}
-	c := s.idle[len(s.idle)-1]
+	c := s.idle[len(s.idle)-1].c
 	s.idle = s.idle[:len(s.idle)-1]
 	return c
 }
@@ -125,13 +180,17 @@ func (s *SMTP) Close() error {
 	s.mu.Lock()
 	idle := s.idle
 	s.idle = nil
+	if s.reaper != nil {
+		s.reaper.Stop()
+		s.reaper = nil
+	}
 	s.mu.Unlock()
 	var first error
-	for _, c := range idle {
-		if err := c.Quit(); err != nil && first == nil {
+	for _, is := range idle {
+		if err := is.c.Quit(); err != nil && first == nil {
 			first = err
 		}
-		c.Close()
+		is.c.Close()
 	}
 	return first
 }
@@ -161,6 +220,7 @@ func (s *SMTP) dial() (*smtp.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: dial %s: %w", s.Addr, err)
 	}
+	Sessions.Add(1)
 	c.CommandTimeout, c.SubmissionTimeout = timeout, 4*timeout
 	hello := s.Hello
 	if hello == "" {
@@ -178,6 +238,10 @@ func (s *SMTP) dial() (*smtp.Client, error) {
 	}
 	return c, nil
 }
+
+// Sessions counts the SMTP sessions opened, for the benchmarks: each costs a connection, the
+// server's greeting, EHLO (and AUTH) and, once done, QUIT.
+var Sessions atomic.Int64
 
 // DefaultParallel is how many delivery workers a Sender runs unless told otherwise.
 const DefaultParallel = 8
@@ -343,9 +407,6 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		sent += n
 		s.unrecorded = nil
 	}
-	if c, ok := s.Transport.(Closer); ok {
-		defer c.Close()
-	}
 	var due []store.OutMail
 	if err := s.DB.View(func(tx *store.Tx) error {
 		all, err := tx.Outbox()
@@ -480,10 +541,13 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 }
 
 // Run drains the outbox whenever wake fires, when a retry falls due, and at least every
-// interval, until ctx ends.
+// interval, until ctx ends; then it closes the transport's sessions (Closer).
 func (s *Sender) Run(ctx context.Context, wake <-chan struct{}, interval time.Duration) error {
 	if interval == 0 {
 		interval = 30 * time.Second
+	}
+	if c, ok := s.Transport.(Closer); ok {
+		defer c.Close()
 	}
 	for {
 		_, next, err := s.Drain(ctx)

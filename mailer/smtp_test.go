@@ -227,3 +227,66 @@ func (w *cmdLog) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// A Sender's drains share their sessions: the mails of a busy minute do not each pay for a
+// connection, a greeting, EHLO and QUIT. A session idle for IdleFor is ended politely (QUIT),
+// and the Sender ends the rest when it stops.
+func TestSenderKeepsSessionsBetweenDrains(t *testing.T) {
+	sink := &authSink{}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &plainSession{authSession{sink: sink, user: "anyone"}, &sync.Map{}}, nil
+	}))
+	srv.Domain = "127.0.0.1"
+	ln := &connLog{Listener: mustListen(t)}
+	srv.Debug = &cmdLog{ln: ln}
+	go srv.Serve(ln)
+	defer srv.Close()
+	const idle = 300 * time.Millisecond
+	tr := &mailer.SMTP{Addr: ln.Addr().String(), Security: "plain", IdleFor: idle}
+	db := openDB(t)
+	s := &mailer.Sender{DB: db, Transport: tr, Parallel: 1}
+	count := func(cmd string) (conns, n int) {
+		ln.mu.Lock()
+		defer ln.mu.Unlock()
+		for _, c := range ln.cmds {
+			if c == cmd {
+				n++
+			}
+		}
+		return len(ln.conns), n
+	}
+	for drain := 0; drain < 3; drain++ {
+		enqueue(t, db, 2)
+		if sent, _, err := s.Drain(context.Background()); err != nil || sent != 2 {
+			t.Fatalf("drain %d: sent %d, %v", drain, sent, err)
+		}
+	}
+	if conns, quits := count("QUIT"); conns != 1 || quits != 0 {
+		t.Errorf("three drains in a row: %d sessions and %d QUITs, want 1 and 0", conns, quits)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, quits := count("QUIT"); quits == 0 && time.Now().Before(deadline); _, quits = count("QUIT") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, quits := count("QUIT"); quits != 1 {
+		t.Fatalf("a session idle for %v: %d QUITs, want 1", idle, quits)
+	}
+	// A new session for the next mail, ended when the Sender stops.
+	enqueue(t, db, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- s.Run(ctx, nil, time.Hour) }()
+	for waiting, _ := outboxLen(db); waiting > 0 && time.Now().Before(deadline); waiting, _ = outboxLen(db) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if conns, quits := count("QUIT"); conns != 2 || quits != 2 {
+		t.Errorf("after the Sender stopped: %d sessions and %d QUITs, want 2 and 2", conns, quits)
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if len(sink.bodies) != 7 {
+		t.Errorf("%d mails delivered, want 7", len(sink.bodies))
+	}
+}

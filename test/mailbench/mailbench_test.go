@@ -395,7 +395,7 @@ func BenchmarkThroughput(b *testing.B) {
 		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "bolt")
 		stopProfile := profile(b, "REFEREED_BENCH_CPUPROFILE") // the referee's burst alone
 		u0, s0 := cpuSplit()
-		commits := store.Commits.Load()
+		commits, sessions := store.Commits.Load(), mailer.Sessions.Load()
 		start := time.Now()
 		burst(b, white, refTo, "ref")
 		waitAnswered(b, refOut, keys, 2*time.Minute)
@@ -403,6 +403,8 @@ func BenchmarkThroughput(b *testing.B) {
 		u1, s1 := cpuSplit()
 		// Write transactions per mail: intake, the referee's, the deliveries' records.
 		b.ReportMetric(float64(store.Commits.Load()-commits)/float64(n), "bolt-commits/mail")
+		// SMTP sessions opened per mail answered (each: connect, greeting, EHLO, QUIT).
+		b.ReportMetric(float64(mailer.Sessions.Load()-sessions)/float64(n), "smtp-sessions/mail")
 		stopProfile()
 		cpu, user := u1-u0+s1-s0, u1-u0
 		stop()
