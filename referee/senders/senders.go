@@ -195,9 +195,16 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 		if m.Oversize > 0 {
 			continue // only its head is kept: read says so
 		}
-		msg, err := r.stranger(m.Raw, parser.ParseHeader)
-		stranger := msg != nil
-		if msg == nil {
+		// Who wrote is known from the envelope's fields alone (a cheap scan); then the mail
+		// is read once: a stranger's header only, anyone else's whole.
+		var msg *parser.Message
+		var err error
+		stranger := false
+		if r.stranger(m.Raw) != nil {
+			msg, err = parser.ParseHeader(m.Raw)
+			stranger = err == nil
+		}
+		if !stranger {
 			msg, err = parser.Parse(m.Raw)
 		}
 		verdicts[m.Key] = judgement{msg: msg, parseErr: err}
@@ -273,27 +280,28 @@ func (r *Reader) Parsed(key store.InboxKey) (msg *parser.Message, ok bool, err e
 // processed without storing it, mailer.Intake.Ignore): a stranger's ordinary mail, which is
 // never answered; "" for any other mail, automatic mail (bounces, reports) included.
 func (r *Reader) Ignorable(raw []byte) string {
-	msg, _ := r.stranger(raw, parser.ParseEnvelope) // its subject and ids are never read
+	msg := r.stranger(raw) // its subject and ids are never read
 	if msg == nil || msg.Automatic() != "" {
 		return ""
 	}
 	return "a stranger's mail (no reply token, a sender who plays no game here): not answered"
 }
 
-// stranger is the header of a mail from a stranger (no reply token in its addresses, a sender
-// who plays no game here), read without its body; nil for any other mail, which is read
-// whole. A stranger's mail is never answered (no backscatter), so nothing in its body can
-// matter: reading only its header (with parse) keeps the cost of a published address's spam low.
-func (r *Reader) stranger(raw []byte, parse func([]byte) (*parser.Message, error)) (*parser.Message, error) {
-	msg, err := parse(raw)
+// stranger is the envelope (parser.ParseEnvelope) of a mail from a stranger (no reply token in
+// its addresses, a sender who plays no game here); nil for any other mail. A stranger's mail
+// is never answered (no backscatter), so nothing in its body can matter: its header alone is
+// read, and telling it from a player's by a scan of a few fields keeps the cost of a published
+// address's spam low.
+func (r *Reader) stranger(raw []byte) *parser.Message {
+	msg, err := parser.ParseEnvelope(raw)
 	if err != nil || msg.From == "" {
-		return nil, nil
+		return nil
 	}
 	if token, _ := r.TokenOf(msg); token != "" {
-		return nil, nil
+		return nil
 	}
 	if r.Admits != nil && r.Admits(msg.From) {
-		return nil, nil // he may challenge
+		return nil // he may challenge
 	}
 	known := true
 	r.DB.View(func(tx *store.Tx) error { // a reader: it holds nobody up
@@ -306,7 +314,7 @@ func (r *Reader) stranger(raw []byte, parse func([]byte) (*parser.Message, error
 		return nil
 	})
 	if known {
-		return nil, nil
+		return nil
 	}
-	return msg, nil
+	return msg
 }
