@@ -249,9 +249,13 @@ const DefaultParallel = 8
 // RecordBatch is the most deliveries recorded in one transaction (group commit).
 const RecordBatch = 64
 
-// DefaultRecordWait is how long a Sender holds the record of a delivery for the workers still
-// sending, unless told otherwise (see Sender.RecordWait).
-const DefaultRecordWait = 5 * time.Millisecond
+// How long a Sender holds the record of a delivery for the workers still sending when its
+// RecordWait is 0: twice the mean time its server took to accept a mail lately, but at least
+// minRecordWait and at most DefaultRecordWait.
+const (
+	minRecordWait     = 5 * time.Millisecond
+	DefaultRecordWait = 100 * time.Millisecond
+)
 
 // Sender drains the store's outbox.
 type Sender struct {
@@ -268,10 +272,13 @@ type Sender struct {
 	// recorded; the referee records it against the player.
 	OnGiveUp func(m store.OutMail, err error)
 	// RecordWait is the longest an outcome waits for those of the workers still sending, to
-	// be recorded in the same transaction (DefaultRecordWait when 0; negative: no wait). A
-	// burst then costs a commit (its pages and an fdatasync) for every few workers' mails,
-	// not for every mail; a worker waits at most this long more before its next mail.
+	// be recorded in the same transaction (negative: no wait). A burst then costs a commit
+	// (its pages and an fdatasync) for every few workers' mails, not for every mail; a worker
+	// waits at most this long more before its next mail. When 0, the wait follows the server:
+	// twice the mean time it took to accept a mail lately (its own fsync, a distant relay's
+	// round trips), from 5 ms up to DefaultRecordWait.
 	RecordWait time.Duration
+	sendTime   atomic.Int64 // the mean time a mail took to be accepted lately, in ns (EWMA)
 
 	mu sync.Mutex // one drain at a time; guards the fields below
 	// unrecorded holds the mails a server accepted whose delivery the store could not
@@ -458,7 +465,9 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 					return
 				}
 				sending.Add(1)
+				start := time.Now()
 				r := delivery{m: m, sendErr: s.Transport.Send(ctx, m.From, m.To, m.Raw), recorded: make(chan error, 1)}
+				s.noteSend(time.Since(start))
 				results <- r
 				sending.Add(-1) // after the hand-over: the recorder never misses an outcome on its way
 				if err := <-r.recorded; err != nil {
@@ -468,10 +477,6 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		}(q)
 	}
 	go func() { wg.Wait(); close(results) }()
-	wait := s.RecordWait
-	if wait == 0 {
-		wait = DefaultRecordWait
-	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
@@ -481,7 +486,7 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 	var batch []delivery
 	for r := range results {
 		batch = append(batch[:0], r)
-		waiting := false
+		waiting, wait := false, s.recordWait()
 	gather:
 		for len(batch) < RecordBatch {
 			select {
@@ -538,6 +543,25 @@ func (s *Sender) Drain(ctx context.Context) (sent int, next time.Time, err error
 		return sent, next, ctx.Err()
 	}
 	return sent, next, nil
+}
+
+// noteSend counts d, the time a mail took to be accepted (or refused), in the mean that
+// recordWait follows. Two workers' updates may cross: the mean is a guide, not a count.
+func (s *Sender) noteSend(d time.Duration) {
+	old := time.Duration(s.sendTime.Load())
+	if old > 0 {
+		d = old + (d-old)/8
+	}
+	s.sendTime.Store(int64(d))
+}
+
+// recordWait is how long the first outcome of a batch waits for those of the workers still
+// sending (RecordWait); negative for no wait.
+func (s *Sender) recordWait() time.Duration {
+	if s.RecordWait != 0 {
+		return s.RecordWait
+	}
+	return min(max(2*time.Duration(s.sendTime.Load()), minRecordWait), DefaultRecordWait)
 }
 
 // Run drains the outbox whenever wake fires, when a retry falls due, and at least every

@@ -215,11 +215,19 @@ func TestSenderDiskFull(t *testing.T) {
 }
 
 // jitteredTransport accepts each mail after a delay that differs from mail to mail, as a real
-// server's answers do: the workers fall out of step.
-type jitteredTransport struct{ n atomic.Int64 }
+// server's answers do: the workers fall out of step. The delays are 1 to 5 ms, or from slow
+// to five times slow when slow is set.
+type jitteredTransport struct {
+	n    atomic.Int64
+	slow time.Duration
+}
 
 func (t *jitteredTransport) Send(ctx context.Context, from string, to []string, raw []byte) error {
-	time.Sleep(time.Duration(1+t.n.Add(1)*7%5) * time.Millisecond)
+	unit := t.slow / 5
+	if unit == 0 {
+		unit = time.Millisecond
+	}
+	time.Sleep(time.Duration(5+t.n.Add(1)*7%21) * unit / 5)
 	return nil
 }
 
@@ -227,10 +235,12 @@ func (t *jitteredTransport) Send(ctx context.Context, from string, to []string, 
 // recorder waits a moment for the workers still sending (group commit). 96 mails over 8
 // workers whose sends take 1 to 5 ms are 12 rounds of sends: with a wait longer than a send
 // (50 ms here, so that a loaded machine's scheduling cannot split a round) they take about a
-// commit a round; without one, a commit for about every two mails. Each mail is still recorded
-// as delivered once, and a worker still waits for its last outcome before sending again.
+// commit a round; without one, a commit for about every two mails. With the default wait,
+// which follows the server, a server five times slower (its own fsync, a relay's round
+// trips) is waited for as long. Each mail is still recorded as delivered once, and a worker
+// still waits for its last outcome before sending again.
 func TestSenderGroupsOutcomes(t *testing.T) {
-	commits := func(wait time.Duration) int64 {
+	commits := func(wait, slow time.Duration) int64 {
 		db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -243,7 +253,7 @@ func TestSenderGroupsOutcomes(t *testing.T) {
 			}
 			return nil
 		})
-		s := &mailer.Sender{DB: db, Transport: &jitteredTransport{}, Parallel: 8, RecordWait: wait, Log: slog.New(slog.DiscardHandler)}
+		s := &mailer.Sender{DB: db, Transport: &jitteredTransport{slow: slow}, Parallel: 8, RecordWait: wait, Log: slog.New(slog.DiscardHandler)}
 		c0 := store.Commits.Load()
 		if sent, _, err := s.Drain(context.Background()); err != nil || sent != mails {
 			t.Fatalf("%d sent, %v", sent, err)
@@ -259,10 +269,15 @@ func TestSenderGroupsOutcomes(t *testing.T) {
 		})
 		return c
 	}
-	eager, grouped := commits(-1), commits(50*time.Millisecond)
+	eager, grouped := commits(-1, 0), commits(50*time.Millisecond, 0)
 	t.Logf("96 mails, 8 workers: %d commits with no wait, %d with a 50 ms wait", eager, grouped)
 	if grouped > 24 {
 		t.Errorf("%d commits for 96 mails with a 50 ms wait: want at most 24 (a commit for every 4 mails; 12 rounds of sends)", grouped)
+	}
+	following := commits(0, 20*time.Millisecond) // sends of 4 to 20 ms: more than a fixed 5 ms
+	t.Logf("the same with sends of 4 to 20 ms and the default wait: %d commits", following)
+	if following > 24 {
+		t.Errorf("%d commits for 96 mails whose sends take 4 to 20 ms, with the default wait: want at most 24", following)
 	}
 }
 
