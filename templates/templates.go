@@ -18,9 +18,8 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"github.com/refereed/refereed/lang"
 	htmltemplate "html/template"
-	"io"
+	"mime/quotedprintable"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,6 +29,9 @@ import (
 
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
+
+	"github.com/refereed/refereed/lang"
 )
 
 //go:embed mail/* words/*
@@ -125,6 +127,55 @@ func Render(m Mail) ([]byte, error) {
 	return raw, err
 }
 
+// part is one part of a multipart body: its header (ending with its blank line) and its
+// body, written quoted-printable unless raw (a multipart body, written as it is).
+type part struct {
+	header []byte
+	body   []byte
+	raw    bool
+}
+
+// The headers of the text and HTML parts of every mail.
+var textPartHeader, htmlPartHeader = textHeader("text/plain"), textHeader("text/html")
+
+func textHeader(contentType string) []byte {
+	var ph message.Header
+	ph.SetContentType(contentType, map[string]string{"charset": "utf-8"})
+	ph.Set("Content-Transfer-Encoding", "quoted-printable")
+	return headerBytes(ph)
+}
+
+// headerBytes is h as go-message writes it, its blank line included.
+func headerBytes(h message.Header) []byte {
+	var b bytes.Buffer
+	textproto.WriteHeader(&b, h.Header) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
+
+// writeParts writes parts to buf as the body of a multipart entity with boundary (RFC 2046
+// 5.1.1), byte for byte as go-message's multipart writer does.
+func writeParts(buf *bytes.Buffer, boundary string, parts []part) {
+	for i, p := range parts {
+		if i > 0 {
+			buf.WriteString("\r\n")
+		}
+		buf.WriteString("--")
+		buf.WriteString(boundary)
+		buf.WriteString("\r\n")
+		buf.Write(p.header)
+		if p.raw {
+			buf.Write(p.body)
+			continue
+		}
+		qp := quotedprintable.NewWriter(buf)
+		qp.Write(p.body) // a bytes.Buffer takes every write
+		qp.Close()
+	}
+	buf.WriteString("\r\n--")
+	buf.WriteString(boundary)
+	buf.WriteString("--\r\n")
+}
+
 // dropRuleRefs is s without its rules' citations (ruleRef); the regexp runs only where one
 // may stand.
 func dropRuleRefs(s string) string {
@@ -194,61 +245,34 @@ func RenderText(m Mail) (raw []byte, plain string, err error) {
 	boundary := "refereed-" + hex.EncodeToString(sum[:12])
 	var buf bytes.Buffer
 	buf.Grow(text.Len() + html.Len()*11/10 + 1<<10) // headers, and quoted-printable's escapes
-	var mixed, w *message.Writer
+	// The header as go-message writes it; the body's parts are written here, as its
+	// multipart writer would write them, without its copies and parses of each part's header.
+	alternative := []part{{header: textPartHeader, body: text.Bytes()}, {header: htmlPartHeader, body: html.Bytes()}}
 	if len(m.Attachments) == 0 {
 		h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
-		if w, err = message.CreateWriter(&buf, h.Header); err != nil {
-			return nil, "", fmt.Errorf("templates: create: %w", err)
+		if err := textproto.WriteHeader(&buf, h.Header.Header); err != nil {
+			return nil, "", fmt.Errorf("templates: header: %w", err)
 		}
-	} else {
-		// The text and HTML parts, as one alternative, then the files.
-		h.SetContentType("multipart/mixed", map[string]string{"boundary": boundary + "-mixed"})
-		if mixed, err = message.CreateWriter(&buf, h.Header); err != nil {
-			return nil, "", fmt.Errorf("templates: create: %w", err)
-		}
-		var ah message.Header
-		ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
-		if w, err = mixed.CreatePart(ah); err != nil {
-			return nil, "", fmt.Errorf("templates: create: %w", err)
-		}
+		writeParts(&buf, boundary, alternative)
+		return buf.Bytes(), text.String(), nil
 	}
-	for _, part := range []struct {
-		ct   string
-		body []byte
-	}{{"text/plain", text.Bytes()}, {"text/html", html.Bytes()}} {
-		var ph message.Header
-		ph.SetContentType(part.ct, map[string]string{"charset": "utf-8"})
-		ph.Set("Content-Transfer-Encoding", "quoted-printable")
-		pw, err := w.CreatePart(ph)
-		if err != nil {
-			return nil, "", fmt.Errorf("templates: part: %w", err)
-		}
-		if _, err := io.Copy(pw, bytes.NewReader(part.body)); err != nil {
-			return nil, "", fmt.Errorf("templates: part: %w", err)
-		}
-		pw.Close()
+	// The text and HTML parts, as one alternative, then the files.
+	h.SetContentType("multipart/mixed", map[string]string{"boundary": boundary + "-mixed"})
+	if err := textproto.WriteHeader(&buf, h.Header.Header); err != nil {
+		return nil, "", fmt.Errorf("templates: header: %w", err)
 	}
-	if err := w.Close(); err != nil {
-		return nil, "", fmt.Errorf("templates: close: %w", err)
-	}
+	var ah message.Header
+	ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
+	var nested bytes.Buffer
+	writeParts(&nested, boundary, alternative)
+	parts := []part{{header: headerBytes(ah), body: nested.Bytes(), raw: true}}
 	for _, a := range m.Attachments {
 		var ph message.Header
 		ph.SetContentType(a.ContentType, map[string]string{"charset": "utf-8"})
 		ph.SetContentDisposition("attachment", map[string]string{"filename": a.Name})
 		ph.Set("Content-Transfer-Encoding", "quoted-printable")
-		pw, err := mixed.CreatePart(ph)
-		if err != nil {
-			return nil, "", fmt.Errorf("templates: attachment: %w", err)
-		}
-		if _, err := pw.Write(a.Data); err != nil {
-			return nil, "", fmt.Errorf("templates: attachment: %w", err)
-		}
-		pw.Close()
+		parts = append(parts, part{header: headerBytes(ph), body: a.Data})
 	}
-	if mixed != nil {
-		if err := mixed.Close(); err != nil {
-			return nil, "", fmt.Errorf("templates: close: %w", err)
-		}
-	}
+	writeParts(&buf, boundary+"-mixed", parts)
 	return buf.Bytes(), text.String(), nil
 }
