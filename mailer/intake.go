@@ -285,7 +285,11 @@ func (in *Intake) fetch(c *imapclient.Client, uidValidity uint32) error {
 	}
 	var unknown, check []imap.UID
 	known := map[imap.UID]string{} // fingerprints the store holds
-	if err := in.DB.View(func(tx *store.Tx) error {
+	var ahead store.Ahead          // one round trip for the first 1024 on PostgreSQL; the rest one each
+	for _, uid := range uids[:min(len(uids), 1024)] {
+		ahead.Known = append(ahead.Known, key(uid))
+	}
+	if err := in.DB.ViewAhead(ahead, func(tx *store.Tx) error {
 		for _, uid := range uids {
 			fp, ok, err := tx.Known(key(uid))
 			switch {

@@ -26,7 +26,7 @@ import (
 func (r *Referee) Handle(key store.InboxKey, raw []byte) error {
 	m := store.InboundMail{Key: key, Raw: raw}
 	defer r.senders().Prejudge(m)()
-	return r.DB.Update(func(tx *store.Tx) error { return r.inTx(tx, m) })
+	return r.DB.UpdateAhead(r.senders().Ahead(m), func(tx *store.Tx) error { return r.inTx(tx, m) })
 }
 
 // inTx is one mail's work inside a transaction: done once, then marked processed.

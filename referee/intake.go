@@ -17,7 +17,7 @@ import (
 // ProcessInbox handles the stored messages not yet processed (package inbox runs them: a
 // page at a time, new mail in batches, each attempt counted, failing mail quarantined).
 func (r *Referee) ProcessInbox() (handled int, err error) {
-	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.senders().Prejudge, Kept: r.tellKept,
+	return (&inbox.Runner{DB: r.DB, Handle: r.inTx, Prepare: r.senders().Prejudge, Ahead: r.senders().Ahead, Kept: r.tellKept,
 		MaxAttempts: r.MaxAttempts, Log: r.logger()}).Process()
 }
 

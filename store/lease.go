@@ -54,7 +54,7 @@ func (l *Lease) Acquire() (bool, error) {
 	}
 	var epoch int64
 	err := p.wait(func() error {
-		return p.run(false, func(tx pgx.Tx) error {
+		return p.run(false, func(tx *txConn) error {
 			var holder string
 			var cur int64
 			var live bool
@@ -102,7 +102,7 @@ func (l *Lease) Renew() error {
 		return ErrReadOnly
 	}
 	var n int64
-	err := p.run(false, func(tx pgx.Tx) error {
+	err := p.run(false, func(tx *txConn) error {
 		tag, err := tx.Exec(p.ctx, `UPDATE lease SET expires = current_timestamp + $3 * INTERVAL '1 millisecond'
 			WHERE name = 'leader' AND holder = $1 AND epoch = $2`, l.holder, l.epoch, l.ttl.Milliseconds())
 		n = tag.RowsAffected()
@@ -124,7 +124,7 @@ func (l *Lease) Release() error {
 	if p == nil || l.epoch == 0 {
 		return nil
 	}
-	return p.run(false, func(tx pgx.Tx) error {
+	return p.run(false, func(tx *txConn) error {
 		_, err := tx.Exec(p.ctx, `UPDATE lease SET expires = current_timestamp - INTERVAL '1 second'
 			WHERE name = 'leader' AND holder = $1 AND epoch = $2`, l.holder, l.epoch)
 		return err
@@ -138,7 +138,7 @@ func (db *DB) Leader() (holder string, epoch int64, live bool, err error) {
 	if p == nil {
 		return "", 0, false, nil
 	}
-	err = p.run(true, func(tx pgx.Tx) error {
+	err = p.run(true, func(tx *txConn) error {
 		err := tx.QueryRow(p.ctx, `SELECT holder, epoch, expires > current_timestamp FROM lease WHERE name = 'leader'`).Scan(&holder, &epoch, &live)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil

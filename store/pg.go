@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"net/url"
 	"slices"
 	"strings"
@@ -116,7 +115,7 @@ func (p *pgStore) migrate() error {
 			return readOnlyErr(err)
 		}
 		for v := 1; v < len(pgMigrations); v++ {
-			err := p.run(false, func(tx pgx.Tx) error {
+			err := p.run(false, func(tx *txConn) error {
 				var n int
 				if err := tx.QueryRow(p.ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, v).Scan(&n); err != nil {
 					return err
@@ -218,97 +217,9 @@ func readOnlyErr(err error) error {
 	return err
 }
 
-// run runs f in one SERIALIZABLE transaction, again while it loses serialization races. A write
-// transaction asks for no access mode: the database's default decides, so that a database set
-// read-only (default_transaction_read_only) refuses it (ErrReadOnly).
-func (p *pgStore) run(readOnly bool, f func(pgx.Tx) error) error {
-	var mode pgx.TxAccessMode // the database's default
-	if readOnly {
-		mode = pgx.ReadOnly
-	}
-	for attempt := 1; ; attempt++ {
-		err := func() error {
-			tx, err := p.pool.BeginTx(p.ctx, pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: mode})
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback(p.ctx)
-			if err := f(tx); err != nil {
-				return err
-			}
-			return tx.Commit(p.ctx)
-		}()
-		if !readOnly && attempt < 3 && errors.Is(readOnlyErr(err), ErrReadOnly) && !p.frozen() {
-			// Refused by a connection opened while the database was read-only: it keeps that
-			// default, though the database is writable again. New connections have the new one.
-			p.pool.Reset()
-			continue
-		}
-		if err == nil || !retryable(err) || attempt >= 50 {
-			return readOnlyErr(err)
-		}
-		Retries.Add(1)
-		time.Sleep(time.Duration(rand.IntN(10*attempt)+1) * time.Millisecond)
-	}
-}
-
-// update and view run fn in a transaction as DB.Update and DB.View promise.
-func (p *pgStore) update(now func() time.Time, fn func(*Tx) error) error {
-	return p.tx(false, now, fn)
-}
-
-func (p *pgStore) view(now func() time.Time, fn func(*Tx) error) error {
-	return p.tx(true, now, fn)
-}
-
-func (p *pgStore) tx(readOnly bool, now func() time.Time, fn func(*Tx) error) error {
-	return p.wait(func() error {
-		return p.run(readOnly, func(tx pgx.Tx) error {
-			// The transaction's moment: the database's (its now(), read with the fence in one
-			// round trip), or the clock a test pinned.
-			var at time.Time
-			if now == nil || !readOnly && p.fence.Load() != 0 {
-				var err error
-				if at, err = p.begin(tx, !readOnly); err != nil {
-					return err
-				}
-			}
-			if now != nil {
-				at = now()
-			}
-			// The database keeps microseconds: so does the clock its transactions read.
-			t := &pgTx{tx: tx, ctx: p.ctx, Now: at.UTC().Truncate(time.Microsecond), write: !readOnly}
-			if err := fn(&Tx{ops: t, Now: t.Now}); err != nil {
-				return err
-			}
-			return t.flush()
-		})
-	})
-}
-
-// begin reads the transaction's moment on the database's clock and, for a write, checks the
-// fence: it fails with ErrFenced when this process writes under a lease epoch that is no
-// longer the lease's. Read inside the transaction: a standby that takes the lease while it
-// runs makes one of the two fail to commit (serializable), never both succeed.
-func (p *pgStore) begin(tx pgx.Tx, write bool) (time.Time, error) {
-	epoch := p.fence.Load()
-	var at time.Time
-	if !write || epoch == 0 {
-		err := tx.QueryRow(p.ctx, `SELECT now()`).Scan(&at)
-		return at, err
-	}
-	var holder *string
-	var cur *int64
-	err := tx.QueryRow(p.ctx, `SELECT now(), (SELECT holder FROM lease WHERE name = 'leader'), (SELECT epoch FROM lease WHERE name = 'leader')`).Scan(&at, &holder, &cur)
-	if err == nil && (holder == nil || cur == nil || *cur != epoch || *holder != *p.holder.Load()) {
-		return at, ErrFenced
-	}
-	return at, err
-}
-
 // pgTx is a transaction on the database.
 type pgTx struct {
-	tx  pgx.Tx
+	tx  *txConn
 	ctx context.Context
 	Now time.Time
 	// docs holds the records read or written in this transaction by table and key (their
@@ -331,6 +242,17 @@ type pgTx struct {
 	// one round trip.
 	later  []laterStmt
 	outIDs []int64
+	// done, known, tokens and seen are answers read ahead (Ahead) or already given, kept
+	// until a write in this transaction changes them: Processed's, Known's, TokenRef's and
+	// whether a game's side saw a Message-ID.
+	done   map[InboxKey]bool
+	known  map[InboxKey]knownAnswer
+	tokens map[string]tokenAnswer
+	seen   map[msgIDKey]bool
+	// states are the games' status and variant as their rows had them (stateCounter), for
+	// those read or written in this transaction: a game written back with the same needs no
+	// count moved.
+	states map[uint64]string
 	// write is set in a write transaction: a game read there brings its players' records
 	// along (the mail's transaction reads them next).
 	write bool
@@ -342,29 +264,39 @@ type laterStmt struct {
 	args []any
 }
 
-// flush writes what the transaction holds back, games in id order, in one round trip (a
-// batch): a mail's game, its due moment and its key marked processed go together, and COMMIT
-// follows.
-func (t *pgTx) flush() error {
-	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 && len(t.later) == 0 {
-		return nil
-	}
+// held queues on b what the transaction holds back, games in id order: a mail's game, its
+// due moment, its key marked processed, its event, the Message-ID seen and the mails queued
+// go together. after, once b was sent, checks the games' writes and does what follows from
+// them; final reports that after will send nothing (COMMIT may then go in b's round trip):
+// a game whose status and variant the transaction read and did not change needs no count
+// moved.
+func (t *pgTx) held(b *pgx.Batch) (after func() error, final bool, err error) {
 	type put struct {
-		g   Game
-		doc []byte
-		r   gameRowResult
+		g       Game
+		doc     []byte
+		r       gameRowResult
+		counted bool
 	}
 	var puts []*put
-	b := &pgx.Batch{}
+	final = true
 	for _, id := range slices.Sorted(maps.Keys(t.putGames)) {
 		p := &put{g: t.putGames[id]}
 		due, withDue := t.dues[id]
 		q, args, doc, err := gameRow(&p.g, false, due, withDue)
 		if err != nil {
-			return fmt.Errorf("store: put game %d: %w", id, err)
+			return nil, false, fmt.Errorf("store: put game %d: %w", id, err)
 		}
 		p.doc = doc
 		b.Queue(q, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&p.r.wasStatus, &p.r.wasVariant, &p.r.n) })
+		if len(p.g.Former) > 0 {
+			addrs := make([]string, len(p.g.Former))
+			for i, f := range p.g.Former {
+				addrs[i] = f.Address
+			}
+			b.Queue(`INSERT INTO former_players (game, address) SELECT $1, unnest($2::TEXT[]) ON CONFLICT DO NOTHING`, int64(id), addrs)
+		}
+		p.counted = t.states[id] == stateCounter(p.g.Status, p.g.Variant)
+		final = final && p.counted
 		puts = append(puts, p)
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.dues)) {
@@ -378,18 +310,58 @@ func (t *pgTx) flush() error {
 	for _, l := range t.later {
 		b.Queue(l.sql, l.args...)
 	}
-	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
-		return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
-	}
-	for _, p := range puts {
-		if err := t.afterGameRow(&p.g, p.doc, p.r); err != nil {
-			return fmt.Errorf("store: put game %d: %w", p.g.ID, err)
-		}
-	}
 	clear(t.putGames)
 	clear(t.dues)
 	t.processed, t.later = t.processed[:0], t.later[:0]
-	return nil
+	return func() error {
+		for _, p := range puts {
+			if err := t.afterGameRow(&p.g, p.doc, p.r, p.counted); err != nil {
+				return fmt.Errorf("store: put game %d: %w", p.g.ID, err)
+			}
+		}
+		return nil
+	}, final, nil
+}
+
+// flush writes what the transaction holds back (held) in one round trip.
+func (t *pgTx) flush() error {
+	if len(t.putGames) == 0 && len(t.dues) == 0 && len(t.processed) == 0 && len(t.later) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	after, _, err := t.held(b)
+	if err != nil {
+		return err
+	}
+	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+		return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
+	}
+	return after()
+}
+
+// commit writes what the transaction holds back and commits it, in one round trip when
+// nothing follows from the writes.
+func (t *pgTx) commit() error {
+	b := &pgx.Batch{}
+	after, final, err := t.held(b)
+	if err != nil {
+		return err
+	}
+	if !final {
+		if b.Len() > 0 {
+			if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+				return fmt.Errorf("store: write games, due moments and processed keys: %w", err)
+			}
+		}
+		if err := after(); err != nil {
+			return err
+		}
+		return t.tx.commit(nil)
+	}
+	if err := t.tx.commit(b); err != nil {
+		return fmt.Errorf("store: write games, due moments and processed keys, and commit: %w", err)
+	}
+	return after()
 }
 
 // cached returns the doc of key in the transaction's cache.
@@ -442,7 +414,7 @@ func (p *pgStore) setting(key string) (string, error) {
 }
 
 func (p *pgStore) setSetting(key, value string) error {
-	return p.tx(false, nil, func(tx *Tx) error {
+	return p.tx(false, nil, nil, func(tx *Tx) error {
 		_, err := tx.ops.(*pgTx).tx.Exec(p.ctx, `INSERT INTO settings (key, value) VALUES ($1, $2)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
@@ -450,7 +422,7 @@ func (p *pgStore) setSetting(key, value string) error {
 }
 
 func (p *pgStore) settingOrSet(key, value string) (string, error) {
-	err := p.tx(false, nil, func(tx *Tx) error {
+	err := p.tx(false, nil, nil, func(tx *Tx) error {
 		return tx.ops.(*pgTx).tx.QueryRow(p.ctx, `WITH put AS (INSERT INTO settings (key, value) VALUES ($1, $2)
 			ON CONFLICT (key) DO NOTHING RETURNING value)
 			SELECT value FROM put UNION ALL SELECT value FROM settings WHERE key = $1`, key, value).Scan(&value)
@@ -470,7 +442,7 @@ var pgTables = []struct{ name, order string }{
 // dump returns every row of every table as JSON, keyed by table and row number.
 func (p *pgStore) dump() (map[string]string, error) {
 	out := map[string]string{}
-	err := p.run(true, func(tx pgx.Tx) error {
+	err := p.run(true, func(tx *txConn) error {
 		for _, tb := range pgTables {
 			rows, err := tx.Query(p.ctx, `SELECT row_to_json(x)::TEXT FROM (SELECT * FROM `+tb.name+` ORDER BY `+tb.order+`) x`)
 			if err != nil {
@@ -499,7 +471,7 @@ func (p *pgStore) dump() (map[string]string, error) {
 // pruneSome is bboltTx.pruneSome on the database: the raw copies of up to max sent mails done
 // before the retention, after the mark.
 func (p *pgStore) pruneSome(clock func() time.Time, max int) (pruned int, more bool, err error) {
-	err = p.tx(false, clock, func(tx *Tx) error {
+	err = p.tx(false, clock, nil, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
 		now := tx.Now
 		mark := int64(0)
@@ -563,7 +535,7 @@ func jsonDoc(v any) ([]byte, error) { return json.Marshal(v) }
 // Message-IDs seen as old (the same retention: a mail re-sent after it is a new one); more
 // reports that there may be others.
 func (p *pgStore) forgetSome(clock func() time.Time, max int) (forgot int, more bool, err error) {
-	err = p.tx(false, clock, func(tx *Tx) error {
+	err = p.tx(false, clock, nil, func(tx *Tx) error {
 		t := tx.ops.(*pgTx)
 		cutoff := tx.Now.Add(-ProcessedRetention)
 		tag, err := t.tx.Exec(t.ctx, `DELETE FROM processed WHERE (mailbox, uidvalidity, uid, content) IN

@@ -50,7 +50,15 @@ func (t *pgTx) putGameRow(g *Game, insert bool) error {
 	if err := t.tx.QueryRow(t.ctx, q, args...).Scan(&r.wasStatus, &r.wasVariant, &r.n); err != nil {
 		return err
 	}
-	return t.afterGameRow(g, doc, r)
+	if err := t.afterGameRow(g, doc, r, false); err != nil {
+		return err
+	}
+	for _, f := range g.Former { // who played it before a REPLACE
+		if _, err := t.tx.Exec(t.ctx, `INSERT INTO former_players (game, address) VALUES ($1, $2) ON CONFLICT DO NOTHING`, int64(g.ID), f.Address); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gameRowResult is what gameRow's statement returns.
@@ -59,14 +67,14 @@ type gameRowResult struct {
 	n                     int
 }
 
-// afterGameRow moves the counts when a game begun or ended (its status or game changed), keeps
-// who played it before a REPLACE, and remembers its doc.
-func (t *pgTx) afterGameRow(g *Game, doc []byte, r gameRowResult) error {
+// afterGameRow moves the counts when a game begun or ended (its status or game changed),
+// unless counted (the transaction knew it unchanged: held), and remembers its doc and state.
+func (t *pgTx) afterGameRow(g *Game, doc []byte, r gameRowResult, counted bool) error {
 	var err error
 	if r.n != 1 {
 		err = ErrNotFound
 	}
-	if err == nil && (r.wasStatus == nil || *r.wasStatus != string(g.Status) || *r.wasVariant != g.Variant) {
+	if err == nil && !counted && (r.wasStatus == nil || *r.wasStatus != string(g.Status) || *r.wasVariant != g.Variant) {
 		if r.wasStatus != nil {
 			_, err = t.tx.Exec(t.ctx, `UPDATE counters SET value = value - 1 WHERE name = $1`, stateCounter(Status(*r.wasStatus), *r.wasVariant))
 		}
@@ -74,16 +82,19 @@ func (t *pgTx) afterGameRow(g *Game, doc []byte, r gameRowResult) error {
 			_, err = t.next(stateCounter(g.Status, g.Variant))
 		}
 	}
-	for _, f := range g.Former {
-		if err != nil {
-			break
-		}
-		_, err = t.tx.Exec(t.ctx, `INSERT INTO former_players (game, address) VALUES ($1, $2) ON CONFLICT DO NOTHING`, int64(g.ID), f.Address)
-	}
 	if err == nil {
 		t.remember(fmt.Sprint("game/", g.ID), doc)
+		t.readState(g.ID, string(g.Status), g.Variant)
 	}
 	return err
+}
+
+// readState notes a game's status and variant as its row has them.
+func (t *pgTx) readState(id uint64, status, variant string) {
+	if t.states == nil {
+		t.states = map[uint64]string{}
+	}
+	t.states[id] = stateCounter(Status(status), variant)
 }
 
 func (t *pgTx) CreateGame(g *Game) error {
@@ -138,12 +149,13 @@ func (t *pgTx) Game(id uint64) (*Game, error) {
 	var err error
 	if !ok && t.write {
 		// A mail's transaction reads its game's players' records next: in the same round trip.
-		var white, black string
+		var white, black, status, varnt string
 		var wdoc, bdoc []byte
-		err = t.tx.QueryRow(t.ctx, `SELECT g.doc, g.white, g.black, (SELECT doc FROM players WHERE address = g.white),
-			(SELECT doc FROM players WHERE address = g.black) FROM games g WHERE g.id = $1`, int64(id)).Scan(&doc, &white, &black, &wdoc, &bdoc)
+		err = t.tx.QueryRow(t.ctx, `SELECT g.doc, g.white, g.black, g.status, g.variant, (SELECT doc FROM players WHERE address = g.white),
+			(SELECT doc FROM players WHERE address = g.black) FROM games g WHERE g.id = $1`, int64(id)).Scan(&doc, &white, &black, &status, &varnt, &wdoc, &bdoc)
 		if err == nil {
 			t.remember(key, doc)
+			t.readState(id, status, varnt)
 			for _, p := range []struct {
 				addr string
 				doc  []byte
@@ -337,6 +349,18 @@ func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
 		e.At = t.Now
 	}
 	e.At = e.At.Truncate(time.Microsecond)
+	if log, ok := t.events[id]; ok {
+		// The log read in this transaction gives the next number: the insert goes with the
+		// rest at the end (two transactions that append at once: one fails and runs again).
+		e.Seq, e.At = 1, e.At.UTC()
+		if n := len(log); n > 0 {
+			e.Seq = log[n-1].Seq + 1
+		}
+		t.later = append(t.later, laterStmt{`INSERT INTO events (game, seq, side, kind, text, at, source, days, undo)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, []any{int64(id), int64(e.Seq), e.Side, e.Kind, e.Text, e.At, e.Source, e.Days, e.Undo}})
+		t.events[id] = append(log, e)
+		return e.Seq, t.MarkDue(id)
+	}
 	// The next number and the insert in one round trip; and the game is due now (MarkDue).
 	var seq int64
 	if err := t.tx.QueryRow(t.ctx, `INSERT INTO events (game, seq, side, kind, text, at, source, days, undo)
@@ -352,6 +376,12 @@ func (t *pgTx) AppendEvent(id uint64, e Event) (uint64, error) {
 }
 
 func (t *pgTx) EventCount(id uint64) (uint64, error) {
+	if log, ok := t.events[id]; ok {
+		if len(log) == 0 {
+			return 0, nil
+		}
+		return log[len(log)-1].Seq, nil
+	}
 	var n int64
 	if err := t.tx.QueryRow(t.ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE game = $1`, int64(id)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count events of game %d: %w", id, err)
@@ -401,6 +431,17 @@ func (t *pgTx) SeenMessageID(id uint64, side int, messageID string) (bool, error
 	if messageID == "" {
 		return false, nil
 	}
+	if seen, known := t.seen[msgIDKey{id, side, messageID}]; known { // read ahead
+		if seen {
+			return true, nil
+		}
+		t.seen[msgIDKey{id, side, messageID}] = true
+		// Written with the rest at the end: a plain INSERT, so that a transaction that
+		// saw it at the same time makes this one fail (and run again), not both apply it.
+		t.later = append(t.later, laterStmt{`INSERT INTO seen_message_ids (game, side, message_id, at) VALUES ($1, $2, $3, $4)`,
+			[]any{int64(id), side, messageID, t.Now}})
+		return false, nil
+	}
 	tag, err := t.tx.Exec(t.ctx, `INSERT INTO seen_message_ids (game, side, message_id, at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (game, side, message_id) DO NOTHING`, int64(id), side, messageID, t.Now)
 	if err != nil {
@@ -422,6 +463,9 @@ func (t *pgTx) PutTokenRef(token string, ref GameRef) error {
 	if err != nil {
 		return fmt.Errorf("store: put token: %w", err)
 	}
+	if t.tokens != nil {
+		delete(t.tokens, token) // read again: as the row has it
+	}
 	return nil
 }
 
@@ -429,48 +473,76 @@ func (t *pgTx) DropToken(token string) error {
 	if _, err := t.tx.Exec(t.ctx, `DELETE FROM tokens WHERE token = $1`, token); err != nil {
 		return fmt.Errorf("store: drop token: %w", err)
 	}
+	if t.tokens != nil {
+		t.keepToken(token, GameRef{}, ErrNotFound)
+	}
 	return nil
 }
 
 func (t *pgTx) TokenRef(token string) (GameRef, error) {
-	var r GameRef
 	if token == "" {
-		return r, ErrNotFound
+		return GameRef{}, ErrNotFound
 	}
-	// A mail's token is read first, and its game, the players' records and (in a write) the
-	// game's log next: all in the same round trip, kept in the transaction's caches (what it
-	// has read or written already is left as it is).
-	var doc, gdoc, wdoc, bdoc, log []byte
-	var game int64
-	var white, black *string
-	err := t.tx.QueryRow(t.ctx, `SELECT k.doc, k.game, g.doc, g.white, g.black,
+	if c, ok := t.tokens[token]; ok { // read ahead, or put, in this transaction
+		return c.ref, c.err
+	}
+	var row tokenRow
+	return t.tokenRef(token, "", row.scan(t.tx.QueryRow(t.ctx, tokenRefSQL, token, t.write, "")), &row)
+}
+
+// tokenRefSQL reads a mail's token ($1) first, and its game, the players' records, the game's
+// status and variant, in a write ($2) its log, and whether its side saw the Message-ID $3
+// (unless ""): all in the same round trip, kept in the transaction's caches.
+const tokenRefSQL = `SELECT k.doc, k.game, k.side, g.doc, g.white, g.black, g.status, g.variant,
 		(SELECT doc FROM players WHERE address = g.white), (SELECT doc FROM players WHERE address = g.black),
 		CASE WHEN $2 THEN (SELECT json_agg(json_build_array(seq, side, kind, text, at, source, days, undo) ORDER BY seq)
-			FROM events WHERE game = k.game) END
-		FROM tokens k LEFT JOIN games g ON g.id = k.game WHERE k.token = $1`, token, t.write).Scan(&doc, &game, &gdoc, &white, &black, &wdoc, &bdoc, &log)
+			FROM events WHERE game = k.game) END,
+		$3 <> '' AND EXISTS (SELECT 1 FROM seen_message_ids s WHERE s.game = k.game AND s.side = k.side AND s.message_id = $3)
+		FROM tokens k LEFT JOIN games g ON g.id = k.game WHERE k.token = $1`
+
+// tokenRow is a row of tokenRefSQL.
+type tokenRow struct {
+	doc, gdoc, wdoc, bdoc, log  []byte
+	game, side                  int64
+	white, black, status, varnt *string
+	seen                        bool
+}
+
+func (r *tokenRow) scan(row pgx.Row) error {
+	return row.Scan(&r.doc, &r.game, &r.side, &r.gdoc, &r.white, &r.black, &r.status, &r.varnt, &r.wdoc, &r.bdoc, &r.log, &r.seen)
+}
+
+// tokenRef decodes a row of tokenRefSQL (err: the row's) into the transaction's caches (what
+// it has read or written already is left as it is) and returns the token's reference.
+func (t *pgTx) tokenRef(token, messageID string, err error, row *tokenRow) (GameRef, error) {
+	var r GameRef
 	if errors.Is(err, pgx.ErrNoRows) {
-		return r, ErrNotFound
+		err = ErrNotFound
 	}
 	if err == nil {
-		err = json.Unmarshal(doc, &r)
+		err = json.Unmarshal(row.doc, &r)
 	}
-	if err != nil || gdoc == nil || white == nil || black == nil {
+	if err == nil || errors.Is(err, ErrNotFound) {
+		t.keepToken(token, r, err)
+	}
+	if err != nil || row.gdoc == nil || row.white == nil || row.black == nil {
 		return r, err
 	}
-	id := uint64(game)
+	id := uint64(row.game)
 	if _, known := t.cached(fmt.Sprint("game/", id)); !known {
-		t.remember(fmt.Sprint("game/", id), gdoc)
+		t.remember(fmt.Sprint("game/", id), row.gdoc)
+		t.readState(id, *row.status, *row.varnt)
 	}
 	for _, p := range []struct {
 		addr string
 		doc  []byte
-	}{{*white, wdoc}, {*black, bdoc}} {
+	}{{*row.white, row.wdoc}, {*row.black, row.bdoc}} {
 		if _, known := t.cached("player/" + p.addr); !known {
 			t.remember("player/"+p.addr, p.doc) // nil: known to have no record
 		}
 	}
 	if _, known := t.events[id]; t.write && !known {
-		events, err := decodeEvents(log)
+		events, err := decodeEvents(row.log)
 		if err != nil {
 			return r, fmt.Errorf("store: events of game %d: %w", id, err)
 		}
@@ -479,7 +551,36 @@ func (t *pgTx) TokenRef(token string) (GameRef, error) {
 		}
 		t.events[id] = events
 	}
+	if k := (msgIDKey{id, int(row.side), messageID}); messageID != "" {
+		if _, known := t.seen[k]; !known {
+			if t.seen == nil {
+				t.seen = map[msgIDKey]bool{}
+			}
+			t.seen[k] = row.seen
+		}
+	}
 	return r, nil
+}
+
+// keepToken caches what TokenRef answers for token in this transaction.
+func (t *pgTx) keepToken(token string, ref GameRef, err error) {
+	if t.tokens == nil {
+		t.tokens = map[string]tokenAnswer{}
+	}
+	t.tokens[token] = tokenAnswer{ref, err}
+}
+
+// tokenAnswer is what TokenRef answered.
+type tokenAnswer struct {
+	ref GameRef
+	err error
+}
+
+// msgIDKey is a Message-ID a game's side may have seen.
+type msgIDKey struct {
+	game uint64
+	side int
+	mid  string
 }
 
 // decodeEvents reads a game's log as TokenRef's query gives it: a JSON array of [seq, side,

@@ -60,6 +60,7 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
+	clear(t.known)
 	if err := t.flush(); err != nil {
 		return false, err
 	}
@@ -214,11 +215,16 @@ const markProcessedSQL = `WITH gone AS (
 // MarkProcessed is written at flush, with the game (usually the last thing a mail's
 // transaction does); what reads the inbox or the processed keys flushes first.
 func (t *pgTx) MarkProcessed(k InboxKey) error {
+	clear(t.known)
+	if _, ok := t.done[k]; ok {
+		t.done[k] = true
+	}
 	t.processed = append(t.processed, k)
 	return nil
 }
 
 func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
+	clear(t.known)
 	if err := t.flush(); err != nil {
 		return false, err
 	}
@@ -228,6 +234,9 @@ func (t *pgTx) MarkIgnored(m InboundMail) (bool, error) {
 		ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`, append(keyArgs(m.Key), t.Now.UTC(), m.Fingerprint)...)
 	if err != nil {
 		return false, fmt.Errorf("store: mark ignored %v: %w", m.Key, err)
+	}
+	if _, ok := t.done[m.Key]; ok && tag.RowsAffected() == 1 {
+		t.done[m.Key] = true
 	}
 	return tag.RowsAffected() == 1, nil
 }
@@ -256,6 +265,9 @@ func (t *pgTx) Stored(k InboxKey) (bool, error) {
 }
 
 func (t *pgTx) Processed(k InboxKey) (bool, error) {
+	if done, ok := t.done[k]; ok { // read ahead
+		return done || slices.Contains(t.processed, k), nil
+	}
 	ok, err := t.exists(`SELECT 1 FROM processed`+keyWhere, keyArgs(k)...)
 	if err != nil {
 		return false, fmt.Errorf("store: processed %v: %w", k, err)
@@ -263,12 +275,18 @@ func (t *pgTx) Processed(k InboxKey) (bool, error) {
 	return ok, nil
 }
 
+// knownSQL is Known's query ($1-$4 the key).
+const knownSQL = `SELECT coalesce(doc->>'fingerprint', '') FROM inbox` + keyWhere + `
+	UNION ALL SELECT fingerprint FROM processed` + keyWhere + ` LIMIT 1`
+
 func (t *pgTx) Known(k InboxKey) (fingerprint string, known bool, err error) {
+	if a, ok := t.known[k]; ok { // read ahead (the inbox's writes forget it)
+		return a.fingerprint, a.known, nil
+	}
 	if err := t.flush(); err != nil {
 		return "", false, err
 	}
-	err = t.tx.QueryRow(t.ctx, `SELECT coalesce(doc->>'fingerprint', '') FROM inbox`+keyWhere+`
-		UNION ALL SELECT fingerprint FROM processed`+keyWhere+` LIMIT 1`, keyArgs(k)...).Scan(&fingerprint)
+	err = t.tx.QueryRow(t.ctx, knownSQL, keyArgs(k)...).Scan(&fingerprint)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", false, nil
 	}

@@ -228,7 +228,7 @@ type Outbox interface {
 // nothing outside the transaction that a second run would repeat.
 func (db *DB) Update(fn func(*Tx) error) error {
 	if db.pg != nil {
-		return db.pg.update(db.Now, fn)
+		return db.pg.update(db.Now, nil, fn)
 	}
 	return db.bupdate(func(btx *bolt.Tx) error {
 		now := db.clock()
@@ -239,7 +239,7 @@ func (db *DB) Update(fn func(*Tx) error) error {
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(*Tx) error) error {
 	if db.pg != nil {
-		return db.pg.view(db.Now, fn)
+		return db.pg.view(db.Now, nil, fn)
 	}
 	return db.bview(func(btx *bolt.Tx) error {
 		now := db.clock()

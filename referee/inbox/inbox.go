@@ -26,6 +26,9 @@ type Runner struct {
 	// transaction (the referee parses them and asks the mail system about their senders
 	// there); what it returns is called once they were.
 	Prepare func(ms ...store.InboundMail) (done func())
+	// Ahead, when set, names what handling ms will read (store.Ahead), once Prepare was told
+	// of them: their transaction reads it in its first round trip.
+	Ahead func(ms ...store.InboundMail) store.Ahead
 	// Kept, when set, tells a quarantined mail's sender that it was kept (in the quarantining
 	// transaction).
 	Kept func(tx *store.Tx, m *store.InboundMail) error
@@ -58,7 +61,14 @@ func (r *Runner) kept(tx *store.Tx, m *store.InboundMail) error {
 // one handles one mail alone, in its own transaction.
 func (r *Runner) one(m store.InboundMail) error {
 	defer r.prepare(m)()
-	return r.DB.Update(func(tx *store.Tx) error { return r.Handle(tx, m) })
+	return r.DB.UpdateAhead(r.ahead(m), func(tx *store.Tx) error { return r.Handle(tx, m) })
+}
+
+func (r *Runner) ahead(ms ...store.InboundMail) store.Ahead {
+	if r.Ahead == nil {
+		return store.Ahead{}
+	}
+	return r.Ahead(ms...)
 }
 
 // Process handles the stored messages not yet processed, a page at a time (memory stays
@@ -222,7 +232,7 @@ func (r *Runner) guard(f func() error) (err error) {
 // the throughput of the daemon near that of the mail servers.
 func (r *Runner) batch(ms []store.InboundMail) error {
 	defer r.prepare(ms...)()
-	return r.DB.Update(func(tx *store.Tx) error {
+	return r.DB.UpdateAhead(r.ahead(ms...), func(tx *store.Tx) error {
 		for _, m := range ms {
 			if err := r.Handle(tx, m); err != nil {
 				return err

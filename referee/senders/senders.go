@@ -220,7 +220,11 @@ func (r *Reader) Prejudge(ms ...store.InboundMail) (forget func()) {
 	// What each game asks of its senders, in one reader for all (it holds nobody up).
 	policies := map[store.InboxKey]string{}
 	if len(tokens) > 0 {
-		r.DB.View(func(tx *store.Tx) error {
+		var ahead store.Ahead // the tokens' games, in one round trip on PostgreSQL
+		for _, token := range tokens {
+			ahead.Mails = append(ahead.Mails, store.AheadMail{Token: token})
+		}
+		r.DB.ViewAhead(ahead, func(tx *store.Tx) error {
 			for k, token := range tokens {
 				if ref, err := tx.TokenRef(token); err == nil && ref.Challenge != 0 {
 					policies[k] = Policy(r.BareGame())
@@ -269,6 +273,23 @@ func (r *Reader) BareGame() *store.Game {
 }
 
 // Parsed is mail key as Prejudge parsed it, if it did.
+// Ahead is what the transaction that handles ms will read for them, from their parses
+// (Prejudge): each mail's key, token and Message-ID, and two letters a mail (a move's reply
+// and the opponent's news).
+func (r *Reader) Ahead(ms ...store.InboundMail) store.Ahead {
+	a := store.Ahead{Letters: 2 * len(ms)}
+	for _, m := range ms {
+		am := store.AheadMail{Key: m.Key}
+		if msg, ok, err := r.Parsed(m.Key); ok && err == nil && msg != nil {
+			if token, bounce := r.TokenOf(msg); !bounce {
+				am.Token, am.MessageID = token, msg.MessageID
+			}
+		}
+		a.Mails = append(a.Mails, am)
+	}
+	return a
+}
+
 func (r *Reader) Parsed(key store.InboxKey) (msg *parser.Message, ok bool, err error) {
 	r.Judged.mu.Lock()
 	defer r.Judged.mu.Unlock()
