@@ -330,6 +330,7 @@ func (s *Sender) record(batch []delivery) (sent int, next time.Time, err error) 
 			m.Attempts++
 			if r.sendErr == nil {
 				m.Sent, m.LastError = now, ""
+				m.Raw = nil // the outbox holds it: Done moves it to the sent mail
 				if err := tx.Done(m); err != nil {
 					return err
 				}
@@ -339,6 +340,7 @@ func (s *Sender) record(batch []delivery) (sent int, next time.Time, err error) 
 			nextTry, perr := s.Policy.Next(r.sendErr, m.Attempts, m.Created, now)
 			if perr != nil {
 				m.Failed, r.giveUp = true, perr
+				m.Raw = nil
 				if err := tx.Done(m); err != nil {
 					return err
 				}

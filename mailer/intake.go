@@ -482,6 +482,7 @@ func (in *Intake) ignored(mails []store.InboundMail) map[store.InboxKey]string {
 // recorded as processed at once (with its fingerprint, so that a server that reuses its UID
 // for other mail is still caught). It returns how many were stored to be handled.
 func Store(tx store.Inbox, mails []store.InboundMail, ignored map[store.InboxKey]string) (stored int, err error) {
+	var keep []store.InboundMail
 	for _, m := range mails {
 		if ignored[m.Key] != "" {
 			if _, err := tx.MarkIgnored(m); err != nil {
@@ -489,11 +490,17 @@ func Store(tx store.Inbox, mails []store.InboundMail, ignored map[store.InboxKey
 			}
 			continue
 		}
-		isNew, err := tx.PutInbound(m)
-		if err != nil {
-			return 0, err
-		}
-		if isNew {
+		keep = append(keep, m)
+	}
+	if len(keep) == 0 {
+		return 0, nil
+	}
+	isNew, err := tx.PutInbounds(keep) // one round trip on PostgreSQL
+	if err != nil {
+		return 0, err
+	}
+	for _, n := range isNew {
+		if n {
 			stored++
 		}
 	}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/refereed/refereed/store/storetest"
@@ -239,4 +241,54 @@ func TestAheadSeenRace(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A mail recorded as sent without its raw copy keeps the outbox's (the sender does not send
+// it to the database again).
+func TestDoneMovesOutboxRaw(t *testing.T) { each(t, testDoneMovesOutboxRaw) }
+
+func testDoneMovesOutboxRaw(t *testing.T, db *DB, _ string) {
+	raw := []byte("Subject: your move\r\n\r\nboard\r\n")
+	var id uint64
+	if err := db.Update(func(tx *Tx) (err error) {
+		id, err = tx.Enqueue(OutMail{MessageID: "m@x", To: []string{"a@x"}, Raw: raw})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error {
+		out, err := tx.Outbox()
+		if err != nil || len(out) != 1 {
+			return fmt.Errorf("outbox: %d mails, %v", len(out), err)
+		}
+		m := out[0]
+		m.Raw, m.Sent = nil, tx.Now
+		return tx.Done(m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		sent, err := tx.SentMails()
+		if err != nil || len(sent) != 1 || sent[0].ID != id || string(sent[0].Raw) != string(raw) {
+			t.Errorf("sent: %v %+v, want the outbox's raw copy", err, sent)
+		}
+		if n, err := tx.OutboxCount(); err != nil || n != 0 {
+			t.Errorf("outbox after Done: %d %v", n, err)
+		}
+		return nil
+	})
+}
+
+// The raw mails and the games' records are compressed with lz4 (schema 10).
+func TestRawCompressedWithLZ4(t *testing.T) {
+	db := open(t, storetest.Postgres(t))
+	defer db.Close()
+	for _, col := range []string{"outbox.raw", "sent.raw", "inbox.raw", "games.doc"} {
+		tb, name, _ := strings.Cut(col, ".")
+		var method string
+		err := db.pg.pool.QueryRow(db.pg.ctx, `SELECT attcompression::TEXT FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2`, tb, name).Scan(&method)
+		if err != nil || method != "l" {
+			t.Errorf("%s: compression %q (%v), want lz4 (l)", col, method, err)
+		}
+	}
 }

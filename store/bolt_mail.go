@@ -28,6 +28,17 @@ type processedMark struct {
 
 // PutInbound stores a fetched message unless its key is already stored or processed; it
 // reports whether it was new.
+func (t *boltTx) PutInbounds(ms []InboundMail) ([]bool, error) {
+	isNew := make([]bool, len(ms))
+	for i, m := range ms {
+		var err error
+		if isNew[i], err = t.PutInbound(m); err != nil {
+			return nil, err
+		}
+	}
+	return isNew, nil
+}
+
 func (t *boltTx) PutInbound(m InboundMail) (bool, error) {
 	k := m.Key.bytes()
 	if t.tx.Bucket(bProcessed).Get(k) != nil || t.tx.Bucket(bInbox).Get(k) != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Inbound and outbound mail on PostgreSQL: the bbolt backend's methods (bolt_mail.go) as SQL.
@@ -60,36 +61,52 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 }
 
 func (t *pgTx) PutInbound(m InboundMail) (bool, error) {
-	clear(t.known)
-	if err := t.flush(); err != nil {
+	isNew, err := t.PutInbounds([]InboundMail{m})
+	if err != nil {
 		return false, err
 	}
-	if m.Fetched.IsZero() {
-		m.Fetched = t.Now
+	return isNew[0], nil
+}
+
+// PutInbounds stores each mail unless its key waits already or was processed: one round
+// trip for all.
+func (t *pgTx) PutInbounds(ms []InboundMail) ([]bool, error) {
+	clear(t.known)
+	if err := t.flush(); err != nil {
+		return nil, err
 	}
-	raw := m.Raw
-	if raw == nil {
-		raw = []byte{}
-	}
-	m.Raw = nil
-	doc, err := jsonDoc(m)
-	if err != nil {
-		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
-	}
-	var quarantined any
-	if !m.Quarantined.IsZero() {
-		quarantined = m.Quarantined
-	}
-	// Stored unless its key waits already or was processed: one round trip.
-	tag, err := t.tx.Exec(t.ctx, `INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
+	isNew := make([]bool, len(ms))
+	b := &pgx.Batch{}
+	for i, m := range ms {
+		if m.Fetched.IsZero() {
+			m.Fetched = t.Now
+		}
+		raw := m.Raw
+		if raw == nil {
+			raw = []byte{}
+		}
+		m.Raw = nil
+		doc, err := jsonDoc(m)
+		if err != nil {
+			return nil, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+		}
+		var quarantined any
+		if !m.Quarantined.IsZero() {
+			quarantined = m.Quarantined
+		}
+		b.Queue(`INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
 		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
 		WHERE NOT EXISTS (SELECT 1 FROM processed WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
 		ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`,
-		append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...)
-	if err != nil {
-		return false, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
+			append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...).Exec(func(tag pgconn.CommandTag) error {
+			isNew[i] = tag.RowsAffected() == 1
+			return nil
+		})
 	}
-	return tag.RowsAffected() == 1, nil
+	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+		return nil, fmt.Errorf("store: put %d mails in the inbox: %w", len(ms), err)
+	}
+	return isNew, nil
 }
 
 func (t *pgTx) Inbound(k InboxKey) (*InboundMail, error) {
@@ -420,10 +437,11 @@ func (t *pgTx) Done(m OutMail) error {
 	if !m.Sent.IsZero() {
 		sent = m.Sent
 	}
-	if err == nil { // recorded as sent and out of the outbox in one statement
-		t.later = append(t.later, laterStmt{`WITH gone AS (DELETE FROM outbox WHERE id = $1)
+	if err == nil { // recorded as sent and out of the outbox in one statement; without a raw
+		// copy given, the outbox's is moved (it need not travel to the database again)
+		t.later = append(t.later, laterStmt{`WITH gone AS (DELETE FROM outbox WHERE id = $1 RETURNING raw)
 			INSERT INTO sent (id, message_id, game, kind, recipients, created, sent, failed, doc, raw)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, (SELECT raw FROM gone)))
 			ON CONFLICT (id) DO UPDATE SET sent = excluded.sent, failed = excluded.failed, doc = excluded.doc, raw = excluded.raw`,
 			[]any{int64(m.ID), m.MessageID, int64(m.Game), m.Kind, strings.Join(m.To, ", "), m.Created, sent, m.Failed, doc, raw}})
 	}

@@ -190,6 +190,9 @@ type Challenges interface {
 // (mailbox, UIDVALIDITY, UID), and the keys processed, with the fingerprint of their content.
 type Inbox interface {
 	PutInbound(m InboundMail) (bool, error)
+	// PutInbounds puts each of ms as PutInbound does, in order, and reports which were new
+	// (on PostgreSQL in one round trip).
+	PutInbounds(ms []InboundMail) ([]bool, error)
 	Inbound(k InboxKey) (*InboundMail, error)
 	PendingInbound() ([]InboundMail, error)
 	InboundPage(after *InboxKey, n int, maxBytes int64) ([]InboundMail, error)
