@@ -12,7 +12,10 @@
 // inbound mail, so a mail's effects and replies commit together or not at all. Each Tx
 // carries Now, fixed when it begins. No []byte from bbolt outlives its transaction: every
 // value is decoded (copied) before it is returned. On PostgreSQL a write transaction is
-// SERIALIZABLE and may be run again (see Update).
+// SERIALIZABLE and may be run again (see Update). A caller that knows what its transaction
+// will read names it ahead (UpdateAhead, ViewAhead: Ahead), and PostgreSQL reads it all with
+// BEGIN in one round trip; the writes a transaction holds to its end go with COMMIT in
+// another (pg_tx.go). bbolt has no round trips and ignores it.
 //
 // What a Tx offers is split by domain, one interface each, and a Tx is all of them:
 //
