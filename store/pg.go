@@ -361,6 +361,8 @@ func (t *pgTx) commit() error {
 	if err := t.tx.commit(b); err != nil {
 		return fmt.Errorf("store: write games, due moments and processed keys, and commit: %w", err)
 	}
+	// Committed: after only remembers what was written (a held game's row is an upsert,
+	// one row whatever was there, and its counts did not move).
 	return after()
 }
 

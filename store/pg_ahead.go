@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -33,7 +34,7 @@ func (t *pgTx) queueAhead(b *pgx.Batch, a *Ahead) {
 			var row tokenRow
 			b.Queue(tokenRefSQL, token, t.write, mid).QueryRow(func(r pgx.Row) error {
 				_, err := t.tokenRef(token, mid, row.scan(r), &row)
-				if err == ErrNotFound {
+				if errors.Is(err, ErrNotFound) {
 					return nil // kept as the answer
 				}
 				return err
