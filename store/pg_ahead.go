@@ -8,8 +8,9 @@ import (
 )
 
 // queueAhead queues on b (the transaction's first round trip) the reads a names, each
-// answered into the transaction's caches: Processed, Known, TokenRef (with the game, its
-// players, its log and the Message-ID seen) and the outbox's ids then read no further.
+// answered into the transaction's caches: Processed's, Known's and TokenRef's answers (with
+// the game, its players, its log and the Message-ID seen), and ids for the mails it will
+// queue, taken from the outbox's sequence.
 func (t *pgTx) queueAhead(b *pgx.Batch, a *Ahead) {
 	if a == nil {
 		return
