@@ -368,7 +368,7 @@ func BenchmarkThroughput(b *testing.B) {
 		harness, harnessUser := hU1-hU0+hS1-hS0, hU1-hU0
 		// Raw consumer, before and after the referee: the machine's pace swings within
 		// minutes, and the referee is read against the mean of the two.
-		runRaw := func(tag string) (rate float64, cpu, user time.Duration) {
+		runRaw := func(tag string) (rate float64, cpu, user, machine time.Duration) {
 			empty(b)
 			rawOut := newTap(false)
 			ctx, cancel := context.WithCancel(context.Background())
@@ -380,27 +380,31 @@ func BenchmarkThroughput(b *testing.B) {
 				from[k], to[k] = fmt.Sprintf("w%d@%s", k%20, domain), refAddr
 			}
 			u0, s0 := cpuSplit()
+			m0 := machineBusy()
 			start := time.Now()
 			ids := burst(b, from, to, tag)
 			waitAnswered(b, rawOut, ids, 2*time.Minute)
 			rate = float64(n) / time.Since(start).Seconds()
 			u1, s1 := cpuSplit()
+			machine = machineBusy() - m0
 			cancel()
 			time.Sleep(200 * time.Millisecond)
-			return rate, u1 - u0 + s1 - s0, u1 - u0
+			return rate, u1 - u0 + s1 - s0, u1 - u0, machine
 		}
-		rawRate, rawCPU, rawUser := runRaw("raw")
+		rawRate, rawCPU, rawUser, rawMachine := runRaw("raw")
 
 		// Referee.
 		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "bolt")
 		stopProfile := profile(b, "REFEREED_BENCH_CPUPROFILE") // the referee's burst alone
 		u0, s0 := cpuSplit()
 		commits, sessions := store.Commits.Load(), mailer.Sessions.Load()
+		m0 := machineBusy()
 		start := time.Now()
 		burst(b, white, refTo, "ref")
 		waitAnswered(b, refOut, keys, 2*time.Minute)
 		refRate := float64(n) / time.Since(start).Seconds()
 		u1, s1 := cpuSplit()
+		refMachine := machineBusy() - m0
 		// Write transactions per mail: intake, the referee's, the deliveries' records.
 		b.ReportMetric(float64(store.Commits.Load()-commits)/float64(n), "bolt-commits/mail")
 		// SMTP sessions opened per mail answered (each: connect, greeting, EHLO, QUIT).
@@ -408,8 +412,15 @@ func BenchmarkThroughput(b *testing.B) {
 		stopProfile()
 		cpu, user := u1-u0+s1-s0, u1-u0
 		stop()
-		rate2, cpu2, user2 := runRaw("raw2")
-		rawRate, rawCPU, rawUser = (rawRate+rate2)/2, (rawCPU+cpu2)/2, (rawUser+user2)/2
+		rate2, cpu2, user2, machine2 := runRaw("raw2")
+		rawRate, rawCPU, rawUser, rawMachine = (rawRate+rate2)/2, (rawCPU+cpu2)/2, (rawUser+user2)/2, (rawMachine+machine2)/2
+		// The CPU the whole machine spent a mail (every process, the mail servers' and the
+		// kernel's work included) in each pipeline's burst: the referee answers each move with
+		// two mails, the raw consumer with one, and the mail servers' work for them is most of
+		// it.
+		perMail := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(n) }
+		b.ReportMetric(perMail(rawMachine), "raw-machine-cpu-ms/mail")
+		b.ReportMetric(perMail(refMachine), "machine-cpu-ms/mail")
 		b.ReportMetric(rawRate, "raw-mails/s")
 		b.ReportMetric(refRate, "referee-mails/s")
 		b.ReportMetric(refRate/rawRate, "x-raw")
@@ -419,11 +430,13 @@ func BenchmarkThroughput(b *testing.B) {
 			retries, trips := store.Retries.Load(), store.RoundTrips.Load()
 			server0 := procCPU("postgres")
 			u0, s0 := cpuSplit()
+			m0 := machineBusy()
 			start := time.Now()
 			burst(b, white, refTo, "pg")
 			waitAnswered(b, refOut, keys, 2*time.Minute)
 			pgRate := float64(n) / time.Since(start).Seconds()
 			u1, s1 := cpuSplit()
+			b.ReportMetric(perMail(machineBusy()-m0), "pg-machine-cpu-ms/mail")
 			// The CPU a mail of this process (the harness's share taken out) and of the
 			// database's processes: the machine's two cores are shared by all.
 			b.ReportMetric(float64((u1-u0+s1-s0-harness).Microseconds())/1000/float64(n), "pg-referee-cpu-ms/mail")
@@ -453,8 +466,6 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 }
 
-// profile writes a CPU profile to the file the environment variable env names, until the
-// function it returns is called; nothing when env is unset.
 // procCPU is the user and system CPU time of the machine's processes whose command starts
 // with name (from /proc; clock ticks of 10 ms, as Linux reports them to every process). A
 // process that ends between two readings is not counted: the pool's connections last.
@@ -481,6 +492,28 @@ func procCPU(name string) time.Duration {
 	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
+// machineBusy is the CPU time the machine's cores spent busy so far, from /proc/stat (user,
+// nice, system, irq, softirq and steal, in clock ticks of 10 ms): every process's, the
+// kernel's threads' and the interrupts'.
+func machineBusy() time.Duration {
+	st, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := bytes.Cut(st, []byte("\n"))
+	var ticks int64
+	for i, f := range strings.Fields(string(line))[1:] { // cpu user nice system idle iowait irq softirq steal guest ...
+		if i == 3 || i == 4 || i >= 8 { // idle and iowait; guest time is counted in user
+			continue
+		}
+		v, _ := strconv.ParseInt(f, 10, 64)
+		ticks += v
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// profile writes a CPU profile to the file the environment variable env names, until the
+// function it returns is called; nothing when env is unset.
 func profile(b *testing.B, env string) func() {
 	path := os.Getenv(env)
 	if path == "" {
