@@ -12,10 +12,12 @@ package mailbench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"regexp"
 	"runtime/pprof"
@@ -77,21 +79,30 @@ func cpuSplit() (user, sys time.Duration) {
 	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
-// empty clears the referee's mailboxes.
+// empty clears the referee's mailboxes, and the players' (w0..w19, b0..b19): every burst
+// starts from the same mailboxes. Dovecot's delivery into a mailbox costs more the more it
+// holds, and the bursts that came later used to pay for the mail of those before.
 func empty(b *testing.B) {
-	c, err := imapclient.DialInsecure(imapAddr, nil)
-	if err != nil {
-		b.Fatal(err)
+	accounts := []string{refAddr}
+	for i := 0; i < 20; i++ {
+		accounts = append(accounts, fmt.Sprintf("w%d@%s", i, domain), fmt.Sprintf("b%d@%s", i, domain))
 	}
-	defer c.Close()
-	if err := c.Login(refAddr, password).Wait(); err != nil {
-		b.Fatal(err)
-	}
-	for _, mb := range []string{"INBOX", "Processed"} {
-		if sel, err := c.Select(mb, nil).Wait(); err == nil && sel.NumMessages > 0 {
-			c.Store(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close()
-			c.Expunge().Close()
+	for _, a := range accounts {
+		c, err := imapclient.DialInsecure(imapAddr, nil)
+		if err != nil {
+			b.Fatal(err)
 		}
+		if err := c.Login(a, password).Wait(); err != nil {
+			c.Close()
+			b.Fatal(err)
+		}
+		for _, mb := range []string{"INBOX", "Processed"} {
+			if sel, err := c.Select(mb, nil).Wait(); err == nil && sel.NumMessages > 0 {
+				c.Store(imap.SeqSetNum(seqRange(sel.NumMessages)...), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close()
+				c.Expunge().Close()
+			}
+		}
+		c.Close()
 	}
 }
 
@@ -381,9 +392,11 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			u0, s0 := cpuSplit()
 			m0 := machineBusy()
+			snapR := tasks()
 			start := time.Now()
 			ids := burst(b, from, to, tag)
 			waitAnswered(b, rawOut, ids, 2*time.Minute)
+			byCommand(tag, snapR, tasks(), n)
 			rate = float64(n) / time.Since(start).Seconds()
 			u1, s1 := cpuSplit()
 			machine = machineBusy() - m0
@@ -399,9 +412,11 @@ func BenchmarkThroughput(b *testing.B) {
 		u0, s0 := cpuSplit()
 		commits, sessions := store.Commits.Load(), mailer.Sessions.Load()
 		m0 := machineBusy()
+		snapB := tasks()
 		start := time.Now()
 		burst(b, white, refTo, "ref")
 		waitAnswered(b, refOut, keys, 2*time.Minute)
+		byCommand("bolt", snapB, tasks(), n)
 		refRate := float64(n) / time.Since(start).Seconds()
 		u1, s1 := cpuSplit()
 		refMachine := machineBusy() - m0
@@ -431,9 +446,11 @@ func BenchmarkThroughput(b *testing.B) {
 			server0 := procCPU("postgres")
 			u0, s0 := cpuSplit()
 			m0 := machineBusy()
+			snapP := tasks()
 			start := time.Now()
 			burst(b, white, refTo, "pg")
 			waitAnswered(b, refOut, keys, 2*time.Minute)
+			byCommand("postgres", snapP, tasks(), n)
 			pgRate := float64(n) / time.Since(start).Seconds()
 			u1, s1 := cpuSplit()
 			b.ReportMetric(perMail(machineBusy()-m0), "pg-machine-cpu-ms/mail")
@@ -603,3 +620,67 @@ func pct(d []time.Duration, p int) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// tasks is the CPU time (clock ticks of 10 ms) of every thread of every process so far, by
+// thread, when REFEREED_BENCH_PROCS is set (nil otherwise): byCommand then says, between
+// two readings, which commands the machine's CPU went to (the mail servers' processes, the
+// database's, this one's, the kernel's threads).
+func tasks() map[string][2]int64 {
+	if os.Getenv("REFEREED_BENCH_PROCS") == "" {
+		return nil
+	}
+	out := map[string][2]int64{}
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if p.Name()[0] < '0' || p.Name()[0] > '9' {
+			continue
+		}
+		threads, _ := os.ReadDir("/proc/" + p.Name() + "/task")
+		for _, th := range threads {
+			st, err := os.ReadFile("/proc/" + p.Name() + "/task/" + th.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			i, j := bytes.IndexByte(st, '('), bytes.LastIndexByte(st, ')')
+			if i < 0 || j < i || j+2 > len(st) {
+				continue
+			}
+			comm := string(st[i+1 : j])
+			if strings.HasPrefix(comm, "kworker") {
+				comm = "kworker"
+			}
+			f := strings.Fields(string(st[j+2:])) // utime and stime are the 12th and 13th
+			if len(f) < 13 {
+				continue
+			}
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			sy, _ := strconv.ParseInt(f[12], 10, 64)
+			out[comm+"\x00"+p.Name()+"/"+th.Name()] = [2]int64{u, sy}
+		}
+	}
+	return out
+}
+
+// byCommand prints the CPU a mail each command took between two readings of tasks (the
+// twelve that took most), and all of them, user and system.
+func byCommand(tag string, before, after map[string][2]int64, n int) {
+	if after == nil {
+		return
+	}
+	by := map[string]int64{}
+	var total, system int64
+	for k, v := range after {
+		u, sy := v[0]-before[k][0], v[1]-before[k][1]
+		comm, _, _ := strings.Cut(k, "\x00")
+		by[comm] += u + sy
+		total += u + sy
+		system += sy
+	}
+	comms := slices.SortedFunc(maps.Keys(by), func(a, b string) int { return cmp.Compare(by[b], by[a]) })
+	ms := func(ticks int64) float64 { return float64(ticks*10) / float64(n) }
+	line := fmt.Sprintf("%s: every process %.1f ms a mail (system %.1f):", tag, ms(total), ms(system))
+	for _, c := range comms[:min(12, len(comms))] {
+		line += fmt.Sprintf(" %s %.2f", c, ms(by[c]))
+	}
+	fmt.Println(line)
+}
