@@ -12,9 +12,10 @@ import (
 )
 
 // A transaction on PostgreSQL in as few round trips as it can take. BEGIN goes with the
-// transaction's first statements: its moment and fence (begin), and what its caller said it
-// will read (Ahead). COMMIT goes with the writes held to the end (flush). A mail's
-// transaction is then two round trips plus one a read that nobody could name ahead.
+// transaction's first statements: its moment and fence (queueBegin), and what its caller said
+// it will read (Ahead, queueAhead). COMMIT goes with the writes held to the end (pgTx.held,
+// pgTx.commit). A mail's transaction is then two round trips, plus one for each read that
+// nobody could name ahead.
 
 // txConn is a connection of the pool inside one transaction. Its BEGIN is held until the
 // first statement and sent in that statement's round trip; commit sends COMMIT, in the round
