@@ -21,6 +21,25 @@ func keyArgs(k InboxKey) []any {
 
 const inboxCols = `doc, raw`
 
+// rawApart takes a record's raw mail out of it, for a column of its own (empty, never NULL,
+// when it has none).
+func rawApart(raw *[]byte) []byte {
+	r := *raw
+	*raw = nil
+	if r == nil {
+		r = []byte{}
+	}
+	return r
+}
+
+// nullTime is t, or NULL when it is zero.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
 // scanDoc decodes a row of (doc, raw): the record, its raw mail put back where raw says.
 func scanDoc[T any](row pgx.Row, raw func(*T) *[]byte) (T, error) {
 	var m T
@@ -50,13 +69,9 @@ func (t *pgTx) updateInbound(m InboundMail) error {
 	if err != nil {
 		return err
 	}
-	var quarantined any
-	if !m.Quarantined.IsZero() {
-		quarantined = m.Quarantined
-	}
 	t.later = append(t.later, laterStmt{`UPDATE inbox SET attempts = $5, quarantined = $6, error = $7, doc = $8
 		WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4`,
-		append(keyArgs(m.Key), m.Attempts, quarantined, m.Error, doc)})
+		append(keyArgs(m.Key), m.Attempts, nullTime(m.Quarantined), m.Error, doc)})
 	return nil
 }
 
@@ -81,24 +96,16 @@ func (t *pgTx) PutInbounds(ms []InboundMail) ([]bool, error) {
 		if m.Fetched.IsZero() {
 			m.Fetched = t.Now
 		}
-		raw := m.Raw
-		if raw == nil {
-			raw = []byte{}
-		}
-		m.Raw = nil
+		raw := rawApart(&m.Raw)
 		doc, err := jsonDoc(m)
 		if err != nil {
 			return nil, fmt.Errorf("store: put inbox %v: %w", m.Key, err)
-		}
-		var quarantined any
-		if !m.Quarantined.IsZero() {
-			quarantined = m.Quarantined
 		}
 		b.Queue(`INSERT INTO inbox (mailbox, uidvalidity, uid, content, fetched, attempts, quarantined, error, doc, raw)
 		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
 		WHERE NOT EXISTS (SELECT 1 FROM processed WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3 AND content = $4)
 		ON CONFLICT (mailbox, uidvalidity, uid, content) DO NOTHING`,
-			append(keyArgs(m.Key), m.Fetched, m.Attempts, quarantined, m.Error, doc, raw)...).Exec(func(tag pgconn.CommandTag) error {
+			append(keyArgs(m.Key), m.Fetched, m.Attempts, nullTime(m.Quarantined), m.Error, doc, raw)...).Exec(func(tag pgconn.CommandTag) error {
 			isNew[i] = tag.RowsAffected() == 1
 			return nil
 		})
@@ -328,11 +335,7 @@ func (t *pgTx) HighestProcessedUID(mailbox string, uidValidity uint32) (uint32, 
 
 func (t *pgTx) Enqueue(m OutMail) (uint64, error) {
 	m.Created = t.Now
-	raw := m.Raw
-	if raw == nil {
-		raw = []byte{}
-	}
-	m.Raw = nil
+	raw := rawApart(&m.Raw)
 	doc, err := jsonDoc(m)
 	if err != nil {
 		return 0, fmt.Errorf("store: put outbox: %w", err)
@@ -408,11 +411,7 @@ func (t *pgTx) PutOutbox(m OutMail) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	raw := m.Raw
-	if raw == nil {
-		raw = []byte{}
-	}
-	m.Raw = nil
+	raw := rawApart(&m.Raw)
 	doc, err := jsonDoc(m)
 	if err == nil {
 		_, err = t.tx.Exec(t.ctx, `INSERT INTO outbox (id, message_id, game, kind, created, doc, raw) VALUES ($1, $2, $3, $4, $5, $6, $7)
