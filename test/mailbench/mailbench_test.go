@@ -5,7 +5,9 @@
 //
 // The raw consumer has no game logic and no store: one IMAP connection fetches every new
 // mail, parses it with go-message, answers each over one SMTP connection, then moves the batch
-// to Processed. The referee is wired as `refereed serve` wires it: Intake (fast poll 25 ms) ->
+// to Processed. It answers with one mail, or (raw-two) with two as the referee does, so that
+// the mail servers' work for the referee's second mail is measured apart from the referee's
+// own. The referee is wired as `refereed serve` wires it: Intake (fast poll 25 ms) ->
 // store -> Referee -> Sender, with a real bbolt file. The process runs with the daemon's
 // garbage-collector policy (gcpolicy), as `refereed serve` does; both pipelines share it.
 package mailbench
@@ -114,20 +116,22 @@ func seqRange(n uint32) []uint32 {
 	return s
 }
 
-// tap is the SMTP transport of both pipelines: it sends to Postfix and notes when the
+// tap is the SMTP transport of every pipeline: it sends to Postfix and notes when the
 // answers to each move were accepted. A raw answer names its move in In-Reply-To; the referee
 // answers a move with two mails (the mover's reply and the opponent's news), both with the
-// game's number in their Message-ID, and a move is answered when both were accepted.
+// game's number in their Message-ID. A move is answered when need answers were accepted.
 type tap struct {
 	mu       sync.Mutex
 	smtp     *mailer.SMTP
 	byGame   bool
+	need     int
 	count    map[string]int
 	accepted map[string]time.Time
 }
 
-func newTap(byGame bool) *tap {
-	return &tap{smtp: &mailer.SMTP{Addr: smtpAddr, Security: "plain"}, byGame: byGame, count: map[string]int{}, accepted: map[string]time.Time{}}
+// newTap is the referee's tap (byGame, two answers a move) or a raw consumer's (need answers).
+func newTap(byGame bool, need int) *tap {
+	return &tap{smtp: &mailer.SMTP{Addr: smtpAddr, Security: "plain"}, byGame: byGame, need: need, count: map[string]int{}, accepted: map[string]time.Time{}}
 }
 
 var gameID = regexp.MustCompile(`Message-Id: <refereed\.g(\d+)\.`)
@@ -148,11 +152,7 @@ func (t *tap) Send(ctx context.Context, from string, to []string, raw []byte) er
 	}
 	t.mu.Lock()
 	t.count[key]++
-	need := 1
-	if t.byGame {
-		need = 2
-	}
-	if t.count[key] == need {
+	if t.count[key] == t.need {
 		t.accepted[key] = now
 	}
 	t.mu.Unlock()
@@ -180,8 +180,10 @@ func (t *tap) answered(keys []string) (int, []time.Time) {
 	return len(at), at
 }
 
-// rawConsumer answers every mail of the referee's INBOX once, polling every interval.
-func rawConsumer(ctx context.Context, out *tap, interval time.Duration) error {
+// rawConsumer answers every mail of the referee's INBOX, polling every interval: with one
+// mail to its sender, or with two as the referee does (the second to the sender's opponent:
+// bN for wN), so that the mail servers deliver as many mails for it as for the referee.
+func rawConsumer(ctx context.Context, out *tap, interval time.Duration, answers int) error {
 	c, err := imapclient.DialInsecure(imapAddr, nil)
 	if err != nil {
 		return err
@@ -214,6 +216,13 @@ func rawConsumer(ctx context.Context, out *tap, interval time.Duration) error {
 				reply := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <raw.%s>\r\nIn-Reply-To: <%s>\r\nAuto-Submitted: auto-replied\r\n\r\nreceived\r\n", refAddr, p.From, p.Subject, p.MessageID, p.MessageID)
 				if err := out.Send(ctx, "", []string{p.From}, []byte(reply)); err != nil {
 					return err
+				}
+				if answers == 2 {
+					opp := "b" + strings.TrimPrefix(p.From, "w")
+					news := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <raw.b.%s>\r\nIn-Reply-To: <%s>\r\nAuto-Submitted: auto-generated\r\n\r\nyour opponent moved\r\n", refAddr, opp, p.Subject, p.MessageID, p.MessageID)
+					if err := out.Send(ctx, "", []string{opp}, []byte(news)); err != nil {
+						return err
+					}
 				}
 			}
 			out.Close()
@@ -271,7 +280,7 @@ func startReferee(b *testing.B, n int, poll time.Duration, backend string) (whit
 		b.Fatal(err)
 	}
 	white, to, keys = games(b, db, n)
-	out = newTap(true)
+	out = newTap(true, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	wg := refereePipeline(ctx, b, db, out, poll)
 	return white, to, keys, out, func() {
@@ -377,14 +386,15 @@ func BenchmarkThroughput(b *testing.B) {
 		burst(b, hFrom, hTo, "harness")
 		hU1, hS1 := cpuSplit()
 		harness, harnessUser := hU1-hU0+hS1-hS0, hU1-hU0
-		// Raw consumer, before and after the referee: the machine's pace swings within
-		// minutes, and the referee is read against the mean of the two.
-		runRaw := func(tag string) (rate float64, cpu, user, machine time.Duration) {
+		// The raw consumers, before and after the referee's bursts, in mirrored order (one
+		// answer, two answers, bbolt, PostgreSQL, two answers, one answer): the machine's pace
+		// swings within minutes, and each pipeline is read against the mean of the two runs.
+		runRaw := func(tag string, answers int) (rate float64, cpu, user, machine time.Duration) {
 			empty(b)
-			rawOut := newTap(false)
+			rawOut := newTap(false, answers)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			go rawConsumer(ctx, rawOut, 25*time.Millisecond)
+			go rawConsumer(ctx, rawOut, 25*time.Millisecond, answers)
 			from := make([]string, n)
 			to := make([]string, n)
 			for k := range to {
@@ -404,7 +414,8 @@ func BenchmarkThroughput(b *testing.B) {
 			time.Sleep(200 * time.Millisecond)
 			return rate, u1 - u0 + s1 - s0, u1 - u0, machine
 		}
-		rawRate, rawCPU, rawUser, rawMachine := runRaw("raw")
+		rawRate, rawCPU, rawUser, rawMachine := runRaw("raw", 1)
+		twoRate, _, _, twoMachine := runRaw("raw-two", 2)
 
 		// Referee.
 		white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "bolt")
@@ -427,21 +438,12 @@ func BenchmarkThroughput(b *testing.B) {
 		stopProfile()
 		cpu, user := u1-u0+s1-s0, u1-u0
 		stop()
-		rate2, cpu2, user2, machine2 := runRaw("raw2")
-		rawRate, rawCPU, rawUser, rawMachine = (rawRate+rate2)/2, (rawCPU+cpu2)/2, (rawUser+user2)/2, (rawMachine+machine2)/2
-		// The CPU the whole machine spent a mail (every process, the mail servers' and the
-		// kernel's work included) in each pipeline's burst: the referee answers each move with
-		// two mails, the raw consumer with one, and the mail servers' work for them is most of
-		// it.
 		perMail := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(n) }
-		b.ReportMetric(perMail(rawMachine), "raw-machine-cpu-ms/mail")
-		b.ReportMetric(perMail(refMachine), "machine-cpu-ms/mail")
-		b.ReportMetric(rawRate, "raw-mails/s")
-		b.ReportMetric(refRate, "referee-mails/s")
-		b.ReportMetric(refRate/rawRate, "x-raw")
+		var pgRate float64
 		if slices.Contains(storetest.Backends(), "postgres") {
 			// The same burst with the store in PostgreSQL (SERIALIZABLE, a lease-free leader).
 			white, refTo, keys, refOut, stop := startReferee(b, n, 25*time.Millisecond, "postgres")
+			stopProfile := profile(b, "REFEREED_BENCH_PG_CPUPROFILE") // PostgreSQL's burst alone
 			retries, trips := store.Retries.Load(), store.RoundTrips.Load()
 			server0 := procCPU("postgres")
 			u0, s0 := cpuSplit()
@@ -451,7 +453,8 @@ func BenchmarkThroughput(b *testing.B) {
 			burst(b, white, refTo, "pg")
 			waitAnswered(b, refOut, keys, 2*time.Minute)
 			byCommand("postgres", snapP, tasks(), n)
-			pgRate := float64(n) / time.Since(start).Seconds()
+			pgRate = float64(n) / time.Since(start).Seconds()
+			stopProfile()
 			u1, s1 := cpuSplit()
 			b.ReportMetric(perMail(machineBusy()-m0), "pg-machine-cpu-ms/mail")
 			// The CPU a mail of this process (the harness's share taken out) and of the
@@ -460,12 +463,38 @@ func BenchmarkThroughput(b *testing.B) {
 			b.ReportMetric(float64((procCPU("postgres")-server0).Microseconds())/1000/float64(n), "pg-server-cpu-ms/mail")
 			stop()
 			b.ReportMetric(pgRate, "pg-referee-mails/s")
-			b.ReportMetric(pgRate/rawRate, "pg-x-raw")
 			b.ReportMetric(float64(store.Retries.Load()-retries)/float64(n), "pg-retries/mail")
 			// Statements sent to the database per mail (a batch counts once): intake, the mail's
 			// transaction, delivery and the lease, all told.
 			b.ReportMetric(float64(store.RoundTrips.Load()-trips)/float64(n), "pg-trips/mail")
 		}
+		two2, _, _, twoMachine2 := runRaw("raw-two2", 2)
+		twoRate, twoMachine = (twoRate+two2)/2, (twoMachine+twoMachine2)/2
+		rate2, cpu2, user2, machine2 := runRaw("raw2", 1)
+		rawRate, rawCPU, rawUser, rawMachine = (rawRate+rate2)/2, (rawCPU+cpu2)/2, (rawUser+user2)/2, (rawMachine+machine2)/2
+		// The CPU the whole machine spent a mail (every process, the mail servers' and the
+		// kernel's work included) in each pipeline's burst: the referee answers each move with
+		// two mails, the raw consumer with one (or two, raw-two), and the mail servers' work
+		// for them is most of it.
+		b.ReportMetric(perMail(rawMachine), "raw-machine-cpu-ms/mail")
+		b.ReportMetric(perMail(twoMachine), "raw-two-machine-cpu-ms/mail")
+		b.ReportMetric(perMail(refMachine), "machine-cpu-ms/mail")
+		b.ReportMetric(rawRate, "raw-mails/s")
+		b.ReportMetric(twoRate, "raw-two-mails/s")
+		b.ReportMetric(refRate, "referee-mails/s")
+		b.ReportMetric(refRate/rawRate, "x-raw")
+		// The mail work alone of answering a move with two mails, against one: the most a
+		// referee's pipeline could reach in x-raw on this machine if its own work cost nothing.
+		b.ReportMetric(twoRate/rawRate, "raw-two-x-raw")
+		// Each pipeline against the raw consumer doing the same mail work (two answers a move).
+		b.ReportMetric(refRate/twoRate, "x-raw-two")
+		if pgRate > 0 {
+			b.ReportMetric(pgRate/rawRate, "pg-x-raw")
+			b.ReportMetric(pgRate/twoRate, "pg-x-raw-two")
+		}
+		// The metrics above are the last iteration's; each iteration's rates, for -benchtime Nx.
+		fmt.Printf("run %d: mails/s raw %.1f, raw-two %.1f (%.2fx raw), bbolt %.1f (%.2fx raw, %.2fx raw-two), postgres %.1f (%.2fx raw, %.2fx raw-two)\n",
+			i+1, rawRate, twoRate, twoRate/rawRate, refRate, refRate/rawRate, refRate/twoRate, pgRate, pgRate/rawRate, pgRate/twoRate)
 		// CPU of this process per mail, the harness's share taken out.
 		per := func(d time.Duration) float64 { return float64((d - harness).Microseconds()) / 1000 / float64(n) }
 		b.ReportMetric(per(cpu), "referee-cpu-ms/mail")
@@ -554,9 +583,9 @@ func BenchmarkLatency(b *testing.B) {
 	const n = 60
 	for i := 0; i < b.N; i++ {
 		empty(b)
-		rawOut := newTap(false)
+		rawOut := newTap(false, 1)
 		ctx, cancel := context.WithCancel(context.Background())
-		go rawConsumer(ctx, rawOut, 25*time.Millisecond)
+		go rawConsumer(ctx, rawOut, 25*time.Millisecond, 1)
 		from, to := make([]string, n), make([]string, n)
 		for k := range to {
 			from[k], to[k] = fmt.Sprintf("w%d@%s", k%20, domain), refAddr
