@@ -281,6 +281,17 @@ func (db *DB) Close() error {
 	return db.bolt.Close()
 }
 
+// Interrupt gives up the store's work in flight, for a process told to stop: on PostgreSQL
+// every statement running fails at once (a query waiting on a lock, or on a database out of
+// reach, included), and every one after, so that only Close is left to do. A bbolt file's
+// transactions wait on nothing outside the process, and are left to end: callers stop their
+// loops themselves.
+func (db *DB) Interrupt() {
+	if db.pg != nil {
+		db.pg.stop()
+	}
+}
+
 // Path is the file's path, or the database's URL without its password.
 func (db *DB) Path() string { return db.path }
 

@@ -15,7 +15,7 @@ func (m *Main) runBackup(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed backup: %v\n", err)
 		return exitUsage

@@ -28,7 +28,7 @@ func (m *Main) runCompact(ctx context.Context, args []string) int {
 		fmt.Fprintln(m.Stderr, "refereed compact: the daemon is running on this data directory: stop it first")
 		return exitUsage
 	}
-	_, closeDB, err := d.open(m) // says so when there is no store here, or it is in use
+	_, closeDB, err := d.open(ctx, m) // says so when there is no store here, or it is in use
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed compact: %v\n", err)
 		return exitUsage

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/refereed/refereed/archive"
@@ -23,7 +24,7 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed export: %v\n", err)
 		return exitUsage
@@ -41,6 +42,9 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		n := 0
 		if *all { // a stream: one game in memory at a time
 			err := tx.EachGame(func(g *store.Game) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				n++
 				return one(tx, g)
 			})
@@ -70,7 +74,10 @@ func (m *Main) runExport(ctx context.Context, args []string) int {
 		}
 		return nil
 	})
-	if err != nil {
+	if err := stopped(ctx, err); errors.Is(err, errInterrupted) {
+		fmt.Fprintf(m.Stderr, "refereed export: %v: what was written is incomplete\n", err)
+		return exitInvalid
+	} else if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed export: %v\n", err)
 		return exitInvalid
 	}

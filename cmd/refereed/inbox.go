@@ -41,7 +41,7 @@ after failing to process it several times.
 			return exitUsage
 		}
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed inbox: %v\n", err)
 		return exitUsage

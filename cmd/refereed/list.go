@@ -20,7 +20,7 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed list: %v\n", err)
 		return exitUsage
@@ -46,13 +46,13 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 			return err
 		}
 		if *page == 0 {
-			return tx.EachGame(func(g *store.Game) error { row(g); n++; return nil })
+			return tx.EachGame(func(g *store.Game) error { row(g); n++; return ctx.Err() })
 		}
 		// A page: its games by id (ids run from 1 and are never reused), the rest unread.
 		if n, err = tx.GameCount(); err != nil {
 			return err
 		}
-		for id := lo + 1; id <= min(hi, n); id++ {
+		for id := lo + 1; id <= min(hi, n) && ctx.Err() == nil; id++ {
 			g, err := tx.Game(uint64(id))
 			if errors.Is(err, store.ErrNotFound) {
 				continue
@@ -61,9 +61,9 @@ func (m *Main) runList(ctx context.Context, args []string) int {
 			}
 			row(g)
 		}
-		return nil
+		return ctx.Err()
 	})
-	if err != nil {
+	if err := stopped(ctx, err); err != nil {
 		fmt.Fprintf(m.Stderr, "refereed list: %v\n", err)
 		return exitUsage
 	}

@@ -26,12 +26,15 @@ func (m *Main) runMailpass(ctx context.Context, args []string) int {
 	if err := parseInterspersed(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed mailpass: %v\n", err)
 		return exitUsage
 	}
 	referee := db.Meta("address")
+	if referee == "" { // no daemon has run on this store yet: the one it will run as, unconfigured
+		referee = "referee@localhost"
+	}
 	secret := d.mailSecret(m, db)
 	closeDB()
 	addrs := fs.Args()

@@ -51,7 +51,40 @@ func (m *Main) runMigrate(ctx context.Context, args []string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(m.Stdout, "checked: the %d games export the same from both\n", checked)
+	switch copied, err := copyMailSecret(src, dst); {
+	case err != nil:
+		fmt.Fprintf(m.Stderr, "refereed migrate: the built-in mail server's secret (players' mail passwords) was not copied: %v\n", err)
+		return exitInvalid
+	case copied:
+		fmt.Fprintln(m.Stdout, "the built-in mail server's secret copied: the players' mail passwords stay the same")
+	}
 	return exitOK
+}
+
+// copyMailSecret copies the secret behind the built-in mail server's per-address passwords,
+// if src has one: a data directory keeps it in its mail-secret file, a database in its
+// settings (setting/mail-secret). Without it a store moved to the other backend would give
+// every player, and the referee, a new password.
+func copyMailSecret(src, dst *store.DB) (bool, error) {
+	var secret string
+	if src.Postgres() {
+		secret = src.Meta("mail-secret")
+	} else {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(src.Path()), "mail-secret"))
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+		secret = string(b)
+	}
+	if secret = strings.TrimSpace(secret); secret == "" {
+		return false, nil
+	}
+	if dst.Postgres() {
+		return true, dst.SetMeta("mail-secret", secret)
+	}
+	return true, os.WriteFile(filepath.Join(filepath.Dir(dst.Path()), "mail-secret"), []byte(secret+"\n"), 0o600)
 }
 
 // openMigrateStore opens a store named as migrate's options name them; a new file is created

@@ -45,6 +45,25 @@ func TestMigrateBothWays(t *testing.T) {
 		t.Fatalf("migrate to PostgreSQL: %d\n%s%s", code, out, errs)
 	}
 	onPG := []string{"--store", url}
+	// The built-in mail server's passwords come along (the data directory's mail-secret into
+	// the database's settings, and back below): no player, nor the referee, gets a new one. No
+	// daemon ran on this store: mailpass names the referee it will run as.
+	if !strings.Contains(out, "the players' mail passwords stay the same") {
+		t.Errorf("migrate does not say the mail passwords came along:\n%s", out)
+	}
+	passwords := func(where ...string) string {
+		t.Helper()
+		code, out, errs := run(t, append([]string{"mailpass", "ann@localhost"}, where...)...)
+		code2, out2, errs2 := run(t, append([]string{"mailpass"}, where...)...)
+		if code != exitOK || code2 != exitOK || !strings.Contains(out2, "referee@localhost logs in with password") {
+			t.Fatalf("mailpass %v: %d %d %s%s%s", where, code, code2, out2, errs, errs2)
+		}
+		return out + out2
+	}
+	mailPasswords := passwords(data...)
+	if got := passwords(onPG...); got != mailPasswords {
+		t.Errorf("mail passwords after migrate to PostgreSQL:\n%swant\n%s", got, mailPasswords)
+	}
 	// Each game is due when it was (issue 38): none of the games still going is due now on the
 	// copy, as none was on the original; the order of their moments is the same.
 	dues := func(path string) string {
@@ -87,6 +106,9 @@ func TestMigrateBothWays(t *testing.T) {
 	back := filepath.Join(t.TempDir(), "back")
 	if code, out, errs := run(t, "migrate", "--from", url, "--to", back); code != exitOK || !strings.Contains(out, "checked: the 6 games export the same") {
 		t.Fatalf("migrate back: %d\n%s%s", code, out, errs)
+	}
+	if got := passwords("--data", back); got != mailPasswords {
+		t.Errorf("mail passwords after migrate back:\n%swant\n%s", got, mailPasswords)
 	}
 	if _, got, _ := run(t, "export", "--all", "--include-hidden", "--data", back); got != before {
 		t.Errorf("export --all after the round trip differs:\n%s\nwant\n%s", got, before)

@@ -78,7 +78,7 @@ func (m *Main) runNew(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
-	db, closeDB, created, err := d.create(m)
+	db, closeDB, created, err := d.create(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed new: %v\n", err)
 		return exitUsage

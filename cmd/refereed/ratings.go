@@ -31,7 +31,7 @@ func (m *Main) runRatings(ctx context.Context, args []string) int {
 		}
 		key, name = va.Key, " of "+va.Name
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed ratings: %v\n", err)
 		return exitUsage

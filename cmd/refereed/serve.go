@@ -270,11 +270,37 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		return err
 	}
 	defer db.Close()
-	for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays), "language": string(o.language),
-		"local_domain": o.localDomain(), "rating_tau": strconv.FormatFloat(o.ratingTau, 'g', -1, 64)} {
-		if err := db.SetMeta(k, v); err != nil {
-			return err
+	// Until the daemon runs, a stop gives up whatever the store waits on (a table locked, a
+	// database out of reach): nothing has been done that a stop would cut short.
+	starting := context.AfterFunc(ctx, db.Interrupt)
+	stoppedStarting := func(err error) error {
+		if ctx.Err() != nil {
+			log.Info("stopping while starting: nothing was done yet, nothing is lost")
+			return errStopped
 		}
+		return err
+	}
+	// The settings commands on this store read (the referee's address in new games' mails,
+	// the organizer...). A database set read-only is waited out by the leadership below; these
+	// are then written when this instance leads.
+	settingsSaved := false
+	saveSettings := func() error {
+		for k, v := range map[string]string{"address": o.address, "organizer": strings.ToLower(o.organizer), "leave_days": strconv.Itoa(o.leaveDays), "language": string(o.language),
+			"local_domain": o.localDomain(), "rating_tau": strconv.FormatFloat(o.ratingTau, 'g', -1, 64)} {
+			if db.Meta(k) == v {
+				continue // unchanged: not written (the database may be read-only for now)
+			}
+			if err := db.SetMeta(k, v); err != nil {
+				return err
+			}
+		}
+		settingsSaved = true
+		return nil
+	}
+	if err := saveSettings(); errors.Is(err, store.ErrReadOnly) {
+		log.Warn("the database is read-only: the settings are written once this instance leads", "err", err)
+	} else if err != nil {
+		return stoppedStarting(err)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -291,7 +317,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 				secretOf = func(dir string) ([]byte, bool, error) { return sharedSecret(db, dir) }
 			}
 			if local.Secret, secretMade, err = secretOf(o.data); err != nil {
-				return err
+				return stoppedStarting(err)
 			}
 			o.imap.Password = localmail.PasswordFor(local.Secret, o.address)
 		}
@@ -343,6 +369,11 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	// The leader's duties: the clocks and housekeeping, the intake, delivery and the inbox.
 	// They run until ctx ends; lead returns when all have stopped.
 	lead := func(ctx context.Context) {
+		if !settingsSaved {
+			if err := saveSettings(); err != nil {
+				log.Error("writing the settings", "err", err)
+			}
+		}
 		var wg sync.WaitGroup
 		wg.Add(4)
 		go func() {
@@ -445,7 +476,9 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	}
 	games := 0
 	if err := db.View(func(tx *store.Tx) (err error) { games, err = tx.GameCount(); return err }); err != nil {
-		log.Error("count the games for the banner", "err", err)
+		if ctx.Err() == nil {
+			log.Error("count the games for the banner", "err", err)
+		}
 		games = -1 // the banner says no count
 	}
 	switch {
@@ -469,12 +502,27 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 		fmt.Fprintf(m.Stdout, "The referee is %s, with %d game(s) (refereed list). Stop with Ctrl-C.\n", o.address, games)
 	}
 
+	if !starting() { // stopped while starting: the store was interrupted
+		cancel()
+		leading.Wait()
+		return stoppedStarting(nil)
+	}
 	<-ctx.Done()
 	log.Info("shutting down")
 	cancel()
+	// The duties end at their next step; a statement that waits on the database (a table
+	// locked, the server out of reach) is given up after shutdownGrace.
+	grace := time.AfterFunc(shutdownGrace, func() {
+		log.Warn("still waiting on the database: giving up its statements", "after", shutdownGrace)
+		db.Interrupt()
+	})
 	leading.Wait()
+	grace.Stop()
 	return nil
 }
+
+// shutdownGrace is how long a stop waits for the store's statements in flight.
+const shutdownGrace = 3 * time.Second
 
 // localMaxSize is the built-in SMTP server's SIZE: the largest mail the intake reads whole,
 // less room for the headers delivery adds, so that too large a mail is refused at once, to
@@ -560,7 +608,7 @@ func (m *Main) openServeStoreCtx(ctx context.Context, o *serveOptions, log *slog
 	for {
 		select {
 		case r := <-done:
-			if d := time.Since(start); d >= openSlowAfter {
+			if d := time.Since(start); d >= openSlowAfter && r.err == nil {
 				log.Info("store open", "took", d.Round(time.Millisecond))
 			}
 			return r.db, r.where, r.err
@@ -573,7 +621,11 @@ func (m *Main) openServeStoreCtx(ctx context.Context, o *serveOptions, log *slog
 			}()
 			return nil, "", errStopped
 		case <-slow.C:
-			log.Info("still opening the store: after an unclean stop it is read whole to find its free pages; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
+			if o.store != "" {
+				log.Info("still opening the store: waiting for the database; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
+			} else {
+				log.Info("still opening the store: after an unclean stop it is read whole to find its free pages; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
+			}
 		}
 	}
 }
@@ -765,7 +817,7 @@ func (m *Main) leadership(ctx context.Context, db *store.DB, o *serveOptions, lo
 				break renewing
 			case errors.Is(err, store.ErrReadOnly):
 				log.Warn("the database was set read-only: standing by until it is writable", "err", err)
-				frozen = true
+				frozen, standing = true, true
 				break renewing
 			case time.Since(renewed) > ttl:
 				log.Warn("the lease could not be renewed in time: standing by", "err", err)

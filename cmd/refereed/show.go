@@ -34,7 +34,7 @@ func (m *Main) runShow(ctx context.Context, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed show: --as %q: want white, black or referee\n", *as)
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed show: %v\n", err)
 		return exitUsage

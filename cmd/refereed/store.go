@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -92,8 +93,10 @@ func (e errNoData) Error() string {
 
 // open opens the store of an existing data directory; inside the daemon it is the daemon's
 // open store. It never creates a store: a command run in the wrong directory says so instead
-// of showing an empty one. close must be called when done.
-func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
+// of showing an empty one. close must be called when done. When ctx ends (Ctrl-C, SIGTERM)
+// the store's statements in flight are given up (store.DB.Interrupt): a command waiting on
+// a database stops.
+func (d dataFlags) open(ctx context.Context, m *Main) (db *store.DB, close func(), err error) {
 	if err := d.check(); err != nil {
 		return nil, nil, err
 	}
@@ -105,7 +108,7 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return db, func() { db.Close() }, nil
+		return db, closeOnStop(ctx, db), nil
 	}
 	if _, err := os.Stat(d.dbPath()); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, errNoData{d.where(m)}
@@ -119,7 +122,7 @@ func (d dataFlags) open(m *Main) (db *store.DB, close func(), err error) {
 
 // create opens the store, creating the data directory and the store if need be (new, the one
 // command that starts from nothing); created reports that it did.
-func (d dataFlags) create(m *Main) (db *store.DB, close func(), created bool, err error) {
+func (d dataFlags) create(ctx context.Context, m *Main) (db *store.DB, close func(), created bool, err error) {
 	if err := d.check(); err != nil {
 		return nil, nil, false, err
 	}
@@ -131,7 +134,7 @@ func (d dataFlags) create(m *Main) (db *store.DB, close func(), created bool, er
 		if err != nil {
 			return nil, nil, false, err
 		}
-		return db, func() { db.Close() }, false, nil
+		return db, closeOnStop(ctx, db), false, nil
 	}
 	if _, err := os.Stat(d.dbPath()); errors.Is(err, fs.ErrNotExist) {
 		created = true
@@ -144,6 +147,24 @@ func (d dataFlags) create(m *Main) (db *store.DB, close func(), created bool, er
 		return nil, nil, false, err
 	}
 	return db, func() { db.Close() }, created, nil
+}
+
+// closeOnStop interrupts db when ctx ends, until the close it returns is called.
+func closeOnStop(ctx context.Context, db *store.DB) func() {
+	stop := context.AfterFunc(ctx, db.Interrupt)
+	return func() { stop(); db.Close() }
+}
+
+// errInterrupted is a command's error when it was stopped (Ctrl-C, SIGTERM) before it ended.
+var errInterrupted = errors.New("interrupted before the end")
+
+// stopped is err, or errInterrupted when ctx ended (the store's statements given up then
+// fail with errors of their own).
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
+	return err
 }
 
 // addressFlag is the referee's address, for the commands that write mail.

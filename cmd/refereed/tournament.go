@@ -42,19 +42,19 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 	}
 	switch args[0] {
 	case "new":
-		return m.tournamentNew(args[1:])
+		return m.tournamentNew(ctx, args[1:])
 	case "list":
-		return m.tournamentList(args[1:])
+		return m.tournamentList(ctx, args[1:])
 	case "show":
-		return m.tournamentShow(args[1:])
+		return m.tournamentShow(ctx, args[1:])
 	case "export":
-		return m.tournamentExport(args[1:])
+		return m.tournamentExport(ctx, args[1:])
 	case "withdraw":
-		return m.tournamentWithdraw(args[1:])
+		return m.tournamentWithdraw(ctx, args[1:])
 	case "organize":
-		return m.tournamentOrganize("", args[1:])
+		return m.tournamentOrganize(ctx, "", args[1:])
 	case "adjudicate", "extend", "replace", "pause", "resume", "leave", "games":
-		return m.tournamentOrganize(strings.ToUpper(args[0]), args[1:])
+		return m.tournamentOrganize(ctx, strings.ToUpper(args[0]), args[1:])
 	case "-h", "-help", "--help", "help":
 		usage(m.Stdout)
 		return exitOK
@@ -64,7 +64,7 @@ func (m *Main) runTournament(ctx context.Context, args []string) int {
 	return exitUsage
 }
 
-func (m *Main) tournamentNew(args []string) int {
+func (m *Main) tournamentNew(ctx context.Context, args []string) int {
 	fs := m.flagSet("tournament new", "Usage: refereed tournament new --name NAME --variant V --players ADDR,ADDR,...\n\nCreates a round-robin section and all its games, and queues their opening mails.")
 	d := addDataFlags(fs)
 	address := addressFlag(fs)
@@ -110,7 +110,7 @@ func (m *Main) tournamentNew(args []string) int {
 			addrs = append(addrs, a)
 		}
 	}
-	db, closeDB, created, err := d.create(m)
+	db, closeDB, created, err := d.create(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament new: %v\n", err)
 		return exitUsage
@@ -159,13 +159,13 @@ func (m *Main) tournamentNew(args []string) int {
 	return exitOK
 }
 
-func (m *Main) tournamentList(args []string) int {
+func (m *Main) tournamentList(ctx context.Context, args []string) int {
 	fs := m.flagSet("tournament list", "Usage: refereed tournament list [--data DIR]\n\nLists the tournaments of the store: variant, players, games decided, name.")
 	d := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament list: %v\n", err)
 		return exitUsage
@@ -227,7 +227,7 @@ func parseTournamentID(s string) (uint64, error) {
 	return id, nil
 }
 
-func (m *Main) tournamentShow(args []string) int {
+func (m *Main) tournamentShow(ctx context.Context, args []string) int {
 	d, rest, code := m.tournamentArgs("show", args, 1)
 	if code >= 0 {
 		return code
@@ -237,7 +237,7 @@ func (m *Main) tournamentShow(args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament show: %v\n", err)
 		return exitUsage
@@ -277,7 +277,7 @@ func (m *Main) tournamentShow(args []string) int {
 	return exitOK
 }
 
-func (m *Main) tournamentExport(args []string) int {
+func (m *Main) tournamentExport(ctx context.Context, args []string) int {
 	d, rest, code := m.tournamentArgs("export", args, 1)
 	if code >= 0 {
 		return code
@@ -287,7 +287,7 @@ func (m *Main) tournamentExport(args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed tournament export: %v\n", err)
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament export: %v\n", err)
 		return exitUsage
@@ -307,7 +307,7 @@ func (m *Main) tournamentExport(args []string) int {
 	return exitOK
 }
 
-func (m *Main) tournamentWithdraw(args []string) int {
+func (m *Main) tournamentWithdraw(ctx context.Context, args []string) int {
 	d, rest, code := m.tournamentArgs("withdraw", args, 2)
 	if code >= 0 {
 		return code
@@ -317,7 +317,7 @@ func (m *Main) tournamentWithdraw(args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament withdraw: %v\n", err)
 		return exitUsage
@@ -333,7 +333,7 @@ func (m *Main) tournamentWithdraw(args []string) int {
 
 // tournamentOrganize runs an organizer's command, as he would send it by mail: "organize ID
 // COMMAND ...", or, with verb, "pause ID", "extend ID GAME DAYS" ...
-func (m *Main) tournamentOrganize(verb string, args []string) int {
+func (m *Main) tournamentOrganize(ctx context.Context, verb string, args []string) int {
 	name := "organize"
 	if verb != "" {
 		name = strings.ToLower(verb)
@@ -360,7 +360,7 @@ func (m *Main) tournamentOrganize(verb string, args []string) int {
 		fmt.Fprintf(m.Stderr, "refereed tournament %s: %v\n", name, err)
 		return exitUsage
 	}
-	db, closeDB, err := d.open(m)
+	db, closeDB, err := d.open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "refereed tournament organize: %v\n", err)
 		return exitUsage

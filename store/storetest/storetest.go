@@ -141,3 +141,34 @@ func Exec(t testing.TB, statement string) {
 		t.Fatalf("storetest: %s: %v", statement, err)
 	}
 }
+
+// Lock holds table of the store at loc (a URL Postgres or Database gave) locked against
+// every reader and writer (ACCESS EXCLUSIVE, in a transaction left open), as a DBA's
+// maintenance would, until the function it returns is called (at the latest, at the test's
+// end).
+func Lock(t testing.TB, loc, table string) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, loc)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err == nil {
+		_, err = tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{table}.Sanitize()+" IN ACCESS EXCLUSIVE MODE")
+	}
+	if err != nil {
+		conn.Close(ctx)
+		t.Fatalf("storetest: lock %s: %v", table, err)
+	}
+	done := false
+	release = func() {
+		if !done {
+			done = true
+			tx.Rollback(ctx)
+			conn.Close(ctx)
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
