@@ -149,7 +149,10 @@ func (p *pgStore) wait(f func() error) error {
 	start := time.Now()
 	for delay := 50 * time.Millisecond; ; delay = min(delay*2, 2*time.Second) {
 		err := f()
-		if err == nil || !transient(err) || time.Since(start) > p.outage || p.ctx.Err() != nil {
+		if err != nil && p.ctx.Err() != nil {
+			return ErrInterrupted
+		}
+		if err == nil || !transient(err) || time.Since(start) > p.outage {
 			return err
 		}
 		time.Sleep(delay)

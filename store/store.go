@@ -52,6 +52,10 @@ var ErrLocked = errors.New("the database is in use by another refereed process (
 // since it was granted, and the store refused to let it write.
 var ErrFenced = errors.New("store: another instance leads now: this one may not write")
 
+// ErrInterrupted is the error of a transaction given up by Interrupt (the process was told
+// to stop): it was not committed, unless its commit had already reached the database.
+var ErrInterrupted = errors.New("store: interrupted: the process was told to stop")
+
 // ErrReadOnly means the database refuses writes: a DBA set it read-only (ALTER DATABASE ...
 // SET default_transaction_read_only = on), or it is a standby replica. A leader stands by
 // until it is writable again.

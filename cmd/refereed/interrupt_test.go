@@ -50,6 +50,11 @@ func TestCommandsStopWhileTheDatabaseWaits(t *testing.T) {
 			t.Errorf("%v stopped while waiting on a lock: exit %d after %v\n%s%s", args, code, took, out, errs)
 		}
 	}
+	// Any other command on the store stops too, and says why.
+	code, out, errs, took := runStopped(t, 300*time.Millisecond, "show", "--store", url, "1")
+	if code == exitOK || !strings.Contains(errs, "interrupted") || took > 5*time.Second {
+		t.Errorf("show stopped while waiting on a lock: exit %d after %v\n%s%s", code, took, out, errs)
+	}
 }
 
 // A daemon told to stop while it starts, its store waiting on the database, stops within

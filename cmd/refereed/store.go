@@ -158,10 +158,10 @@ func closeOnStop(ctx context.Context, db *store.DB) func() {
 // errInterrupted is a command's error when it was stopped (Ctrl-C, SIGTERM) before it ended.
 var errInterrupted = errors.New("interrupted before the end")
 
-// stopped is err, or errInterrupted when ctx ended (the store's statements given up then
-// fail with errors of their own).
+// stopped is err, or errInterrupted when ctx ended (a loop that saw it, or the store's
+// statements given up: store.ErrInterrupted).
 func stopped(ctx context.Context, err error) error {
-	if err != nil && ctx.Err() != nil {
+	if err != nil && (ctx.Err() != nil || errors.Is(err, store.ErrInterrupted)) {
 		return errInterrupted
 	}
 	return err
