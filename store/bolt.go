@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -335,8 +336,9 @@ var Commits atomic.Int64
 // then go on, on the copy. Nothing is lost: a failure before the copy takes the file's place
 // leaves the file as it was, open again. It costs the time of the copy (about a second for
 // 100 MB of live data), so the daemon calls it when the file is mostly free and nothing is
-// waiting, never before its first answer.
-func (db *DB) CompactOnline() (before, after int64, err error) {
+// waiting, never before its first answer. When ctx ends the copy is given up (within about a
+// thousand keys) and the file stays as it was, open again.
+func (db *DB) CompactOnline(ctx context.Context) (before, after int64, err error) {
 	if db.pg != nil {
 		return 0, 0, ErrNotFile
 	}
@@ -355,7 +357,7 @@ func (db *DB) CompactOnline() (before, after int64, err error) {
 		return before, 0, fmt.Errorf("store: compact: %w", err)
 	}
 	ddb.NoSync = db.bolt.NoSync
-	if err := bolt.Compact(ddb, db.bolt, 64<<20); err != nil {
+	if err := compactCopy(ctx, ddb, db.bolt, 64<<20); err != nil {
 		ddb.Close()
 		os.Remove(tmp)
 		return before, 0, fmt.Errorf("store: compact: %w", err)

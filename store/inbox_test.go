@@ -1,8 +1,10 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The inbox is read a page at a time, bounded in count and bytes; quarantined mail is kept
@@ -270,7 +274,7 @@ func TestCompactOnline(t *testing.T) {
 		}()
 	}
 	time.Sleep(20 * time.Millisecond)
-	before, after, err := db.CompactOnline()
+	before, after, err := db.CompactOnline(context.Background())
 	time.Sleep(20 * time.Millisecond)
 	close(stop)
 	wg.Wait()
@@ -297,4 +301,78 @@ func TestCompactOnline(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A compaction given up (the daemon told to stop) leaves the store as it was, open, and no
+// copy behind; the same compaction run to its end then copies every bucket, nested ones and
+// their sequences included, and every key (the whole store dumped, equal).
+func TestCompactOnlineGivenUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	db := open(t, path)
+	defer func() { db.Close() }()
+	rnd := rand.New(rand.NewSource(2))
+	db.Update(func(tx *Tx) error {
+		for i := 0; i < 3000; i++ {
+			raw := make([]byte, 2000)
+			rnd.Read(raw)
+			tx.Enqueue(OutMail{MessageID: fmt.Sprint(i), Raw: raw})
+		}
+		return nil
+	})
+	games := 0
+	newGame := func() uint64 {
+		t.Helper()
+		games++
+		g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "w@x", Token: fmt.Sprint("tw", games)}, {Address: "b@x", Token: fmt.Sprint("tb", games)}}}
+		if err := db.Update(func(tx *Tx) error { return tx.CreateGame(g) }); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	for i := 1; i <= 3; i++ {
+		newGame()
+	}
+	want, err := db.Dump()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := db.CompactOnline(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("compaction with its context ended: %v", err)
+	}
+	if _, err := os.Stat(path + ".compact"); err == nil {
+		t.Error("the given-up compaction's file is left")
+	}
+	if got, err := db.Dump(); err != nil || !maps.Equal(got, want) {
+		t.Fatalf("the store after a given-up compaction differs (%v)", err)
+	}
+	if _, _, err := db.CompactOnline(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Dump(); err != nil || !maps.Equal(got, want) {
+		t.Fatalf("the store after compaction differs (%v)", err)
+	}
+	// Committed every few kilobytes, the copy is the same.
+	dpath := filepath.Join(t.TempDir(), "copy.db")
+	ddb, err := bolt.Open(dpath, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.mu.RLock()
+	err = compactCopy(context.Background(), ddb, db.bolt, 8<<10)
+	db.mu.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ddb.Close()
+	cp := open(t, dpath)
+	got, err := cp.Dump()
+	cp.Close()
+	if err != nil || !maps.Equal(got, want) {
+		t.Fatalf("the store copied in small transactions differs (%v)", err)
+	}
+	if id := newGame(); id != 4 {
+		t.Errorf("a game created after compaction: #%d, want #4: the buckets' sequences are copied", id)
+	}
 }

@@ -681,7 +681,11 @@ func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.L
 			continue
 		}
 		start := time.Now()
-		before, after, err := db.CompactOnline()
+		before, after, err := db.CompactOnline(ctx)
+		if ctx.Err() != nil {
+			log.Info("compaction given up: stopping; the store is as it was", "after", time.Since(start).Round(time.Millisecond))
+			return
+		}
 		if err != nil {
 			log.Error("compacting the store", "err", err)
 			continue
