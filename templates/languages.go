@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 	"time"
 
@@ -35,7 +36,7 @@ import (
 //	        language, as a subject or after a colon ("3 Tage", "3 дня"); other text as it is.
 //	dates   {{dates .Stops}}: a span of days, or a list of them, written "2027-01-02 to
 //	        2027-01-10" in English, as "2027-01-02 – 2027-01-10"; other text as it is.
-var langWords = func() map[lang.Tag]*texttemplate.Template {
+var langWords = sync.OnceValue(func() map[lang.Tag]*texttemplate.Template {
 	out := map[lang.Tag]*texttemplate.Template{}
 	for _, t := range lang.All() {
 		if t == lang.EN {
@@ -48,7 +49,7 @@ var langWords = func() map[lang.Tag]*texttemplate.Template {
 		out[t] = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(funcs(t)).ParseFS(files, glob))
 	}
 	return out
-}()
+}) // parsed at the first use: a command that writes no mail starts without them (45 ms)
 
 // funcs are the template functions of t's sentences.
 func funcs(t lang.Tag) texttemplate.FuncMap {
@@ -134,7 +135,7 @@ func count(n any) (int, error) {
 }
 
 // set is t's sentences, nil for English (and for a language with none).
-func set(t lang.Tag) *texttemplate.Template { return langWords[t] }
+func set(t lang.Tag) *texttemplate.Template { return langWords()[t] }
 
 // SayIn is Say in t: the sentence in t's words, or in English when t has none of that name
 // (or lacks a field of it). In English it is Say.
@@ -144,7 +145,7 @@ func SayIn(t lang.Tag, key, kind string, args Args) string {
 		return Say(key, kind, args)
 	}
 	name := kind
-	if key != "" && (ws.Lookup(key+"/"+kind) != nil || words.Lookup(key+"/"+kind) != nil) {
+	if key != "" && (ws.Lookup(key+"/"+kind) != nil || words().Lookup(key+"/"+kind) != nil) {
 		name = key + "/" + kind
 	}
 	text, ok := SayWordsIn(t, name, args)

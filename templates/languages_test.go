@@ -56,7 +56,7 @@ func TestSayInEnglish(t *testing.T) {
 // every branch the arguments reach; and a language changes words only: a move, a number or
 // an address that the English sentence prints, every translation prints too.
 func TestLanguagesRender(t *testing.T) {
-	shapes := shapesOf(words)
+	shapes := shapesOf(words())
 	names := WordNames()
 	sort.Strings(names)
 	for _, name := range names {
@@ -67,7 +67,7 @@ func TestLanguagesRender(t *testing.T) {
 		for v := 0; v < sh.variants(); v++ {
 			args, checked := sh.args(v)
 			var sb strings.Builder
-			if err := words.ExecuteTemplate(&sb, name, args); err != nil {
+			if err := words().ExecuteTemplate(&sb, name, args); err != nil {
 				t.Errorf("en %s: %v does not render: %v", name, args, err)
 				continue
 			}

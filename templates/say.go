@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 
 	"github.com/refereed/refereed/lang"
@@ -13,7 +14,9 @@ import (
 // "<variant key>/<kind>" and may stand beside the shared ones. Code says which sentence and
 // with what fields; the wording lives here.
 // English's are words/*.tmpl; other languages' are words/<tag>/*.tmpl (languages.go).
-var words = texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(funcs(lang.EN)).ParseFS(files, "words/*.tmpl"))
+var words = sync.OnceValue(func() *texttemplate.Template {
+	return texttemplate.Must(texttemplate.New("words").Option("missingkey=error").Funcs(funcs(lang.EN)).ParseFS(files, "words/*.tmpl"))
+})
 
 // Args are the fields of a sentence.
 type Args map[string]any
@@ -23,7 +26,7 @@ type Args map[string]any
 // failing the mail, and HasWords lets a test find it first.
 func Say(key, kind string, args Args) string {
 	name := kind
-	if key != "" && words.Lookup(key+"/"+kind) != nil {
+	if key != "" && words().Lookup(key+"/"+kind) != nil {
 		name = key + "/" + kind
 	}
 	text, ok := SayWords(name, args)
@@ -38,7 +41,7 @@ func Say(key, kind string, args Args) string {
 // words a game's refusals (variant.Rejection reads it; templates imports nothing of ours but lang).
 func SayWords(name string, args map[string]any) (text string, ok bool) {
 	var sb strings.Builder
-	if err := words.ExecuteTemplate(&sb, name, args); err != nil {
+	if err := words().ExecuteTemplate(&sb, name, args); err != nil {
 		return "", false
 	}
 	return sb.String(), true
@@ -58,13 +61,13 @@ func NoticeText(kind, words, text string, args map[string]any) string {
 
 // HasWords reports whether a sentence named kind exists (for key's game, or shared).
 func HasWords(key, kind string) bool {
-	return (key != "" && words.Lookup(key+"/"+kind) != nil) || words.Lookup(kind) != nil
+	return (key != "" && words().Lookup(key+"/"+kind) != nil) || words().Lookup(kind) != nil
 }
 
 // WordNames lists the names of every sentence.
 func WordNames() []string {
 	var out []string
-	for _, t := range words.Templates() {
+	for _, t := range words().Templates() {
 		out = append(out, t.Name())
 	}
 	return out

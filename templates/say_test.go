@@ -27,7 +27,7 @@ func TestSay(t *testing.T) {
 // No sentence cites a rule by its ID: players are told rules in words.
 func TestWordsCiteNoRuleIDs(t *testing.T) {
 	id := regexp.MustCompile(`\b[A-Z]{2}-D\d+|rules\.md|[TCESW]:L\d+`)
-	for _, tm := range words.Templates() {
+	for _, tm := range words().Templates() {
 		if tm.Tree == nil {
 			continue
 		}

@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 	"time"
 	"unicode/utf8"
@@ -48,8 +49,12 @@ var fenLine = regexp.MustCompile(`^FEN: [1-8pnbrqkPNBRQK/]+ [wb] [-KQkqA-Ha-h]+ 
 func FENLine(line string) bool { return len(line) <= 100 && fenLine.MatchString(line) }
 
 var (
-	textTmpl = texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
-	htmlTmpl = htmltemplate.Must(htmltemplate.New("game.html").Funcs(htmltemplate.FuncMap{"lines": htmlLines, "table": isTable}).ParseFS(files, "mail/game.html"))
+	textTmpl = sync.OnceValue(func() *texttemplate.Template {
+		return texttemplate.Must(texttemplate.New("game.txt").Funcs(texttemplate.FuncMap{"wrap": Wrap, "quote": quote, "wrapLong": wrapLong}).ParseFS(files, "mail/game.txt"))
+	})
+	htmlTmpl = sync.OnceValue(func() *htmltemplate.Template {
+		return htmltemplate.Must(htmltemplate.New("game.html").Funcs(htmltemplate.FuncMap{"lines": htmlLines, "table": isTable}).ParseFS(files, "mail/game.html"))
+	})
 )
 
 // Mail is one message to one recipient.
@@ -199,10 +204,10 @@ func RenderText(m Mail) (raw []byte, plain string, err error) {
 	}
 	f := frame{Subject: m.Subject, Paragraphs: m.Paragraphs, Diagram: m.Diagram, Quoted: m.Quoted, Footer: m.Footer,
 		Lang: m.Lang, NotProcessed: SayIn(m.Lang, "", "not-processed", nil), NotEnglish: m.Lang != lang.EN}
-	if err := textTmpl.Execute(&text, f); err != nil {
+	if err := textTmpl().Execute(&text, f); err != nil {
 		return nil, "", fmt.Errorf("templates: text: %w", err)
 	}
-	if err := htmlTmpl.Execute(&html, f); err != nil {
+	if err := htmlTmpl().Execute(&html, f); err != nil {
 		return nil, "", fmt.Errorf("templates: html: %w", err)
 	}
 	for i, line := range strings.Split(text.String(), "\n") {

@@ -265,6 +265,7 @@ func (m *Main) serve(ctx context.Context, o *serveOptions, log *slog.Logger) err
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
+	log.Debug("opening the store") // from here a stop is the daemon's own (SIGTERM handled)
 	db, dbPath, err := m.openServeStoreCtx(ctx, o, log)
 	if err != nil {
 		return err
@@ -624,14 +625,15 @@ func (m *Main) openServeStoreCtx(ctx context.Context, o *serveOptions, log *slog
 			if o.store != "" {
 				log.Info("still opening the store: waiting for the database; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
 			} else {
-				log.Info("still opening the store: after an unclean stop it is read whole to find its free pages; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
+				log.Info("still opening the store: a file whose free pages were not recorded (an unclean stop of an older refereed) is read whole to find them; SIGTERM stops it safely", "elapsed", time.Since(start).Round(time.Second))
 			}
 		}
 	}
 }
 
 // openServeStore opens the daemon's store: the PostgreSQL database o names, or the data
-// directory's file, compacted first when it is mostly free pages. where is what it names.
+// directory's file (compacted later, while the daemon runs: compactWhenIdle). where is what
+// it names.
 func openServeStore(o *serveOptions, log *slog.Logger) (db *store.DB, where string, err error) {
 	if o.store != "" {
 		db, err := store.OpenURL(o.store, store.Options{})

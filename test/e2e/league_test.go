@@ -113,18 +113,28 @@ func measureLeague(t *testing.T, n int, idle time.Duration) string {
 	} else {
 		e.start()
 	}
-	// SIGTERM at once after a start after a crash (the store still opening): the daemon
-	// stops within a few seconds, whatever it is doing.
+	// SIGTERM at once after a start after a crash (the store opening, with the cache
+	// dropped): the daemon stops within a few seconds, whatever it is doing. The signal goes
+	// when the daemon logs that it opens the store: sent before, it would meet Go's default
+	// handling (the process killed), not the daemon's.
 	e.kill()
 	dropCaches()
+	opening := strings.Count(readFile(t, e.logFile), `msg="opening the store"`)
 	d := e.startProcess()
-	time.Sleep(20 * time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(readFile(t, e.logFile), `msg="opening the store"`) == opening; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon did not log that it opens the store in 30 s")
+		}
+	}
 	sigterm := time.Now()
 	d.Process.Signal(syscall.SIGTERM)
-	exited := make(chan struct{})
-	go func() { d.Wait(); close(exited) }()
+	exited := make(chan error, 1)
+	go func() { exited <- d.Wait() }()
 	select {
-	case <-exited:
+	case err := <-exited:
+		if err != nil { // killed by the signal, or an error: not a clean stop
+			t.Errorf("SIGTERM at start: %v (want a clean stop, exit 0)", err)
+		}
 	case <-time.After(30 * time.Second):
 		t.Errorf("SIGTERM at start: the daemon still ran 30 s later")
 		d.Process.Kill()
@@ -354,4 +364,11 @@ func cpuTime(t *testing.T, pid int) time.Duration {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// readFile is a file's content ("" when it cannot be read yet).
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
