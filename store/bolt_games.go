@@ -571,13 +571,22 @@ func (t *boltTx) EachGame(fn func(*Game) error) error {
 // LatestGameIDs lists the ids of the newest games, newest first, skipping skip of them and at
 // most limit: a page of every game, read by keys without reading the rest.
 func (t *boltTx) LatestGameIDs(skip, limit int) ([]uint64, error) {
+	b := t.tx.Bucket(bGames)
+	last := b.Sequence() // games are never deleted and their ids run from 1
+	if uint64(skip) >= last {
+		return nil, nil
+	}
 	var ids []uint64
-	c := t.tx.Bucket(bGames).Cursor()
-	for k, _ := c.Last(); k != nil && len(ids) < limit; k, _ = c.Prev() {
-		if skip > 0 {
-			skip--
-			continue
-		}
+	c := b.Cursor()
+	first := last - uint64(skip) // sought, not walked to
+	k, _ := c.Seek(u64(first))
+	switch {
+	case k == nil:
+		k, _ = c.Last()
+	case binary.BigEndian.Uint64(k) > first:
+		k, _ = c.Prev()
+	}
+	for ; k != nil && len(ids) < limit; k, _ = c.Prev() {
 		ids = append(ids, binary.BigEndian.Uint64(k))
 	}
 	return ids, nil

@@ -60,20 +60,25 @@ func (t *boltTx) TournamentCount() (int, error) {
 	return 0, nil
 }
 
-// LatestTournaments is a page of the tournaments, newest first: skip of them skipped by key,
-// at most limit read.
+// LatestTournaments is a page of the tournaments, newest first, at most limit read.
+// Tournaments are never deleted and their ids run from 1: the page begins at the id skip
+// below the last, sought, not walked to.
 func (t *boltTx) LatestTournaments(skip, limit int) ([]Tournament, error) {
 	b := t.tx.Bucket(bTournaments)
-	if b == nil {
+	if b == nil || skip >= int(b.Sequence()) {
 		return nil, nil
 	}
 	var out []Tournament
 	c := b.Cursor()
-	for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
-		if skip > 0 {
-			skip--
-			continue
-		}
+	first := b.Sequence() - uint64(skip)
+	k, v := c.Seek(u64(first))
+	switch {
+	case k == nil: // past the last key
+		k, v = c.Last()
+	case binary.BigEndian.Uint64(k) > first:
+		k, v = c.Prev()
+	}
+	for ; k != nil && len(out) < limit; k, v = c.Prev() {
 		var tr Tournament
 		if err := json.Unmarshal(v, &tr); err != nil {
 			return nil, fmt.Errorf("store: tournament %d: %w", binary.BigEndian.Uint64(k), err)

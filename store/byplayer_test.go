@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -359,6 +360,40 @@ func TestInboxRawApart(t *testing.T) {
 		}
 		if tx.ops.(*boltTx).tx.Bucket(bInboxRaw).Get(k.bytes()) != nil {
 			t.Errorf("the raw mail outlives its processing")
+		}
+		return nil
+	})
+}
+
+// The newest games, a page at a time: each page by a range of ids, the deep ones too, and
+// nothing past the oldest.
+func TestLatestGameIDs(t *testing.T) { each(t, testLatestGameIDs) }
+
+func testLatestGameIDs(t *testing.T, db *DB, _ string) {
+	db.Update(func(tx *Tx) error {
+		for i := 0; i < 25; i++ {
+			g := &Game{Variant: "orthodox", Players: [2]Player{{Address: "w@x", Token: fmt.Sprint("lw", i)}, {Address: "b@x", Token: fmt.Sprint("lb", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		for _, c := range []struct {
+			skip, limit int
+			want        []uint64
+		}{
+			{0, 3, []uint64{25, 24, 23}},
+			{10, 3, []uint64{15, 14, 13}},
+			{22, 10, []uint64{3, 2, 1}},
+			{24, 10, []uint64{1}},
+			{25, 10, nil},
+			{90, 10, nil},
+		} {
+			if got, err := tx.LatestGameIDs(c.skip, c.limit); err != nil || !slices.Equal(got, c.want) {
+				t.Errorf("LatestGameIDs(%d, %d) = %v (%v), want %v", c.skip, c.limit, got, err, c.want)
+			}
 		}
 		return nil
 	})

@@ -86,6 +86,13 @@ func testTournamentPages(t *testing.T, db *DB, _ string) {
 		if got := names(page); err != nil || !slices.Equal(got, []string{"T2", "T1"}) {
 			t.Errorf("last page %v %v", got, err)
 		}
+		page, err = tx.LatestTournaments(33, 2)
+		if got := names(page); err != nil || !slices.Equal(got, []string{"T37", "T36"}) {
+			t.Errorf("a page in the middle %v %v", got, err)
+		}
+		if page, err := tx.LatestTournaments(70, 5); err != nil || len(page) != 0 {
+			t.Errorf("a page past the last %v %v", names(page), err)
+		}
 		var seen []string
 		err = tx.EachTournament(func(tr *Tournament) error {
 			if _, err := tx.Tournament(tr.ID); err != nil {
