@@ -659,12 +659,35 @@ const compactFreePages = 10000
 // every so often.
 var compactFirstAfter, compactEvery = 5 * time.Minute, time.Hour
 
+// compactSoonest is how soon after a start the daemon may look, when the moment it was to
+// look has passed while it was stopped.
+const compactSoonest = 30 * time.Second
+
+// compactNext notes in the store when the daemon is to look next: a daemon restarted more
+// often than compactFirstAfter looks at the moment an earlier run noted (firstCompactLook),
+// not never.
+func compactNext(db *store.DB, after time.Duration) {
+	db.SetMeta("compact_look_at", time.Now().Add(after).UTC().Format(time.RFC3339))
+}
+
+// firstCompactLook is how long after this start the daemon first looks: compactFirstAfter,
+// or sooner when an earlier run noted a sooner moment (at least compactSoonest, so that what
+// waited at the start is answered first).
+func firstCompactLook(db *store.DB) time.Duration {
+	at, err := time.Parse(time.RFC3339, db.Meta("compact_look_at"))
+	if err != nil { // never noted: from now
+		compactNext(db, compactFirstAfter)
+		return compactFirstAfter
+	}
+	return min(compactFirstAfter, max(compactSoonest, time.Until(at)))
+}
+
 // compactWhenIdle compacts the daemon's bbolt file in place while it runs (store.CompactOnline)
 // when the file is mostly free pages (mail processed and pruned), or holds more than
 // compactFreePages of them, and no mail waits to be processed: bbolt never gives space back by itself. The copy holds the store for about a
 // second per 100 MB of live data; mail that comes meanwhile waits on the mail server.
 func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.Logger) {
-	wait := compactFirstAfter
+	wait := firstCompactLook(db)
 	for {
 		select {
 		case <-ctx.Done():
@@ -672,6 +695,7 @@ func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.L
 		case <-time.After(wait):
 		}
 		wait = compactEvery
+		compactNext(db, compactEvery)
 		fi, err := os.Stat(path)
 		if err != nil || fi.Size() <= compactAbove || (db.FreeRatio() <= 0.5 && db.FreePages() <= compactFreePages) {
 			continue
@@ -680,6 +704,7 @@ func compactWhenIdle(ctx context.Context, db *store.DB, path string, log *slog.L
 		db.View(func(tx *store.Tx) (err error) { waiting, err = tx.InboundPage(nil, 1, 1); return err })
 		if len(waiting) > 0 {
 			wait = compactFirstAfter // busy: look again soon
+			compactNext(db, compactFirstAfter)
 			continue
 		}
 		start := time.Now()

@@ -82,3 +82,28 @@ func TestCompactWhenIdle(t *testing.T) {
 		return nil
 	})
 }
+
+// A daemon restarted more often than compactFirstAfter still looks whether its store wants
+// compacting: at the moment an earlier run noted, or compactSoonest after the start when that
+// moment passed while it was stopped (a reviewer's daemon restarted every few minutes never
+// compacted).
+func TestCompactLookSurvivesRestarts(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "refereed.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := firstCompactLook(db); got != compactFirstAfter {
+		t.Errorf("the first start looks after %v, want %v", got, compactFirstAfter)
+	}
+	// Restarted two minutes later: three minutes to go.
+	db.SetMeta("compact_look_at", time.Now().Add(3*time.Minute).UTC().Format(time.RFC3339))
+	if got := firstCompactLook(db); got < 2*time.Minute || got > 3*time.Minute {
+		t.Errorf("a restart before the moment looks after %v, want about 3m", got)
+	}
+	// Restarted after the moment passed: soon, but not before what waited is answered.
+	db.SetMeta("compact_look_at", time.Now().Add(-time.Minute).UTC().Format(time.RFC3339))
+	if got := firstCompactLook(db); got != compactSoonest {
+		t.Errorf("a restart past the moment looks after %v, want %v", got, compactSoonest)
+	}
+}
