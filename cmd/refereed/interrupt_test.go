@@ -30,16 +30,23 @@ func runStopped(t *testing.T, stopAfter time.Duration, args ...string) (code int
 	return code, o.String(), e.String(), time.Since(stopped)
 }
 
+// lockedStore is a fresh PostgreSQL store with one game, its table locked until the test
+// ends.
+func lockedStore(t *testing.T, table string) string {
+	t.Helper()
+	url := storetest.Postgres(t)
+	if code, _, errs := run(t, "new", "--store", url, "--white", "ann@localhost", "--black", "bob@localhost"); code != exitOK {
+		t.Fatal(errs)
+	}
+	storetest.Lock(t, url, table)
+	return url
+}
+
 // A command waiting on the database (a table locked by a DBA's maintenance, here) stops when
 // told to, and says it was interrupted: list, a page of it, export --all (issue 38: they
 // waited for the lock and then printed everything, exit 0).
 func TestCommandsStopWhileTheDatabaseWaits(t *testing.T) {
-	url := storetest.Postgres(t)
-	if code, _, errs := run(t, "new", "--store", url, "--white", "ann@example.com", "--black", "bob@example.com"); code != exitOK {
-		t.Fatal(errs)
-	}
-	release := storetest.Lock(t, url, "games")
-	defer release()
+	url := lockedStore(t, "games")
 	for _, args := range [][]string{
 		{"list", "--store", url},
 		{"list", "--store", url, "--page", "1"},
@@ -60,12 +67,7 @@ func TestCommandsStopWhileTheDatabaseWaits(t *testing.T) {
 // A daemon told to stop while it starts, its store waiting on the database, stops within
 // seconds and says so (issue 38: it waited for the lock, started, then stopped).
 func TestServeStopsWhileStarting(t *testing.T) {
-	url := storetest.Postgres(t)
-	if code, _, errs := run(t, "new", "--store", url, "--white", "ann@localhost", "--black", "bob@localhost"); code != exitOK {
-		t.Fatal(errs)
-	}
-	release := storetest.Lock(t, url, "settings")
-	defer release()
+	url := lockedStore(t, "settings")
 	code, out, errs, took := runStopped(t, time.Second, "serve", "--store", url, "--data", t.TempDir(), "--imap", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--address", "referee@localhost", "--log", "info")
 	if code != exitOK || !strings.Contains(errs, "stopping while starting") || strings.Contains(out, "refereed is running") || took > 5*time.Second {
 		t.Errorf("serve stopped while its store waited: exit %d after %v\n%s%s", code, took, out, errs)
