@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -423,8 +424,8 @@ func stateKey(status Status, variant string, id uint64) []byte {
 }
 
 // GameIDPage lists the ids of the games with status and of variant ("" for any of either),
-// newest first: skip of them skipped, at most limit, read by keys (a merge of the index's
-// ranges, newest first, each read backwards); and how many there are, from counts kept with
+// newest first: skip of them skipped, at most limit, read by keys (mergeStates: a merge of the
+// index's ranges, newest first, each read backwards); and how many there are, from counts kept with
 // the index (bStateCount keys in bMeta), not by reading it.
 func (t *boltTx) GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error) {
 	b := t.tx.Bucket(bByState)
@@ -439,58 +440,8 @@ func (t *boltTx) GameIDPage(status Status, variant string, skip, limit int) ([]u
 		n := len(ids)
 		return ids[min(skip, n):min(skip+limit, n)], n, err
 	}
-	// The ranges to merge: one a status and variant, with how many it holds.
-	var ranges [][]byte
-	total := 0
-	c := t.tx.Bucket(bMeta).Cursor()
-	for k, v := c.Seek(keyStateCount); k != nil && bytes.HasPrefix(k, keyStateCount); k, v = c.Next() {
-		st, vr, _ := strings.Cut(string(k[len(keyStateCount):]), "/")
-		if n := int(binary.BigEndian.Uint64(v)); n > 0 && (status == "" || Status(st) == status) && (variant == "" || vr == variant) {
-			total += n
-			ranges = append(ranges, append(append(append([]byte(st), 0), vr...), 0))
-		}
-	}
-	type head struct {
-		c      *bolt.Cursor
-		prefix []byte
-		id     uint64
-		ok     bool
-	}
-	heads := make([]head, len(ranges))
-	for i, p := range ranges {
-		h := head{c: b.Cursor(), prefix: p}
-		k, _ := h.c.Seek(append(slices.Clone(p), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))
-		if k == nil {
-			k, _ = h.c.Last()
-		} else {
-			k, _ = h.c.Prev()
-		}
-		if k != nil && bytes.HasPrefix(k, p) {
-			h.id, h.ok = binary.BigEndian.Uint64(k[len(k)-8:]), true
-		}
-		heads[i] = h
-	}
-	var ids []uint64
-	for n := 0; len(ids) < limit; n++ {
-		best := -1
-		for i := range heads {
-			if heads[i].ok && (best < 0 || heads[i].id > heads[best].id) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		if n >= skip {
-			ids = append(ids, heads[best].id)
-		}
-		h := &heads[best]
-		k, _ := h.c.Prev()
-		h.ok = k != nil && bytes.HasPrefix(k, h.prefix)
-		if h.ok {
-			h.id = binary.BigEndian.Uint64(k[len(k)-8:])
-		}
-	}
+	ranges, total := t.stateRanges(status, variant)
+	ids, _ := mergeStates(b, ranges, math.MaxUint64, false, skip, limit)
 	return ids, total, nil
 }
 

@@ -221,4 +221,7 @@ DO $$ BEGIN
 EXCEPTION WHEN feature_not_supported THEN NULL;
 END $$;
 `,
+	// 11: the games of a status, by id, for the list of one status read from a point
+	// (GameIDsFrom): games_state orders them by game first.
+	11: `CREATE INDEX games_status ON games (status, id);`,
 }

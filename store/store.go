@@ -138,6 +138,11 @@ type Games interface {
 	GameCount() (int, error)
 	GameIDPage(status Status, variant string, skip, limit int) ([]uint64, int, error)
 	LatestGameIDs(skip, limit int) ([]uint64, error)
+	// GameIDsFrom lists at most limit ids of the games with status and of variant ("" for
+	// any of either), newest first: those older than id (0: from the newest) or, back, the
+	// newest of those newer than id (0: from the oldest); and whether more lie beyond them in
+	// the direction read. It seeks id by an index: a page read from its neighbour costs its rows.
+	GameIDsFrom(status Status, variant string, id uint64, back bool, limit int) ([]uint64, bool, error)
 	GamesOf(address string) ([]Game, error)
 	GamesOfLocal(local string) ([]Game, error)
 	AppendEvent(id uint64, e Event) (uint64, error)
@@ -170,6 +175,12 @@ type Players interface {
 	PlayerRecord(address string) (*PlayerRecord, error)
 	PutPlayerRecord(rec *PlayerRecord) error
 	RatedPage(variant string, skip, limit int) ([]RatedEntry, int, error)
+	// RatedFrom reads at most limit lines of variant's rating list after the point at or, back,
+	// the last limit before it, best first; it seeks at by an index (pages.go).
+	RatedFrom(variant string, at RatedAt, back bool, limit int) (RatedSlice, error)
+	// RatedPlace is the point before the line at place (from 0) of variant's rating list,
+	// found by skipping the lines before it; RatedEnd past the list.
+	RatedPlace(variant string, place int) (RatedAt, error)
 	RatedVariants() ([]string, error)
 }
 
