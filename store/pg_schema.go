@@ -223,5 +223,5 @@ END $$;
 `,
 	// 11: the games of a status, by id, for the list of one status read from a point
 	// (GameIDsFrom): games_state orders them by game first.
-	11: `CREATE INDEX games_status ON games (status, id);`,
+	11: `CREATE INDEX IF NOT EXISTS games_status ON games (status, id);`,
 }
