@@ -62,9 +62,15 @@ func RatingPage(tx *store.Tx, variant string, c rating.Config, skip, limit int) 
 	if err != nil {
 		return nil, 0, err
 	}
+	return RatedNow(tx, c, lines), n, nil
+}
+
+// RatedNow is lines of a rating list (the store's, as they were last rated) as they stand at
+// tx.Now.
+func RatedNow(tx *store.Tx, c rating.Config, lines []store.RatedEntry) []RatedPlayer {
 	out := make([]RatedPlayer, 0, len(lines))
 	for _, l := range lines {
 		out = append(out, RatedPlayer{Address: l.Address, Variant: l.Variant, Rating: RatingNow(c, l.PlayerRating, tx.Now), Games: l.Games, Last: l.Last})
 	}
-	return out, n, nil
+	return out
 }

@@ -32,7 +32,8 @@ type ratingList struct {
 	Total       int    // players in the whole list
 	More        string // the link to the whole list, when only its head is shown
 	Page, Pages int
-	Prev, Next  string
+	First, Prev string
+	Next, Last  string
 }
 
 // RatingsPageSize is the most players one page of a game's rating list shows; the list of
@@ -61,56 +62,30 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 		}
 		key, pg.Variant, pg.VariantName = v.Key, v.Key, v.Name
 	}
-	page, err := strconv.Atoi(q.Get("page"))
-	if err != nil || page < 1 {
-		page = 1
-	}
-	page = min(page, math.MaxInt32) // (page-1)*RatingsPageSize stays an int; past the end is the last page, below
 	if err := h.db.View(func(tx *store.Tx) error {
-		keys := []string{key}
-		if key == "" {
-			var err error
-			if keys, err = tx.RatedVariants(); err != nil {
-				return err
+		if key != "" {
+			l, err := ratingPage(tx, key, q)
+			if l.Total > 0 {
+				pg.Lists = append(pg.Lists, l)
 			}
+			return err
+		}
+		keys, err := tx.RatedVariants()
+		if err != nil {
+			return err
 		}
 		for _, k := range keys {
-			skip, limit := (page-1)*RatingsPageSize, RatingsPageSize
-			if key == "" {
-				skip, limit = 0, RatingsHead
-			}
-			list, n, err := archive.RatingPage(tx, k, rating.Config{}, skip, limit)
+			s, err := tx.RatedFrom(k, store.RatedStart, false, RatingsHead)
 			if err != nil {
 				return err
 			}
-			if n == 0 {
-				continue
+			_, n, err := tx.RatedPage(k, 0, 0) // (its count)
+			if err != nil || n == 0 {
+				return err
 			}
-			if last := (n + RatingsPageSize - 1) / RatingsPageSize; key != "" && page > last {
-				page = last // as /tournaments: a page past the end is the last
-				skip = (page - 1) * RatingsPageSize
-				if list, n, err = archive.RatingPage(tx, k, rating.Config{}, skip, limit); err != nil {
-					return err
-				}
-			}
-			l := ratingList{Name: variantName(k), Total: n}
-			link := func(p int) string { return "/ratings?variant=" + url.QueryEscape(k) + "&page=" + strconv.Itoa(p) }
-			if key == "" {
-				if n > len(list) {
-					l.More = "/ratings?variant=" + url.QueryEscape(k)
-				}
-			} else {
-				l.Page, l.Pages = page, (n+RatingsPageSize-1)/RatingsPageSize
-				if page > 1 {
-					l.Prev = link(page - 1)
-				}
-				if page < l.Pages {
-					l.Next = link(page + 1)
-				}
-			}
-			for i, p := range list {
-				l.Rows = append(l.Rows, ratingRow{Rank: skip + i + 1, Player: Name(p.Address), Rating: int(math.Round(p.Rating.Rating)),
-					RD: int(math.Round(p.RD)), Provisional: p.Provisional(), Games: p.Games})
+			l := ratingList{Name: variantName(k), Total: n, Rows: ratingRows(tx, s.Lines, 1)}
+			if s.More {
+				l.More = "/ratings?variant=" + url.QueryEscape(k)
 			}
 			pg.Lists = append(pg.Lists, l)
 		}
@@ -119,6 +94,122 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return render(w, r, "ratings", pg)
+}
+
+// ratingPage is a page of key's rating list: ?page=N, or the page after the point a link
+// carries (after=) or before it (before=), with page= numbering it. A page from a point seeks it
+// (its cost is its rows, however deep); a page by its number alone skips the lines before it,
+// but for the first and the last (read from their end of the list). Past the end is the last.
+func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
+	l := ratingList{Name: variantName(key)}
+	_, n, err := tx.RatedPage(key, 0, 0) // (its count)
+	if err != nil || n == 0 {
+		return l, err
+	}
+	l.Total, l.Pages = n, (n+RatingsPageSize-1)/RatingsPageSize
+	page, err := strconv.Atoi(q.Get("page"))
+	if err != nil {
+		page = 1
+	}
+	page = min(max(page, 1), l.Pages)
+	var s store.RatedSlice
+	prev, next := false, false
+	after, fromAfter := ratedPoint(q.Get("after"))
+	before, fromBefore := ratedPoint(q.Get("before"))
+	if fromAfter {
+		if s, err = tx.RatedFrom(key, after, false, RatingsPageSize); err != nil {
+			return l, err
+		}
+		next = s.More
+		if prev, err = ratedAny(tx, key, s.Start, true); err != nil {
+			return l, err
+		}
+	} else if fromBefore {
+		if s, err = tx.RatedFrom(key, before, true, RatingsPageSize); err != nil {
+			return l, err
+		}
+		prev = s.More
+		if next, err = ratedAny(tx, key, s.End, false); err != nil {
+			return l, err
+		}
+		if !prev { // the list's head: its first page, whole
+			s.Lines = nil
+		}
+	}
+	if len(s.Lines) == 0 { // by number
+		switch {
+		case page == 1 || fromBefore:
+			page = 1
+			s, err = tx.RatedFrom(key, store.RatedStart, false, RatingsPageSize)
+		case page == l.Pages || fromAfter:
+			page = l.Pages
+			s, err = tx.RatedFrom(key, store.RatedEnd, true, n-(l.Pages-1)*RatingsPageSize)
+		default:
+			var at store.RatedAt
+			if at, err = tx.RatedPlace(key, (page-1)*RatingsPageSize); err == nil {
+				s, err = tx.RatedFrom(key, at, false, RatingsPageSize)
+			}
+		}
+		if err != nil {
+			return l, err
+		}
+		prev, next = page > 1, page < l.Pages
+	}
+	// A page from a point is numbered by its link; its ends say whether it is first or last.
+	switch {
+	case !prev:
+		page = 1
+	case !next:
+		page = l.Pages
+	default:
+		page = min(max(page, 2), l.Pages-1)
+	}
+	l.Page = page
+	link := func(p int, point string, at store.RatedAt) string {
+		s := "/ratings?variant=" + url.QueryEscape(key) + "&page=" + strconv.Itoa(p)
+		if point != "" {
+			s += "&" + point + "=" + url.QueryEscape(strconv.FormatFloat(at.Rating, 'g', -1, 64)+"~"+strconv.Itoa(at.Ties))
+		}
+		return s
+	}
+	if prev {
+		l.First, l.Prev = link(1, "", s.Start), link(page-1, "before", s.Start)
+	}
+	if next {
+		l.Next, l.Last = link(page+1, "after", s.End), link(l.Pages, "", s.End)
+	}
+	l.Rows = ratingRows(tx, s.Lines, (page-1)*RatingsPageSize+1)
+	return l, nil
+}
+
+// ratedPoint reads a point of a rating list from a link: the rating, "~", the ties passed.
+func ratedPoint(s string) (store.RatedAt, bool) {
+	r, ties, ok := strings.Cut(s, "~")
+	if !ok || len(s) > 64 {
+		return store.RatedAt{}, false
+	}
+	f, err := strconv.ParseFloat(r, 64)
+	n, err2 := strconv.Atoi(ties)
+	if err != nil || err2 != nil || math.IsInf(f, 0) || math.IsNaN(f) || n < 0 || n > 1<<30 {
+		return store.RatedAt{}, false
+	}
+	return store.RatedAt{Rating: f, Ties: n}, true
+}
+
+// ratedAny says whether key's list has a line after at (or, back, before it).
+func ratedAny(tx *store.Tx, key string, at store.RatedAt, back bool) (bool, error) {
+	s, err := tx.RatedFrom(key, at, back, 1)
+	return len(s.Lines) > 0, err
+}
+
+// ratingRows are the rows of lines, ranked from rank on, their ratings as they stand now.
+func ratingRows(tx *store.Tx, lines []store.RatedEntry, rank int) []ratingRow {
+	var rows []ratingRow
+	for i, p := range archive.RatedNow(tx, rating.Config{}, lines) {
+		rows = append(rows, ratingRow{Rank: rank + i, Player: Name(p.Address), Rating: int(math.Round(p.Rating.Rating)),
+			RD: int(math.Round(p.RD)), Provisional: p.Provisional(), Games: p.Games})
+	}
+	return rows
 }
 
 func variantName(key string) string {

@@ -1,8 +1,13 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
+	"html"
 	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,12 +77,21 @@ func TestRatingsPages(t *testing.T) {
 }
 
 // A game's rating list is paged, best first, ranks running on; the list of every game shows
-// the head of each and the way to the rest.
+// the head of each and the way to the rest. The links to the next and the previous page carry
+// where the page ended or began (a rating and how many of its ties were passed, no address),
+// and walking them either way reads the whole list once, ties cut between two pages included.
 func TestRatingsPaging(t *testing.T) {
 	w := newWorld(t)
+	const players = 330
+	rated := func(i int) float64 { // ties of five around each page's end
+		if i%100 >= 97 || i%100 <= 1 {
+			return 2000 - float64(i/100*100) + 0.5
+		}
+		return 2000 - float64(i)
+	}
 	if err := w.db.Update(func(tx *store.Tx) error {
-		for i := range 130 {
-			rec := &store.PlayerRecord{Address: fmt.Sprintf("p%03d@example.com", i), Ratings: []store.PlayerRating{{Variant: "orthodox", Rating: 2000 - float64(i), RD: 60, Games: 9}}}
+		for i := range players {
+			rec := &store.PlayerRecord{Address: fmt.Sprintf("p%03d@example.com", i), Ratings: []store.PlayerRating{{Variant: "orthodox", Rating: rated(i), RD: 60, Games: 9}}}
 			if err := tx.PutPlayerRecord(rec); err != nil {
 				return err
 			}
@@ -87,27 +101,123 @@ func TestRatingsPaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := New(w.db)
-	rows := func(body string) int { return strings.Count(body, `<td><a href="/player/`) }
-	_, _, body := get(t, h, "/ratings")
-	if rows(body) != RatingsHead || !strings.Contains(body, `<a href="/ratings?variant=orthodox">All 130 players →</a>`) || !strings.Contains(body, "<td>1</td><td><a href=\"/player/p000\">") {
-		t.Errorf("/ratings: %d rows\n%s", rows(body), body)
+	rowRE := regexp.MustCompile(`<td>(\d+)</td><td><a href="/player/(p\d+)">`)
+	type row struct {
+		rank   int
+		player string
 	}
-	_, _, body = get(t, h, "/ratings?variant=orthodox")
-	if rows(body) != 100 || !strings.Contains(body, "130 players; page 1 of 2.") || !strings.Contains(body, `href="/ratings?variant=orthodox&amp;page=2">next`) || strings.Contains(body, "better</a>") {
-		t.Errorf("page 1: %d rows\n%s", rows(body), body)
-	}
-	_, _, body = get(t, h, "/ratings?variant=orthodox&page=2")
-	if rows(body) != 30 || !strings.Contains(body, "<td>101</td><td><a href=\"/player/p100\">") || !strings.Contains(body, "better</a>") || strings.Contains(body, "next →</a>") {
-		t.Errorf("page 2: %d rows\n%s", rows(body), body)
-	}
-	for _, p := range []string{"7", "9223372036854775807", "99999999999999999999"} {
-		code, _, body := get(t, h, "/ratings?variant=orthodox&page="+p)
-		want := rows(body) == 30 && strings.Contains(body, "page 2 of 2.") && strings.Contains(body, "<td>101</td>")
-		if p == "99999999999999999999" { // not a number: the first page
-			want = rows(body) == 100 && strings.Contains(body, "page 1 of 2.")
+	rows := func(body string) (out []row) {
+		for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, row{n, m[2]})
 		}
-		if code != 200 || !want {
-			t.Errorf("page %s: %d, %d rows\n%s", p, code, rows(body), body)
+		return out
+	}
+	linkRE := func(word string) *regexp.Regexp {
+		return regexp.MustCompile(`<a href="([^"]*)">[^<]*` + regexp.QuoteMeta(word))
+	}
+	link := func(body, word string) string {
+		if m := linkRE(word).FindStringSubmatch(body); m != nil {
+			return html.UnescapeString(m[1])
+		}
+		return ""
+	}
+	// The whole list, best first: by rating, ties by address.
+	var want []row
+	{
+		order := make([]int, players)
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rated(b), rated(a)) })
+		for r, i := range order {
+			want = append(want, row{r + 1, fmt.Sprintf("p%03d", i)})
+		}
+	}
+	_, _, body := get(t, h, "/ratings")
+	if got := rows(body); len(got) != RatingsHead || got[0] != want[0] || !strings.Contains(body, `<a href="/ratings?variant=orthodox">All 330 players →</a>`) {
+		t.Errorf("/ratings: %v\n%s", got, body)
+	}
+	// Forward from the first page by its links, then back from the last.
+	var got []row
+	u := "/ratings?variant=orthodox"
+	for n := 1; ; n++ {
+		code, _, body := get(t, h, u)
+		if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("330 players; page %d of 4.", n)) {
+			t.Fatalf("page %d (%s): %d\n%s", n, u, code, body)
+		}
+		if strings.Contains(body, "@") || (n == 1) != (link(body, "better") == "") || (n == 1) != (link(body, "first page") == "") {
+			t.Errorf("page %d: an address, or the links back wrong:\n%s", n, body)
+		}
+		got = append(got, rows(body)...)
+		if u = link(body, "next"); u == "" {
+			if n != 4 || link(body, "last page") != "" {
+				t.Errorf("the last page is page %d, or links to a last page", n)
+			}
+			break
+		}
+		if l := link(body, "last page"); l != "/ratings?variant=orthodox&page=4" {
+			t.Errorf("page %d: last page %q", n, l)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("forward by the links:\n%v\nwant\n%v", got, want)
+	}
+	got = nil
+	u = "/ratings?variant=orthodox&page=4"
+	for n := 4; ; n-- {
+		_, _, body := get(t, h, u)
+		if !strings.Contains(body, fmt.Sprintf("page %d of 4.", n)) {
+			t.Fatalf("back, page %d (%s):\n%s", n, u, body)
+		}
+		got = append(rows(body), got...)
+		if u = link(body, "better"); u == "" {
+			if n != 1 {
+				t.Errorf("back: no link before page %d", n)
+			}
+			break
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("back by the links:\n%v\nwant\n%v", got, want)
+	}
+	// By number alone: each page, and past the end the last.
+	for _, c := range []struct {
+		page  string
+		first int // the rank its first row has
+		n     int
+	}{{"1", 1, 100}, {"2", 101, 100}, {"3", 201, 100}, {"4", 301, 30}, {"7", 301, 30}, {"9223372036854775807", 301, 30}, {"99999999999999999999", 1, 100}, {"-3", 1, 100}} {
+		code, _, body := get(t, h, "/ratings?variant=orthodox&page="+c.page)
+		r := rows(body)
+		if code != http.StatusOK || len(r) != c.n || !slices.Equal(r, want[c.first-1:c.first-1+c.n]) {
+			t.Errorf("page %s: %d, %v", c.page, code, r)
+		}
+	}
+	// A point that is no point is not followed; one past either end gives that end's page.
+	at := func(r float64, ties int) int { // the rank of the first line after the point
+		for i, w := range want {
+			var p int
+			fmt.Sscanf(w.player, "p%d", &p)
+			if rated(p) < r || (rated(p) == r && ties == 0) {
+				return i + 1
+			}
+			if rated(p) == r {
+				ties--
+			}
+		}
+		return len(want) + 1
+	}
+	for _, c := range []struct {
+		query string
+		first int
+	}{
+		{"page=2&after=NaN~0", 101}, {"page=2&after=Inf~0", 101}, {"page=2&after=1500~-1", 101}, {"page=2&after=1500", 101},
+		{"page=3&after=-100000~0", 301}, {"page=2&before=100000~0", 1}, {"page=2&before=2000.5~0", 1},
+		{"page=3&after=1900.5~3", at(1900.5, 3)}, {"page=3&after=1900.5~99", at(1900.5, 99)}, {"page=2&after=1800.5~2", at(1800.5, 2)},
+	} {
+		_, _, body := get(t, h, "/ratings?variant=orthodox&"+c.query)
+		if r := rows(body); len(r) == 0 || r[0].player != want[c.first-1].player {
+			t.Errorf("%s: from %v, want from %v", c.query, r[:min(len(r), 1)], want[c.first-1])
 		}
 	}
 }

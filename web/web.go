@@ -27,7 +27,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base32"
@@ -35,10 +34,7 @@ import (
 	"fmt"
 	"github.com/refereed/refereed/templates"
 	"log/slog"
-	"math"
 	"net/http"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -231,184 +227,6 @@ func parseID(s string) (uint64, error) {
 
 // finished reports whether a game is over, by its board or by the referee (a withdrawal).
 func finished(sg *store.Game) bool { return sg.Over() }
-
-// gameRow is one line of a games list.
-type gameRow struct {
-	ID           uint64
-	Variant      string
-	White, Black string
-	Status       string
-	Result       string
-	Tournament   uint64
-	Round        int
-}
-
-func rowOf(sg *store.Game) gameRow {
-	r := gameRow{ID: sg.ID, Variant: sg.Variant, White: Name(sg.Players[0].Address), Black: Name(sg.Players[1].Address),
-		Status: "in progress", Result: "*", Tournament: sg.Tournament, Round: sg.Round}
-	if finished(sg) {
-		r.Status, r.Result = "finished", sg.Result
-		if r.Result == "" {
-			r.Result = "*"
-		}
-	}
-	return r
-}
-
-type gamesPage struct {
-	Title                               string
-	Problem                             string // a filter that matches nothing, explained
-	Variant, Player, Tournament, Status string
-	Variants                            []string
-	Rows                                []gameRow
-	Total, Page, Pages                  int
-	Prev, Next                          string
-}
-
-// rows reads the games of ids into pg's rows.
-func (h *Handler) rows(tx *store.Tx, pg *gamesPage, ids []uint64) error {
-	for _, id := range ids {
-		sg, err := tx.Game(id)
-		if err != nil {
-			return err
-		}
-		pg.Rows = append(pg.Rows, rowOf(sg))
-	}
-	return nil
-}
-
-// games is the list: / ?variant= &player= &tournament= &status=active|over &page=N.
-func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	pg := gamesPage{Title: say(r, "nav-games", nil), Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
-	var tour uint64
-	if pg.Tournament != "" {
-		id, err := parseID(pg.Tournament)
-		if err != nil {
-			id = ^uint64(0) // matches nothing
-		}
-		tour = id
-	}
-	page, err := strconv.Atoi(q.Get("page"))
-	if err != nil || page < 1 {
-		page = 1
-	}
-	// The candidates come from the narrowest index: a tournament's own games, a player's
-	// (by the index of players), else the index of status and variant; only the games of the
-	// page shown are read whole (issue 23: a page costs the same at 100 games and 100,000).
-	status := store.Status(pg.Status)
-	if status != store.Active && status != store.Over {
-		if status != "" {
-			// Not a silent list of every game (issue 33): say which statuses there are.
-			pg.Problem = say(r, "no-status", templates.Args{"Status": pg.Status})
-			pg.Status, pg.Page, pg.Pages = "", 1, 1
-			return render(w, r, "games", pg)
-		}
-		status = ""
-	}
-	fits := func(sg *store.Game) bool {
-		return (pg.Variant == "" || sg.Variant == pg.Variant) && (tour == 0 || sg.Tournament == tour) &&
-			(status == "" || sg.Status == status) &&
-			(pg.Player == "" || Name(sg.Players[0].Address) == pg.Player || Name(sg.Players[1].Address) == pg.Player)
-	}
-	if err := h.db.View(func(tx *store.Tx) error {
-		var ids []uint64
-		var few []store.Game // candidates read whole already (a tournament's, a player's)
-		switch {
-		case tour != 0:
-			t, err := tx.Tournament(tour)
-			if errors.Is(err, store.ErrNotFound) {
-				break
-			} else if err != nil {
-				return err
-			}
-			for _, rd := range t.Rounds {
-				for _, tg := range rd.Games {
-					ids = append(ids, tg.Game)
-				}
-			}
-			slices.SortFunc(ids, func(a, b uint64) int { return cmp.Compare(b, a) })
-			for _, id := range ids {
-				sg, err := tx.Game(id)
-				if err != nil {
-					return err
-				}
-				few = append(few, *sg)
-			}
-			ids = nil
-		case pg.Player != "":
-			games, err := tx.GamesOfLocal(pg.Player)
-			if err != nil {
-				return err
-			}
-			for i := len(games) - 1; i >= 0; i-- { // newest first
-				few = append(few, games[i])
-			}
-		case status == "" && pg.Variant == "":
-			// Every game: the page's ids straight from the keys, the total from the count.
-			n, err := tx.GameCount()
-			if err != nil {
-				return err
-			}
-			pg.Total = n
-			pg.Pages = max((pg.Total+PageSize-1)/PageSize, 1)
-			page = min(page, pg.Pages)
-			pg.Page = page
-			ids, err := tx.LatestGameIDs((page-1)*PageSize, PageSize)
-			if err != nil {
-				return err
-			}
-			return h.rows(tx, &pg, ids)
-		default:
-			// By status and variant: the page's ids from the index, the total from its counts.
-			page = min(page, math.MaxInt32) // (page-1)*PageSize stays an int
-			ids, n, err := tx.GameIDPage(status, pg.Variant, (page-1)*PageSize, PageSize)
-			if err != nil {
-				return err
-			}
-			pg.Total, pg.Pages = n, max((n+PageSize-1)/PageSize, 1)
-			if page > pg.Pages { // past the end: the last page
-				page = pg.Pages
-				if ids, _, err = tx.GameIDPage(status, pg.Variant, (page-1)*PageSize, PageSize); err != nil {
-					return err
-				}
-			}
-			pg.Page = page
-			return h.rows(tx, &pg, ids)
-		}
-		for i := range few {
-			if fits(&few[i]) {
-				ids = append(ids, few[i].ID)
-			}
-		}
-		pg.Total = len(ids)
-		pg.Pages = max((len(ids)+PageSize-1)/PageSize, 1)
-		page = min(page, pg.Pages)
-		pg.Page = page
-		lo := (page - 1) * PageSize
-		hi := min(lo+PageSize, len(ids))
-		return h.rows(tx, &pg, ids[lo:hi])
-	}); err != nil {
-		return err
-	}
-	link := func(n int) string {
-		v := url.Values{}
-		for _, k := range []string{"variant", "player", "tournament", "status"} {
-			if s := q.Get(k); s != "" {
-				v.Set(k, s)
-			}
-		}
-		v.Set("page", strconv.Itoa(n))
-		return "/?" + v.Encode()
-	}
-	if page > 1 {
-		pg.Prev = link(page - 1)
-	}
-	if page < pg.Pages {
-		pg.Next = link(page + 1)
-	}
-	return render(w, r, "games", pg)
-}
 
 // square is one square of a drawn board.
 type square struct {

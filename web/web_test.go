@@ -2,11 +2,15 @@ package web
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +19,7 @@ import (
 	"github.com/refereed/refereed/referee"
 	"github.com/refereed/refereed/referee/organizer"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/store/storetest"
 	"github.com/refereed/refereed/variant"
 	_ "github.com/refereed/refereed/variant/all"
 )
@@ -36,7 +41,7 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"), store.Options{NoSync: true})
+	db, err := store.OpenURL(storetest.Location(t, storetest.Default()), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +403,7 @@ func TestReadOnlyStore(t *testing.T) {
 	}
 	path := w.db.Path()
 	w.db.Close()
-	db, err := store.Open(path, store.Options{ReadOnly: true})
+	db, err := store.OpenURL(path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -614,5 +619,117 @@ func TestProgressiveKriegspielPageShowsSeries(t *testing.T) {
 	w.mail(id, chess.White, "e4")
 	if _, _, page := get(t, h, fmt.Sprintf("/game/%d", id)); !strings.Contains(page, "Black to play series 2: move 1 of 2.") || strings.Contains(page, "e4") {
 		t.Errorf("Progressive Kriegspiel in progress:\n%s", page)
+	}
+}
+
+// The links to the next and the previous page of a list carry the game where the page ended or
+// began; walked either way, with any filter, they read the whole list once, numbered as by
+// ?page=N, with the first and the last page a link away.
+func TestPagingByLinks(t *testing.T) {
+	w := newWorld(t)
+	const games = 330
+	variantOf := func(i int) string { return []string{"orthodox", "kriegspiel", "orthodox", "progressive"}[i%4] }
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := range games {
+			g := &store.Game{Variant: variantOf(i), Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				return err
+			}
+			if i%5 != 0 {
+				g.Status = store.Over
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := New(w.db)
+	rowRE := regexp.MustCompile(`<tr><td><a href="/game/(\d+)">`)
+	ids := func(body string) (out []uint64) {
+		for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
+			id, _ := strconv.ParseUint(m[1], 10, 64)
+			out = append(out, id)
+		}
+		return out
+	}
+	link := func(body, word string) string {
+		if m := regexp.MustCompile(`<a href="([^"]*)">[^<]*` + regexp.QuoteMeta(word)).FindStringSubmatch(body); m != nil {
+			return html.UnescapeString(m[1])
+		}
+		return ""
+	}
+	for _, filter := range []string{"", "status=over", "variant=kriegspiel", "status=active&variant=orthodox", "status=active"} {
+		q, _ := url.ParseQuery(filter)
+		var want []uint64
+		for i := games - 1; i >= 0; i-- {
+			over := i%5 != 0
+			if (q.Get("variant") == "" || q.Get("variant") == variantOf(i)) && (q.Get("status") == "" || (q.Get("status") == "over") == over) {
+				want = append(want, uint64(i+1))
+			}
+		}
+		pages := (len(want) + PageSize - 1) / PageSize
+		var got []uint64
+		u := "/?" + filter
+		for n := 1; ; n++ {
+			code, _, body := get(t, h, u)
+			if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("%d games; page %d of %d.", len(want), n, pages)) {
+				t.Fatalf("%s: page %d (%s): %d\n%s", filter, n, u, code, body)
+			}
+			if (n == 1) != (link(body, "newer") == "") || (n == 1) != (link(body, "first page") == "") {
+				t.Errorf("%s page %d: the links back wrong:\n%s", filter, n, body)
+			}
+			got = append(got, ids(body)...)
+			if u = link(body, "older"); u == "" {
+				if n != pages || link(body, "last page") != "" {
+					t.Errorf("%s: the last page is %d of %d, or links to a last page", filter, n, pages)
+				}
+				break
+			}
+			if !strings.Contains(u, "before=") {
+				t.Errorf("%s page %d: the next page's link carries no game: %s", filter, n, u)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s forward: %v\nwant %v", filter, got, want)
+		}
+		got = nil
+		u = "/?" + filter + "&page=" + strconv.Itoa(pages)
+		for n := pages; ; n-- {
+			_, _, body := get(t, h, u)
+			if !strings.Contains(body, fmt.Sprintf("page %d of %d.", n, pages)) {
+				t.Fatalf("%s back: page %d (%s):\n%s", filter, n, u, body)
+			}
+			got = append(ids(body), got...)
+			if u = link(body, "newer"); u == "" {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s back: %v\nwant %v", filter, got, want)
+		}
+	}
+	// A game that is no game is not followed; one past either end gives that end's page.
+	var over []uint64
+	for id := uint64(games); id >= 1; id-- {
+		if (id-1)%5 != 0 {
+			over = append(over, id)
+		}
+	}
+	for query, first := range map[string]uint64{
+		"page=2&before=abc": over[PageSize], "page=2&before=0": over[PageSize], "page=2&after=-5": over[PageSize],
+		"page=2&before=99999": over[0], "page=2&after=99999": over[0],
+		"page=2&after=1": over[len(over)-PageSize], "page=2&before=1": over[(len(over)-1)/PageSize*PageSize],
+		"page=2&before=311": 310, "page=3&after=200": over[slices.Index(over, 200)-PageSize],
+	} {
+		_, _, body := get(t, h, "/?status=over&"+query)
+		if got := ids(body); len(got) == 0 || got[0] != first {
+			t.Errorf("/?status=over&%s: from %v, want from %d", query, got[:min(len(got), 1)], first)
+		}
+	}
+	if _, _, body := get(t, h, "/?page=2&after=200"); len(ids(body)) != PageSize || ids(body)[0] != 300 || ids(body)[PageSize-1] != 201 {
+		t.Errorf("/?page=2&after=200: %v", ids(body))
 	}
 }
