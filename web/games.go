@@ -239,10 +239,16 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 	}
 	pg.Page = page
 	if prev && len(ids) > 0 {
-		pg.First, pg.Prev = link(1, "", 0), link(page-1, "after", ids[0])
+		pg.Prev = link(page-1, "after", ids[0])
 	}
 	if next && len(ids) > 0 {
-		pg.Next, pg.Last = link(page+1, "before", ids[len(ids)-1]), link(pg.Pages, "", 0)
+		pg.Next = link(page+1, "before", ids[len(ids)-1])
+	}
+	if page > 2 { // (the first and last pages a link away, when not the page beside)
+		pg.First = link(1, "", 0)
+	}
+	if page < pg.Pages-1 {
+		pg.Last = link(pg.Pages, "", 0)
 	}
 	return h.rows(tx, pg, ids)
 }

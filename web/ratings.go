@@ -173,10 +173,16 @@ func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 		return s
 	}
 	if prev {
-		l.First, l.Prev = link(1, "", s.Start), link(page-1, "before", s.Start)
+		l.Prev = link(page-1, "before", s.Start)
 	}
 	if next {
-		l.Next, l.Last = link(page+1, "after", s.End), link(l.Pages, "", s.End)
+		l.Next = link(page+1, "after", s.End)
+	}
+	if page > 2 { // (the first and last pages a link away, when not the page beside)
+		l.First = link(1, "", s.Start)
+	}
+	if page < l.Pages-1 {
+		l.Last = link(l.Pages, "", s.End)
 	}
 	l.Rows = ratingRows(tx, s.Lines, (page-1)*RatingsPageSize+1)
 	return l, nil

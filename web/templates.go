@@ -31,7 +31,7 @@ var pages = template.Must(template.New("").Funcs(pageFuncs(lang.EN)).Parse(`
 <button>{{w "show"}}</button></form>
 {{if .Problem}}<p class="problem">{{.Problem}}</p>{{else}}<p>{{wa "games-page" "N" .Total "Page" .Page "Pages" .Pages}}</p>
 {{template "rows" .Rows}}{{end}}
-<p class="pages">{{if .Prev}}<a href="{{.First}}">« {{w "first-page"}}</a> <a href="{{.Prev}}">← {{w "newer"}}</a>{{end}} {{if .Next}}<a href="{{.Next}}">{{w "older"}} →</a> <a href="{{.Last}}">{{w "last-page"}} »</a>{{end}}</p>
+<p class="pages">{{if .First}}<a href="{{.First}}">« {{w "first-page"}}</a> {{end}}{{if .Prev}}<a href="{{.Prev}}">← {{w "newer"}}</a>{{end}} {{if .Next}}<a href="{{.Next}}">{{w "older"}} →</a>{{end}}{{if .Last}} <a href="{{.Last}}">{{w "last-page"}} »</a>{{end}}</p>
 {{template "foot"}}{{end}}
 {{define "board"}}<figure>{{if .Title}}<figcaption>{{.Title}}</figcaption>{{end}}<table class="board">
 {{range .Ranks}}<tr><th>{{.Label}}</th>{{range .Squares}}<td class="{{if .Dark}}d{{else}}l{{end}}{{if .Marked}} m{{end}}">{{.Glyph}}</td>{{end}}</tr>
@@ -107,7 +107,7 @@ var pages = template.Must(template.New("").Funcs(pageFuncs(lang.EN)).Parse(`
 {{range .Rows}}<tr{{if .Provisional}} class="provisional"{{end}}><td>{{.Rank}}</td><td><a href="/player/{{.Player}}">{{.Player}}</a></td><td>{{.Rating}}{{if .Provisional}}?{{end}}</td><td>{{.RD}}</td><td>{{.Games}}</td></tr>
 {{end}}</table></div>
 {{if .More}}<p><a href="{{.More}}">{{wa "all-players" "N" .Total}} →</a></p>{{end}}
-{{if or .Prev .Next}}<p class="pages">{{if .Prev}}<a href="{{.First}}">« {{w "first-page"}}</a> <a href="{{.Prev}}">← {{w "better"}}</a>{{end}} {{if .Next}}<a href="{{.Next}}">{{w "next"}} →</a> <a href="{{.Last}}">{{w "last-page"}} »</a>{{end}}</p>{{end}}
+{{if or .Prev .Next}}<p class="pages">{{if .First}}<a href="{{.First}}">« {{w "first-page"}}</a> {{end}}{{if .Prev}}<a href="{{.Prev}}">← {{w "better"}}</a>{{end}} {{if .Next}}<a href="{{.Next}}">{{w "next"}} →</a>{{end}}{{if .Last}} <a href="{{.Last}}">{{w "last-page"}} »</a>{{end}}</p>{{end}}
 {{else}}<p>{{wa "no-rated" "Variant" .VariantName}}</p>{{end}}
 {{template "foot"}}{{end}}
 {{define "notfound"}}{{template "head" .}}

@@ -678,7 +678,7 @@ func TestPagingByLinks(t *testing.T) {
 			if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("%d games; page %d of %d.", len(want), n, pages)) {
 				t.Fatalf("%s: page %d (%s): %d\n%s", filter, n, u, code, body)
 			}
-			if (n == 1) != (link(body, "newer") == "") || (n == 1) != (link(body, "first page") == "") {
+			if (n == 1) != (link(body, "newer") == "") || (n <= 2) != (link(body, "first page") == "") || (n >= pages-1) != (link(body, "last page") == "") {
 				t.Errorf("%s page %d: the links back wrong:\n%s", filter, n, body)
 			}
 			got = append(got, ids(body)...)
