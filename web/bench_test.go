@@ -2,8 +2,11 @@ package web
 
 import (
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/refereed/refereed/chess"
@@ -15,7 +18,8 @@ import (
 // BenchmarkGamesList renders pages of the archive with 1,000 and 100,000 games in the store,
 // side by side (issue 23: a page must cost the same; the target is under 50 ms): the first page
 // of the list, a filtered page, a player's page (a player of about 20 games), the first page
-// of the tournaments, the rating lists. The store grows through the referee's paths: a tenth
+// of the tournaments, the rating lists, and the last page of the filtered list and of a rating
+// list as the link from the page before reaches it. The store grows through the referee's paths: a tenth
 // of the games in rated round robins of five (Tournaments().New, as `refereed tournament new`
 // makes them) with one game of each resigned by mail, the rest made one by one (NewGame), of
 // three variants, every other one resigned by mail.
@@ -76,7 +80,26 @@ func BenchmarkGamesList(b *testing.B) {
 		}
 		drain()
 		h := New(w.db)
-		for _, path := range []string{"/", "/?variant=kriegspiel&status=over", "/player/p17", "/tournaments", "/ratings", "/ratings?variant=orthodox"} {
+		// The last page of the filtered list and of a rating list as their links reach it:
+		// from the page before it, by the link to the next.
+		last := func(list, word string) string {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, list+"&page=999999", nil))
+			m := regexp.MustCompile(`page (\d+) of (\d+)`).FindStringSubmatch(rec.Body.String())
+			if m == nil || m[2] == "1" {
+				return list
+			}
+			pages, _ := strconv.Atoi(m[2])
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, list+"&page="+strconv.Itoa(pages-1), nil))
+			l := regexp.MustCompile(`<a href="([^"]*)">` + word).FindStringSubmatch(rec.Body.String())
+			if l == nil {
+				b.Fatalf("no link to the last page of %s", list)
+			}
+			return html.UnescapeString(l[1])
+		}
+		for _, path := range []string{"/", "/?variant=kriegspiel&status=over", last("/?variant=kriegspiel&status=over", "older"),
+			"/player/p17", "/tournaments", "/ratings", "/ratings?variant=orthodox", last("/ratings?variant=orthodox", "next")} {
 			b.Run(fmt.Sprintf("games=%d%s", n, path), func(b *testing.B) {
 				for b.Loop() {
 					rec := httptest.NewRecorder()

@@ -212,10 +212,10 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 	}
 	if len(ids) == 0 { // by number
 		switch {
-		case page == 1 || fromAfter:
+		case fromAfter || (page == 1 && !fromBefore): // (a link's game past the newest: the first page)
 			page = 1
 			ids, _, err = tx.GameIDsFrom(status, v, 0, false, PageSize)
-		case page == pg.Pages || fromBefore:
+		case fromBefore || page == pg.Pages: // (past the oldest: the last)
 			page = pg.Pages
 			ids, _, err = tx.GameIDsFrom(status, v, 0, true, n-(pg.Pages-1)*PageSize)
 		case status == "" && v == "":

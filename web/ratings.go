@@ -138,10 +138,10 @@ func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 	}
 	if len(s.Lines) == 0 { // by number
 		switch {
-		case page == 1 || fromBefore:
+		case fromBefore || (page == 1 && !fromAfter): // (a link's point before the best: the first page)
 			page = 1
 			s, err = tx.RatedFrom(key, store.RatedStart, false, RatingsPageSize)
-		case page == l.Pages || fromAfter:
+		case fromAfter || page == l.Pages: // (past the last: the last)
 			page = l.Pages
 			s, err = tx.RatedFrom(key, store.RatedEnd, true, n-(l.Pages-1)*RatingsPageSize)
 		default:

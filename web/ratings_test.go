@@ -212,7 +212,7 @@ func TestRatingsPaging(t *testing.T) {
 		first int
 	}{
 		{"page=2&after=NaN~0", 101}, {"page=2&after=Inf~0", 101}, {"page=2&after=1500~-1", 101}, {"page=2&after=1500", 101},
-		{"page=3&after=-100000~0", 301}, {"page=2&before=100000~0", 1}, {"page=2&before=2000.5~0", 1},
+		{"page=3&after=-100000~0", 301}, {"page=1&after=-100000~0", 301}, {"page=4&before=100000~0", 1}, {"page=2&before=100000~0", 1}, {"page=2&before=2000.5~0", 1},
 		{"page=3&after=1900.5~3", at(1900.5, 3)}, {"page=3&after=1900.5~99", at(1900.5, 99)}, {"page=2&after=1800.5~2", at(1800.5, 2)},
 	} {
 		_, _, body := get(t, h, "/ratings?variant=orthodox&"+c.query)

@@ -720,8 +720,9 @@ func TestPagingByLinks(t *testing.T) {
 	}
 	for query, first := range map[string]uint64{
 		"page=2&before=abc": over[PageSize], "page=2&before=0": over[PageSize], "page=2&after=-5": over[PageSize],
-		"page=2&before=99999": over[0], "page=2&after=99999": over[0],
-		"page=2&after=1": over[len(over)-PageSize], "page=2&before=1": over[(len(over)-1)/PageSize*PageSize],
+		"page=2&before=99999": over[0], "page=2&after=99999": over[0], "page=1&before=1": over[(len(over)-1)/PageSize*PageSize],
+		"page=3&after=99999": over[0],
+		"page=2&after=1":     over[len(over)-PageSize], "page=2&before=1": over[(len(over)-1)/PageSize*PageSize],
 		"page=2&before=311": 310, "page=3&after=200": over[slices.Index(over, 200)-PageSize],
 	} {
 		_, _, body := get(t, h, "/?status=over&"+query)
