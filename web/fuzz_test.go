@@ -10,8 +10,8 @@ import (
 	"github.com/refereed/refereed/store"
 )
 
-// The query of a list's page is outside input: the points its links carry (before=, after=)
-// and its number, with any filter. Whatever a visitor writes there, the list answers with a
+// The query of a list's page is outside input: the points its links carry (before=, after=,
+// sig=) and its number, with any filter. Whatever a visitor writes there, the list answers with a
 // page or a not-found, never a server error, and names no player's address.
 func FuzzListQueries(f *testing.F) {
 	w := newWorld(f)
@@ -38,7 +38,8 @@ func FuzzListQueries(f *testing.F) {
 	}
 	h := New(w.db)
 	for _, seed := range []string{"/?page=2&before=130", "/?status=over&page=3&after=12", "/ratings?variant=orthodox&page=2&after=1560~3",
-		"/ratings?variant=orthodox&page=2&before=1e308~0", "/ratings?variant=orthodox&after=-0~1073741824", "/?variant=kriegspiel&before=18446744073709551615"} {
+		"/ratings?variant=orthodox&page=2&before=1e308~0", "/ratings?variant=orthodox&after=-0~1073741824", "/?variant=kriegspiel&before=18446744073709551615",
+		"/?variant=orth%00odox&page=2", "/?player=%ff%fe", "/?page=2&after=50&sig=AAAAAAAAAAAAAAAA"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, target string) {

@@ -65,6 +65,19 @@ func (h *Handler) rows(tx *store.Tx, pg *gamesPage, ids []uint64) error {
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	pg := gamesPage{Title: say(r, "nav-games", nil), Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
+	// A game's key as its name or any spelling the registry knows; a filter no game could
+	// match (no game's key, no player's name) matches none, without asking the store.
+	none := false
+	if pg.Variant != "" {
+		if v, err := variant.Lookup(pg.Variant); err == nil {
+			pg.Variant = v.Key
+		} else {
+			none = true
+		}
+	}
+	if pg.Player != "" && !playerName(pg.Player) {
+		none = true
+	}
 	var tour uint64
 	if pg.Tournament != "" {
 		id, err := parseID(pg.Tournament)
@@ -107,8 +120,13 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 		v.Set("page", strconv.Itoa(n))
 		if point != "" {
 			v.Set(point, strconv.FormatUint(id, 10))
+			v.Set("sig", h.linkSig("games", string(status), pg.Variant, v.Get("page"), point, v.Get(point)))
 		}
 		return "/?" + v.Encode()
+	}
+	if none {
+		pg.Page, pg.Pages = 1, 1
+		return render(w, r, "games", pg)
 	}
 	if err := h.db.View(func(tx *store.Tx) error {
 		var ids []uint64
@@ -175,7 +193,10 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 // ?page=N, or the page after the game a link carries (before=, older games) or before it
 // (after=, newer), with page= numbering it. A page from a game seeks it in an index (its cost
 // is its rows, however deep); a page by its number alone skips the games before it, but for
-// the first and the last (read from their end of the list). Past the end is the last.
+// the first and the last (read from their end of the list). Past the end is the last. A game
+// is followed only in a link the archive made (links.go), and only to a page between the
+// first and the last: at either end, or where the list changed so that the link's number no
+// longer fits, the page is read by its number.
 func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q url.Values, page int, link func(int, string, uint64) string) error {
 	v := pg.Variant
 	var n int
@@ -191,32 +212,34 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 	pg.Total, pg.Pages = n, max((n+PageSize-1)/PageSize, 1)
 	page = min(max(page, 1), pg.Pages)
 	var ids []uint64
-	prev, next := false, false
-	before, fromBefore := pointID(q.Get("before"))
-	after, fromAfter := pointID(q.Get("after"))
-	switch {
-	case fromBefore:
-		if ids, next, err = tx.GameIDsFrom(status, v, before, false, PageSize); err == nil && len(ids) > 0 {
-			prev, err = anyGame(tx, status, v, ids[0], true)
+	byPoint := false
+	for _, dir := range []string{"before", "after"} {
+		id, ok := pointID(q.Get(dir))
+		if !ok || !h.signed(q.Get("sig"), "games", string(status), v, q.Get("page"), dir, q.Get(dir)) {
+			continue
 		}
-	case fromAfter:
-		if ids, prev, err = tx.GameIDsFrom(status, v, after, true, PageSize); err == nil && len(ids) > 0 {
-			next, err = anyGame(tx, status, v, ids[len(ids)-1], false)
+		newer := dir == "after"
+		var more, other bool
+		if ids, more, err = tx.GameIDsFrom(status, v, id, newer, PageSize); err != nil {
+			return err
 		}
-		if !prev { // the list's head: its first page, whole
-			ids = nil
+		if len(ids) > 0 { // a middle page has games on both sides: beyond it as read, and behind the point
+			behind := ids[0]
+			if newer {
+				behind = ids[len(ids)-1]
+			}
+			if other, err = anyGame(tx, status, v, behind, !newer); err != nil {
+				return err
+			}
 		}
+		byPoint = more && other
+		break
 	}
-	if err != nil {
-		return err
-	}
-	if len(ids) == 0 { // by number
+	if !byPoint || page < 2 || page > pg.Pages-1 { // by number
 		switch {
-		case fromAfter || (page == 1 && !fromBefore): // (a link's game past the newest: the first page)
-			page = 1
+		case page == 1:
 			ids, _, err = tx.GameIDsFrom(status, v, 0, false, PageSize)
-		case fromBefore || page == pg.Pages: // (past the oldest: the last)
-			page = pg.Pages
+		case page == pg.Pages:
 			ids, _, err = tx.GameIDsFrom(status, v, 0, true, n-(pg.Pages-1)*PageSize)
 		case status == "" && v == "":
 			ids, err = tx.LatestGameIDs((page-1)*PageSize, PageSize)
@@ -226,22 +249,12 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 		if err != nil {
 			return err
 		}
-		prev, next = page > 1, page < pg.Pages
-	}
-	// A page from a game is numbered by its link; its ends say whether it is first or last.
-	switch {
-	case !prev:
-		page = 1
-	case !next:
-		page = pg.Pages
-	default:
-		page = min(max(page, 2), pg.Pages-1)
 	}
 	pg.Page = page
-	if prev && len(ids) > 0 {
+	if page > 1 && len(ids) > 0 {
 		pg.Prev = link(page-1, "after", ids[0])
 	}
-	if next && len(ids) > 0 {
+	if page < pg.Pages && len(ids) > 0 {
 		pg.Next = link(page+1, "before", ids[len(ids)-1])
 	}
 	if page > 2 { // (the first and last pages a link away, when not the page beside)

@@ -64,7 +64,7 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := h.db.View(func(tx *store.Tx) error {
 		if key != "" {
-			l, err := ratingPage(tx, key, q)
+			l, err := h.ratingPage(tx, key, q)
 			if l.Total > 0 {
 				pg.Lists = append(pg.Lists, l)
 			}
@@ -100,7 +100,10 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 // carries (after=) or before it (before=), with page= numbering it. A page from a point seeks it
 // (its cost is its rows, however deep); a page by its number alone skips the lines before it,
 // but for the first and the last (read from their end of the list). Past the end is the last.
-func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
+// A point is followed only in a link the archive made (links.go), and only to a page between
+// the first and the last: at either end of the list, or where the list changed so that the
+// link's number no longer fits, the page is read by its number, so that ranks are true.
+func (h *Handler) ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 	l := ratingList{Name: variantName(key)}
 	_, n, err := tx.RatedPage(key, 0, 0) // (its count)
 	if err != nil || n == 0 {
@@ -113,36 +116,33 @@ func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 	}
 	page = min(max(page, 1), l.Pages)
 	var s store.RatedSlice
-	prev, next := false, false
-	after, fromAfter := ratedPoint(q.Get("after"))
-	before, fromBefore := ratedPoint(q.Get("before"))
-	if fromAfter {
-		if s, err = tx.RatedFrom(key, after, false, RatingsPageSize); err != nil {
+	byPoint := false
+	for _, dir := range []string{"after", "before"} {
+		at, ok := ratedPoint(q.Get(dir))
+		if !ok || !h.signed(q.Get("sig"), "ratings", key, q.Get("page"), dir, q.Get(dir)) {
+			continue
+		}
+		back := dir == "before"
+		if s, err = tx.RatedFrom(key, at, back, RatingsPageSize); err != nil {
 			return l, err
 		}
-		next = s.More
-		if prev, err = ratedAny(tx, key, s.Start, true); err != nil {
+		// A middle page has lines on both sides: beyond it as read, and behind the point.
+		behind := s.Start
+		if back {
+			behind = s.End
+		}
+		other, err := ratedAny(tx, key, behind, !back)
+		if err != nil {
 			return l, err
 		}
-	} else if fromBefore {
-		if s, err = tx.RatedFrom(key, before, true, RatingsPageSize); err != nil {
-			return l, err
-		}
-		prev = s.More
-		if next, err = ratedAny(tx, key, s.End, false); err != nil {
-			return l, err
-		}
-		if !prev { // the list's head: its first page, whole
-			s.Lines = nil
-		}
+		byPoint = s.More && other
+		break
 	}
-	if len(s.Lines) == 0 { // by number
+	if !byPoint || page < 2 || page > l.Pages-1 { // by number
 		switch {
-		case fromBefore || (page == 1 && !fromAfter): // (a link's point before the best: the first page)
-			page = 1
+		case page == 1:
 			s, err = tx.RatedFrom(key, store.RatedStart, false, RatingsPageSize)
-		case fromAfter || page == l.Pages: // (past the last: the last)
-			page = l.Pages
+		case page == l.Pages:
 			s, err = tx.RatedFrom(key, store.RatedEnd, true, n-(l.Pages-1)*RatingsPageSize)
 		default:
 			var at store.RatedAt
@@ -153,29 +153,21 @@ func ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 		if err != nil {
 			return l, err
 		}
-		prev, next = page > 1, page < l.Pages
-	}
-	// A page from a point is numbered by its link; its ends say whether it is first or last.
-	switch {
-	case !prev:
-		page = 1
-	case !next:
-		page = l.Pages
-	default:
-		page = min(max(page, 2), l.Pages-1)
 	}
 	l.Page = page
-	link := func(p int, point string, at store.RatedAt) string {
-		s := "/ratings?variant=" + url.QueryEscape(key) + "&page=" + strconv.Itoa(p)
-		if point != "" {
-			s += "&" + point + "=" + url.QueryEscape(strconv.FormatFloat(at.Rating, 'g', -1, 64)+"~"+strconv.Itoa(at.Ties))
+	link := func(p int, dir string, at store.RatedAt) string {
+		ps := strconv.Itoa(p)
+		s := "/ratings?variant=" + url.QueryEscape(key) + "&page=" + ps
+		if dir != "" {
+			point := strconv.FormatFloat(at.Rating, 'g', -1, 64) + "~" + strconv.Itoa(at.Ties)
+			s += "&" + dir + "=" + url.QueryEscape(point) + "&sig=" + h.linkSig("ratings", key, ps, dir, point)
 		}
 		return s
 	}
-	if prev {
+	if page > 1 {
 		l.Prev = link(page-1, "before", s.Start)
 	}
-	if next {
+	if page < l.Pages {
 		l.Next = link(page+1, "after", s.End)
 	}
 	if page > 2 { // (the first and last pages a link away, when not the page beside)

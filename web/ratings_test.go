@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -193,7 +194,8 @@ func TestRatingsPaging(t *testing.T) {
 			t.Errorf("page %s: %d, %v", c.page, code, r)
 		}
 	}
-	// A point that is no point is not followed; one past either end gives that end's page.
+	// A point is followed only in a link the archive signed, and only to a middle page; else,
+	// and at either end of the list, the page is read by its number, so that ranks are true.
 	at := func(r float64, ties int) int { // the rank of the first line after the point
 		for i, w := range want {
 			var p int
@@ -207,17 +209,71 @@ func TestRatingsPaging(t *testing.T) {
 		}
 		return len(want) + 1
 	}
+	byNumber := func(page int) []row { return want[(page-1)*100 : min(page*100, len(want))] }
 	for _, c := range []struct {
-		query string
-		first int
+		page, dir, point string
+		first            int // the rank of the first row, when the page is read from the point
 	}{
-		{"page=2&after=NaN~0", 101}, {"page=2&after=Inf~0", 101}, {"page=2&after=1500~-1", 101}, {"page=2&after=1500", 101},
-		{"page=3&after=-100000~0", 301}, {"page=1&after=-100000~0", 301}, {"page=4&before=100000~0", 1}, {"page=2&before=100000~0", 1}, {"page=2&before=2000.5~0", 1},
-		{"page=3&after=1900.5~3", at(1900.5, 3)}, {"page=3&after=1900.5~99", at(1900.5, 99)}, {"page=2&after=1800.5~2", at(1800.5, 2)},
+		{"2", "after", "NaN~0", 0}, {"2", "after", "Inf~0", 0}, {"2", "after", "1500~-1", 0}, {"2", "after", "1500", 0},
+		{"3", "after", "-100000~0", 0}, {"1", "after", "-100000~0", 0}, {"4", "before", "100000~0", 0}, {"2", "before", "100000~0", 0},
+		{"2", "before", "2000.5~0", 0}, {"4", "after", "1900.5~3", 0}, {"1", "after", "1900.5~3", 0}, {"2", "before", "1900.5~2", at(1900.5, 2) - 100},
+		{"3", "after", "1900.5~3", at(1900.5, 3)}, {"3", "after", "1900.5~99", at(1900.5, 99)}, {"2", "after", "1800.5~2", at(1800.5, 2)},
+		{"2", "before", "1700.5~1", at(1700.5, 1) - 100},
 	} {
-		_, _, body := get(t, h, "/ratings?variant=orthodox&"+c.query)
-		if r := rows(body); len(r) == 0 || r[0].player != want[c.first-1].player {
-			t.Errorf("%s: from %v, want from %v", c.query, r[:min(len(r), 1)], want[c.first-1])
+		p, _ := strconv.Atoi(c.page)
+		query := "page=" + c.page + "&" + c.dir + "=" + url.QueryEscape(c.point)
+		sig := "&sig=" + h.linkSig("ratings", "orthodox", c.page, c.dir, c.point)
+		for _, q := range []string{query, query + "&sig=forged", query + sig, strings.Replace(query, "page="+c.page, "page=3", 1) + sig} {
+			_, _, body := get(t, h, "/ratings?variant=orthodox&"+q)
+			r, wantRows := rows(body), byNumber(p)
+			if strings.HasPrefix(q, "page=3") && q != query+sig {
+				wantRows = byNumber(3) // (another page's signature)
+			}
+			if q == query+sig && c.first > 0 { // the page from the point, ranked as the link numbers it
+				wantRows = nil
+				for i, w := range want[c.first-1 : c.first-1+100] {
+					wantRows = append(wantRows, row{(p-1)*100 + i + 1, w.player})
+				}
+			}
+			if !slices.Equal(r, wantRows) {
+				t.Errorf("%s: %v..., want %v...", q, r[:min(len(r), 2)], wantRows[:min(len(wantRows), 2)])
+			}
 		}
+	}
+}
+
+// A link made before the list changed is followed only where the page it names still lies
+// between the first and the last: ranks stay true however the ratings moved since.
+func TestRatingsLinksAfterAChange(t *testing.T) {
+	w := newWorld(t)
+	put := func(i int, r float64) {
+		t.Helper()
+		if err := w.db.Update(func(tx *store.Tx) error {
+			return tx.PutPlayerRecord(&store.PlayerRecord{Address: fmt.Sprintf("k%03d@example.com", i), Ratings: []store.PlayerRating{{Variant: "kriegspiel", Rating: r, RD: 60, Games: 5}}})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 230 {
+		put(i, 1500) // all tied
+	}
+	h := New(w.db)
+	next := regexp.MustCompile(`<a href="([^"]*)">next`)
+	better := regexp.MustCompile(`<a href="([^"]*)">← better`)
+	_, _, body := get(t, h, "/ratings?variant=kriegspiel")
+	_, _, body = get(t, h, html.UnescapeString(next.FindStringSubmatch(body)[1]))
+	_, _, body = get(t, h, html.UnescapeString(next.FindStringSubmatch(body)[1])) // page 3 of 3, 30 rows
+	back := html.UnescapeString(better.FindStringSubmatch(body)[1])
+	if !strings.Contains(body, "page 3 of 3") || !strings.Contains(back, "before=1500~200") {
+		t.Fatalf("page 3 by link: %s\n%s", back, body)
+	}
+	for i := 200; i < 230; i++ { // the last page's players overtake everyone
+		put(i, 1600)
+	}
+	_, _, byLink := get(t, h, back)
+	_, _, byNumber := get(t, h, "/ratings?variant=kriegspiel&page=2")
+	rowRE := regexp.MustCompile(`<tr[^>]*><td>\d+</td><td><a href="/player/k\d+">`)
+	if got, want := rowRE.FindAllString(byLink, -1), rowRE.FindAllString(byNumber, -1); !slices.Equal(got, want) || len(got) != 100 || !strings.Contains(byLink, "page 2 of 3") {
+		t.Errorf("the link back after the change: %d rows\n%s\nwant the page by its number, %d rows", len(got), byLink, len(want))
 	}
 }

@@ -37,7 +37,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/chess"
@@ -57,6 +59,9 @@ type Handler struct {
 	Log *slog.Logger // errors; nil: slog.Default()
 	// Now is the time a running clock is read at (a game's page); nil: time.Now.
 	Now func() time.Time
+
+	keyOnce sync.Once
+	linkKey []byte // signs the links to pages read from a point (links.go)
 }
 
 func (h *Handler) now() time.Time {
@@ -212,6 +217,12 @@ func Name(address string) string {
 		return "?"
 	}
 	return a
+}
+
+// playerName says whether name could be a player's name (Name's of an address): no store is
+// asked for one that could not (a database refuses a NUL or bytes that are not UTF-8).
+func playerName(name string) bool {
+	return name != "" && len(name) <= 200 && !strings.ContainsAny(name, "/@\x00") && utf8.ValidString(name)
 }
 
 func parseID(s string) (uint64, error) {
@@ -462,7 +473,7 @@ type playerRow struct {
 
 // player is /player/NAME: his games (newest first, at most PageSize×10) and results.
 func (h *Handler) player(w http.ResponseWriter, r *http.Request, name string) error {
-	if name == "" || len(name) > 200 || strings.ContainsAny(name, "/@") {
+	if !playerName(name) {
 		return errNotFound
 	}
 	pg := playerPage{Title: say(r, "player-title", templates.Args{"Name": name}), Name: name}
