@@ -71,8 +71,10 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	if pg.Variant != "" {
 		if v, err := variant.Lookup(pg.Variant); err == nil {
 			pg.Variant = v.Key
-		} else {
-			none = true
+		} else { // (as an unknown status: say so, not a silent empty list)
+			pg.Problem = say(r, "no-variant", templates.Args{"Variant": pg.Variant})
+			pg.Variant, pg.Page, pg.Pages = "", 1, 1
+			return render(w, r, "games", pg)
 		}
 	}
 	if pg.Player != "" && !playerName(pg.Player) {

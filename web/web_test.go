@@ -753,3 +753,22 @@ func TestPagingByLinks(t *testing.T) {
 		t.Errorf("/?page=2&after=200 signed: %v", ids(body))
 	}
 }
+
+// A variant filter that names no game says so, as an unknown status does; a game's name in
+// another spelling the registry knows is that game.
+func TestUnknownVariantFilter(t *testing.T) {
+	w := newWorld(t)
+	w.newGame("kriegspiel")
+	h := New(w.db)
+	for q, want := range map[string]string{
+		"/?variant=nosuch":         "There is no game &#34;nosuch&#34;: choose one from the list.",
+		"/?variant=orth%00odox":    `There is no game &#34;orth\x00odox&#34;`,
+		"/?variant=%ff&lang=de":    `Das Spiel &#34;\xff&#34; gibt es nicht`,
+		"/?variant=Kriegspiel":     "1 game; page 1 of 1.",
+		"/?variant=kriegspiel&x=1": "1 game; page 1 of 1.",
+	} {
+		if code, _, body := get(t, h, q); code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("%s: %d, lacks %q\n%s", q, code, want, body)
+		}
+	}
+}
