@@ -225,3 +225,28 @@ func mergeStates(b *bolt.Bucket, ranges [][]byte, id uint64, back bool, skip, li
 	}
 	return ids, false
 }
+
+func (t *boltTx) RatedRank(variant string, at RatedAt) (int, error) {
+	b := t.tx.Bucket(bRatingOrder)
+	if b == nil {
+		return 0, nil
+	}
+	prefix := append([]byte(variant), 0)
+	point := ratingKey(variant, at.Rating, "")
+	n, ties, c := 0, 0, b.Cursor()
+	for k, _ := c.Seek(prefix); len(k) >= len(point) && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		switch {
+		case bytes.Compare(k[:len(point)], point) < 0: // rated above the point
+			n++
+		case keyRating(k[len(prefix):len(point)]) == at.Rating && ties < at.Ties:
+			ties++
+		default:
+			return n + ties, nil
+		}
+	}
+	return n + ties, nil
+}
+
+func (t *boltTx) RatedVersion(variant string) (uint64, error) {
+	return uint64(metaCount(t.tx, append(slices.Clone(keyRatedVersion), variant...))), nil
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -135,12 +136,14 @@ func (t *boltTx) PutPlayerRecord(rec *PlayerRecord) error {
 func markRated(tx *bolt.Tx, rec *PlayerRecord) error {
 	rated, order := tx.Bucket(bRated), tx.Bucket(bRatingOrder)
 	addr := []byte(rec.Address)
+	was := map[string]bool{} // his order keys before
 	if old := rated.Get(addr); len(old) > 0 {
 		var keys [][]byte
 		if err := json.Unmarshal(old, &keys); err != nil {
 			return fmt.Errorf("rating keys: %w", err)
 		}
 		for _, k := range keys {
+			was[string(k)] = true
 			if err := order.Delete(k); err != nil {
 				return err
 			}
@@ -148,6 +151,25 @@ func markRated(tx *bolt.Tx, rec *PlayerRecord) error {
 				if err := countRated(tx, string(k[:i]), -1); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	// The versions of the lists whose order changed: a key that came or went.
+	now := map[string]bool{}
+	for _, r := range rec.Ratings {
+		now[string(ratingKey(r.Variant, r.Rating, rec.Address))] = true
+	}
+	for k := range was {
+		if !now[k] {
+			if err := addCount(tx, append(slices.Clone(keyRatedVersion), k[:strings.IndexByte(k, 0)]...), 1); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range rec.Ratings {
+		if !was[string(ratingKey(r.Variant, r.Rating, rec.Address))] {
+			if err := addCount(tx, append(slices.Clone(keyRatedVersion), r.Variant...), 1); err != nil {
+				return err
 			}
 		}
 	}
@@ -180,6 +202,10 @@ func markRated(tx *bolt.Tx, rec *PlayerRecord) error {
 // keyRatedCount begins the keys in bMeta that count each game's rated players: "ratedcount/"
 // variant -> count (u64). Schema 7; kept by markRated.
 var keyRatedCount = []byte("ratedcount/")
+
+// keyRatedVersion begins the keys in bMeta of each game's rating list's version:
+// "ratedversion/" variant -> u64, moved by markRated whenever the list's order changes.
+var keyRatedVersion = []byte("ratedversion/")
 
 // countRated adds delta to the count of variant's rated players.
 func countRated(tx *bolt.Tx, variant string, delta int) error {

@@ -107,11 +107,21 @@ func testRatedFrom(t *testing.T, db *DB, _ string) {
 			t.Errorf("limit %d, back: %v, want %v", limit, got, want)
 		}
 	}
-	// The point before each place, found by skipping: a page read from it begins there.
+	// The point before each place, found by skipping: a page read from it begins there, and
+	// the place is the point's rank.
 	for place := 0; place <= len(want); place++ {
 		var at RatedAt
-		if err := db.View(func(tx *Tx) (err error) { at, err = tx.RatedPlace("orthodox", place); return err }); err != nil {
+		var rank int
+		if err := db.View(func(tx *Tx) (err error) {
+			if at, err = tx.RatedPlace("orthodox", place); err == nil {
+				rank, err = tx.RatedRank("orthodox", at)
+			}
+			return err
+		}); err != nil {
 			t.Fatal(err)
+		}
+		if rank != place {
+			t.Errorf("the rank of %v: %d, want %d", at, rank, place)
 		}
 		if got := names(read(at, false, 3)); !slices.Equal(got, want[place:min(place+3, len(want))]) {
 			t.Errorf("from place %d (%v): %v, want %v", place, at, got, want[place:min(place+3, len(want))])
@@ -207,5 +217,46 @@ func testGameIDsFrom(t *testing.T, db *DB, _ string) {
 				}
 			}
 		}
+	}
+}
+
+// A rating list's version moves when its order changes (a line comes, goes or is rated anew),
+// not when a line changes but its rating, nor when another game's list changes.
+func TestRatedVersion(t *testing.T) { each(t, testRatedVersion) }
+
+func testRatedVersion(t *testing.T, db *DB, _ string) {
+	version := func() (v uint64) {
+		t.Helper()
+		if err := db.View(func(tx *Tx) (err error) { v, err = tx.RatedVersion("orthodox"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	put := func(addr string, ratings ...PlayerRating) {
+		t.Helper()
+		if err := db.Update(func(tx *Tx) error { return tx.PutPlayerRecord(&PlayerRecord{Address: addr, Ratings: ratings}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orth := func(r, rd float64) PlayerRating { return PlayerRating{Variant: "orthodox", Rating: r, RD: rd} }
+	last := version()
+	for _, c := range []struct {
+		what  string
+		do    func()
+		moves bool
+	}{
+		{"a line comes", func() { put("a@x", orth(1500, 200)) }, true},
+		{"another comes", func() { put("b@x", orth(1600, 200)) }, true},
+		{"a line's RD changes", func() { put("a@x", orth(1500, 150)) }, false},
+		{"another game's list changes", func() { put("a@x", orth(1500, 150), PlayerRating{Variant: "kriegspiel", Rating: 1400}) }, false},
+		{"a rating changes", func() { put("a@x", orth(1510, 150), PlayerRating{Variant: "kriegspiel", Rating: 1400}) }, true},
+		{"a line goes", func() { put("b@x") }, true},
+		{"an unrated player", func() { put("c@x") }, false},
+	} {
+		c.do()
+		if v := version(); (v != last) != c.moves {
+			t.Errorf("%s: the version %d after %d, moved: %v", c.what, v, last, c.moves)
+		}
+		last = version()
 	}
 }

@@ -219,6 +219,19 @@ func (t *pgTx) putRatings(rec *PlayerRecord, was []byte) error {
 			return err
 		}
 	}
+	// The versions of the lists whose order changed: a line that came, went or moved.
+	for v, l := range now {
+		if o, ok := old[v]; !ok || o.rating != l.rating {
+			if _, err := t.next("ratedv/" + v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, v := range gone {
+		if _, err := t.next("ratedv/" + v); err != nil {
+			return err
+		}
+	}
 	// The counts: one more for each game he is newly rated in, one less for each he is not.
 	for v := range now {
 		if _, ok := old[v]; !ok {

@@ -77,11 +77,15 @@ func (t *pgTx) ratedFrom(variant string, at RatedAt, back bool, limit int) (Rate
 	const cols = `SELECT address, entry, rating FROM ratings WHERE variant = $1`
 	finite := !math.IsInf(at.Rating, 0) && !math.IsNaN(at.Rating)
 	if !back {
-		// The lines of the point's rating past its ties, then those rated below it.
+		// The lines of the point's rating past its ties (the first one after them found on the
+		// index alone), then those rated below it.
 		var lines []ratedLine
-		var err error
 		if finite {
-			if lines, err = t.ratedLines(cols+` AND rating = $2 ORDER BY address OFFSET $3 LIMIT $4`, variant, at.Rating, at.Ties, limit+1); err != nil {
+			from, err := t.tieAt(variant, at.Rating, at.Ties)
+			if err == nil && from != nil {
+				lines, err = t.ratedLines(cols+` AND rating = $2 AND address >= $3 ORDER BY address LIMIT $4`, variant, at.Rating, *from, limit+1)
+			}
+			if err != nil {
 				return RatedSlice{}, err
 			}
 		}
@@ -99,18 +103,29 @@ func (t *pgTx) ratedFrom(variant string, at RatedAt, back bool, limit int) (Rate
 		more := len(lines) > limit
 		return ratedSlice(lines[:min(len(lines), limit)], at, false, first, more), nil
 	}
-	// Back: the point's first ties (a few, when any), then the lines rated above it read
-	// upward, to limit+1 lines in all.
+	// Back: the last limit+1 of the point's first ties (the first of them found on the index
+	// alone), then the lines rated above it, read upward, to limit+1 lines in all.
 	var ties []ratedLine
-	var err error
+	lo := 0 // the place among its ties of ties[0]
 	if finite && at.Ties > 0 {
-		if ties, err = t.ratedLines(cols+` AND rating = $2 ORDER BY address LIMIT $3`, variant, at.Rating, at.Ties); err != nil {
+		n := at.Ties
+		from, err := t.tieAt(variant, at.Rating, max(n-limit-1, 0))
+		if err == nil && from == nil { // fewer lines of the rating than the point passes: all before it
+			if err = t.tx.QueryRow(t.ctx, `SELECT count(*) FROM ratings WHERE variant = $1 AND rating = $2`, variant, at.Rating).Scan(&n); err == nil && n > 0 {
+				from, err = t.tieAt(variant, at.Rating, max(n-limit-1, 0))
+			}
+		}
+		if err == nil && from != nil {
+			lo = max(n-limit-1, 0)
+			ties, err = t.ratedLines(cols+` AND rating = $2 AND address >= $3 ORDER BY address LIMIT $4`, variant, at.Rating, *from, n-lo)
+		}
+		if err != nil {
 			return RatedSlice{}, err
 		}
 	}
 	if len(ties) > limit { // the page is ties only, and more lie before it
 		cut := len(ties) - limit
-		return ratedSlice(ties[cut:], at, true, cut, true), nil
+		return ratedSlice(ties[cut:], at, true, lo+cut, true), nil
 	}
 	above, err := t.ratedLines(cols+` AND rating > $2 ORDER BY rating, address DESC LIMIT $3`, variant, at.Rating, limit+1-len(ties))
 	if err != nil {
@@ -121,13 +136,25 @@ func (t *pgTx) ratedFrom(variant string, at RatedAt, back bool, limit int) (Rate
 	if more {
 		above = above[1:]
 	}
-	first := 0
+	first := lo
 	if len(above) > 0 { // the first line's place among the lines of its rating
 		if first, err = t.tiesBefore(variant, above[0].rating, above[0].Address); err != nil {
 			return RatedSlice{}, err
 		}
 	}
 	return ratedSlice(append(above, ties...), at, true, first, more), nil
+}
+
+// tieAt is the address of the line at place k (from 0) among variant's lines rated rating,
+// read from the index alone; nil past them.
+func (t *pgTx) tieAt(variant string, rating float64, k int) (*string, error) {
+	var a string
+	err := t.tx.QueryRow(t.ctx, `SELECT address FROM ratings WHERE variant = $1 AND rating = $2 ORDER BY address OFFSET $3 LIMIT 1`,
+		variant, rating, k).Scan(&a)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return &a, err
 }
 
 func (t *pgTx) RatedPlace(variant string, place int) (RatedAt, error) {
@@ -152,4 +179,19 @@ func (t *pgTx) tiesBefore(variant string, rating float64, address string) (int, 
 	var n int
 	err := t.tx.QueryRow(t.ctx, `SELECT count(*) FROM ratings WHERE variant = $1 AND rating = $2 AND address < $3`, variant, rating, address).Scan(&n)
 	return n, err
+}
+
+func (t *pgTx) RatedRank(variant string, at RatedAt) (int, error) {
+	var n int
+	err := t.tx.QueryRow(t.ctx, `SELECT (SELECT count(*) FROM ratings WHERE variant = $1 AND rating > $2)
+		+ (SELECT count(*) FROM (SELECT 1 FROM ratings WHERE variant = $1 AND rating = $2 LIMIT $3) x)`,
+		variant, at.Rating, at.Ties).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: rank in %s: %w", variant, err)
+	}
+	return n, nil
+}
+
+func (t *pgTx) RatedVersion(variant string) (uint64, error) {
+	return t.counter("ratedv/" + variant)
 }

@@ -26,7 +26,10 @@ var pgHotQueries = []struct {
 	{"/?status=&variant=: GameIDPage", `SELECT id FROM games WHERE status = $1 AND variant = $2 ORDER BY id DESC OFFSET $3 LIMIT $4`, []any{"over", "kriegspiel", 0, 100}},
 	{"/?variant=: GameIDPage", `SELECT id FROM games WHERE variant = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, []any{"kriegspiel", 0, 100}},
 	{"/ratings?variant=&page=: RatedPlace", `SELECT rating, address FROM ratings WHERE variant = $1 ORDER BY rating DESC, address OFFSET $2 LIMIT 1`, []any{"orthodox", 300}},
-	{"/ratings?variant=&after=: RatedFrom, the ties", `SELECT address, entry, rating FROM ratings WHERE variant = $1 AND rating = $2 ORDER BY address OFFSET $3 LIMIT $4`, []any{"orthodox", 1500.0, 2, 101}},
+	{"/ratings?variant=&after=: RatedFrom, where the ties past end", `SELECT address FROM ratings WHERE variant = $1 AND rating = $2 ORDER BY address OFFSET $3 LIMIT 1`, []any{"orthodox", 1500.0, 2}},
+	{"/ratings?variant=&after=: RatedFrom, the ties", `SELECT address, entry, rating FROM ratings WHERE variant = $1 AND rating = $2 AND address >= $3 ORDER BY address LIMIT $4`, []any{"orthodox", 1500.0, "p7@x", 101}},
+	{"/ratings?variant=&after=: RatedRank, a link from a list that changed", `SELECT (SELECT count(*) FROM ratings WHERE variant = $1 AND rating > $2)
+		+ (SELECT count(*) FROM (SELECT 1 FROM ratings WHERE variant = $1 AND rating = $2 LIMIT $3) x)`, []any{"orthodox", 1500.0, 2}},
 	{"/ratings?variant=&after=: RatedFrom, below", `SELECT address, entry, rating FROM ratings WHERE variant = $1 AND rating < $2 ORDER BY rating DESC, address LIMIT $3`, []any{"orthodox", 1400.0, 101}},
 	{"/ratings?variant=&before=: RatedFrom, above", `SELECT address, entry, rating FROM ratings WHERE variant = $1 AND rating > $2 ORDER BY rating, address DESC LIMIT $3`, []any{"orthodox", 1400.0, 101}},
 	{"/ratings?variant=&before=: RatedFrom, a line's place in its ties", `SELECT count(*) FROM ratings WHERE variant = $1 AND rating = $2 AND address < $3`, []any{"orthodox", 1500.0, "p7@x"}},

@@ -181,6 +181,13 @@ type Players interface {
 	// RatedPlace is the point before the line at place (from 0) of variant's rating list,
 	// found by skipping the lines before it; RatedEnd past the list.
 	RatedPlace(variant string, place int) (RatedAt, error)
+	// RatedRank is how many lines of variant's rating list come before the point at (counted:
+	// its cost grows with the place).
+	RatedRank(variant string, at RatedAt) (int, error)
+	// RatedVersion moves whenever variant's rating list changes its order (a line comes,
+	// goes, or its rating changes), so that what was known of the list's places can be known
+	// to still hold.
+	RatedVersion(variant string) (uint64, error)
 	RatedVariants() ([]string, error)
 }
 
