@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/refereed/refereed/store"
 	"github.com/refereed/refereed/templates"
@@ -64,7 +65,8 @@ func (h *Handler) rows(tx *store.Tx, pg *gamesPage, ids []uint64) error {
 // games is the list: / ?variant= &player= &tournament= &status=active|over &page=N.
 func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	pg := gamesPage{Title: say(r, "nav-games", nil), Variant: q.Get("variant"), Player: q.Get("player"), Tournament: q.Get("tournament"), Status: q.Get("status"), Variants: variant.Keys()}
+	text := func(k string) string { return strings.ToValidUTF8(q.Get(k), "\uFFFD") } // (as the form shows it back)
+	pg := gamesPage{Title: say(r, "nav-games", nil), Variant: text("variant"), Player: text("player"), Tournament: text("tournament"), Status: text("status"), Variants: variant.Keys()}
 	// A game's key as its name or any spelling the registry knows; a filter no game could
 	// match (no game's key, no player's name) matches none, without asking the store.
 	none := false
@@ -88,10 +90,7 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 		}
 		tour = id
 	}
-	page, err := strconv.Atoi(q.Get("page"))
-	if err != nil || page < 1 {
-		page = 1
-	}
+	page := pageNumber(q.Get("page"))
 	// The candidates come from the narrowest index: a tournament's own games, a player's
 	// (by the index of players), else the index of status and variant; only the games of the
 	// page shown are read whole (issue 23: a page costs the same at 100 games and 100,000).
@@ -122,7 +121,6 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 		v.Set("page", strconv.Itoa(n))
 		if point != "" {
 			v.Set(point, strconv.FormatUint(id, 10))
-			v.Set("sig", h.linkSig("games", string(status), pg.Variant, v.Get("page"), point, v.Get(point)))
 		}
 		return "/?" + v.Encode()
 	}
@@ -193,12 +191,12 @@ func (h *Handler) games(w http.ResponseWriter, r *http.Request) error {
 
 // listPage reads the page of every game, or of those of a status and variant, into pg: by
 // ?page=N, or the page after the game a link carries (before=, older games) or before it
-// (after=, newer), with page= numbering it. A page from a game seeks it in an index (its cost
-// is its rows, however deep); a page by its number alone skips the games before it, but for
-// the first and the last (read from their end of the list). Past the end is the last. A game
-// is followed only in a link the archive made (links.go), and only to a page between the
-// first and the last: at either end, or where the list changed so that the link's number no
-// longer fits, the page is read by its number.
+// (after=, newer). A page from a game seeks it in an index (its cost is its rows, however
+// deep); a page by its number alone skips the games before it, but for the first and the last
+// (read from their end of the list). A game past either end gives that end's page. A page read
+// from a game is numbered as its link says (page=), kept within the pages there are: a list of
+// games has no ranks, and the walk from page to page goes on from where the visitor is, however
+// the list changed since.
 func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q url.Values, page int, link func(int, string, uint64) string) error {
 	v := pg.Variant
 	var n int
@@ -214,30 +212,45 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 	pg.Total, pg.Pages = n, max((n+PageSize-1)/PageSize, 1)
 	page = min(max(page, 1), pg.Pages)
 	var ids []uint64
-	byPoint := false
+	newer, older := false, false // games before and after the page
 	for _, dir := range []string{"before", "after"} {
 		id, ok := pointID(q.Get(dir))
-		if !ok || !h.signed(q.Get("sig"), "games", string(status), v, q.Get("page"), dir, q.Get(dir)) {
+		if !ok {
 			continue
 		}
-		newer := dir == "after"
-		var more, other bool
-		if ids, more, err = tx.GameIDsFrom(status, v, id, newer, PageSize); err != nil {
+		back := dir == "after"
+		var more bool
+		if ids, more, err = tx.GameIDsFrom(status, v, id, back, PageSize); err != nil {
 			return err
 		}
-		if len(ids) > 0 { // a middle page has games on both sides: beyond it as read, and behind the point
-			behind := ids[0]
-			if newer {
-				behind = ids[len(ids)-1]
+		if len(ids) == 0 { // past an end: that end's page, by number
+			page = pg.Pages
+			if back {
+				page = 1
 			}
-			if other, err = anyGame(tx, status, v, behind, !newer); err != nil {
-				return err
-			}
+			break
 		}
-		byPoint = more && other
+		if back {
+			newer = more
+			older, err = anyGame(tx, status, v, ids[len(ids)-1], false)
+		} else {
+			older = more
+			newer, err = anyGame(tx, status, v, ids[0], true)
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case !newer:
+			page = 1
+		case !older:
+			page = pg.Pages
+		case pg.Pages > 2:
+			page = min(max(page, 2), pg.Pages-1)
+		}
 		break
 	}
-	if !byPoint || page < 2 || page > pg.Pages-1 { // by number
+	if len(ids) == 0 { // by number
 		switch {
 		case page == 1:
 			ids, _, err = tx.GameIDsFrom(status, v, 0, false, PageSize)
@@ -251,13 +264,14 @@ func (h *Handler) listPage(tx *store.Tx, pg *gamesPage, status store.Status, q u
 		if err != nil {
 			return err
 		}
+		newer, older = page > 1, page < pg.Pages
 	}
 	pg.Page = page
-	if page > 1 && len(ids) > 0 {
-		pg.Prev = link(page-1, "after", ids[0])
+	if newer && len(ids) > 0 {
+		pg.Prev = link(max(page-1, 1), "after", ids[0])
 	}
-	if page < pg.Pages && len(ids) > 0 {
-		pg.Next = link(page+1, "before", ids[len(ids)-1])
+	if older && len(ids) > 0 {
+		pg.Next = link(min(page+1, pg.Pages), "before", ids[len(ids)-1])
 	}
 	if page > 2 { // (the first and last pages a link away, when not the page beside)
 		pg.First = link(1, "", 0)

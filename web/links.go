@@ -8,13 +8,13 @@ import (
 	"strings"
 )
 
-// A page of a long list read from a point (where the page beside it ended: links' before= and
-// after=) takes its number, and a rating list's page its ranks, from the link that carried the
-// point: what the page cannot know without counting every row before it. So that no one can
-// make the archive show a player at a rank he does not hold, or a page under another number,
-// the archive signs the links it makes (sig=, an HMAC of the list, the page's number and the
-// point, with a key of the process's own). A point in a link it did not make, or made before
-// it restarted, is not followed: the page is read by its number.
+// A page of a rating list read from a point (where the page beside it ended: links' before=
+// and after=) must know the rank of its first line, which it cannot know without counting
+// every line before it, but at either end of the list. The link that carries the point says it
+// (rank=); so that no one can make the archive show a player at a rank he does not hold, the
+// archive signs the links it makes (sig=, an HMAC of the list, the point, the rank and the
+// list's version, with a key of the process's own) and takes the rank only from a link it
+// signed while the list stood as it stands now. Any other link has the rank counted.
 
 // linkSig is the signature of a link to a page from a point: the list's parts, the page's
 // number as the link writes it, which point, and the point.

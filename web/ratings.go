@@ -97,12 +97,15 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 }
 
 // ratingPage is a page of key's rating list: ?page=N, or the page after the point a link
-// carries (after=) or before it (before=), with page= numbering it. A page from a point seeks it
-// (its cost is its rows, however deep); a page by its number alone skips the lines before it,
-// but for the first and the last (read from their end of the list). Past the end is the last.
-// A point is followed only in a link the archive made (links.go), and only to a page between
-// the first and the last: at either end of the list, or where the list changed so that the
-// link's number no longer fits, the page is read by its number, so that ranks are true.
+// carries (after=) or before it (before=). A page from a point seeks it (its cost is its rows,
+// however deep); a page by its number alone skips the lines before it, but for the first and
+// the last (read from their end of the list). Past the end is the last.
+//
+// A page from a point must know the rank of its first line. At either end of the list it
+// does; else the link says (rank=), signed by the archive with the list's version, so that
+// the rank is taken only from a link the archive made while the list stood as it stands now
+// (links.go). Any other link (made elsewhere, before a restart, or before a rating changed)
+// has the rank counted: exact, at the cost of a page by number.
 func (h *Handler) ratingPage(tx *store.Tx, key string, q url.Values) (ratingList, error) {
 	l := ratingList{Name: variantName(key)}
 	_, n, err := tx.RatedPage(key, 0, 0) // (its count)
@@ -110,24 +113,30 @@ func (h *Handler) ratingPage(tx *store.Tx, key string, q url.Values) (ratingList
 		return l, err
 	}
 	l.Total, l.Pages = n, (n+RatingsPageSize-1)/RatingsPageSize
-	page, err := strconv.Atoi(q.Get("page"))
+	page := min(pageNumber(q.Get("page")), l.Pages)
+	version, err := tx.RatedVersion(key)
 	if err != nil {
-		page = 1
+		return l, err
 	}
-	page = min(max(page, 1), l.Pages)
 	var s store.RatedSlice
-	byPoint := false
+	rank, before, after := 0, false, false // the first line's rank; lines before and after the page
 	for _, dir := range []string{"after", "before"} {
 		at, ok := ratedPoint(q.Get(dir))
-		if !ok || !h.signed(q.Get("sig"), "ratings", key, q.Get("page"), dir, q.Get(dir)) {
+		if !ok {
 			continue
 		}
 		back := dir == "before"
 		if s, err = tx.RatedFrom(key, at, back, RatingsPageSize); err != nil {
 			return l, err
 		}
-		// A middle page has lines on both sides: beyond it as read, and behind the point.
-		behind := s.Start
+		if len(s.Lines) == 0 { // past an end of the list: that end's page, by number
+			page = l.Pages
+			if back {
+				page = 1
+			}
+			break
+		}
+		behind := s.Start // the far side of the point
 		if back {
 			behind = s.End
 		}
@@ -135,10 +144,28 @@ func (h *Handler) ratingPage(tx *store.Tx, key string, q url.Values) (ratingList
 		if err != nil {
 			return l, err
 		}
-		byPoint = s.More && other
+		before, after = other, s.More
+		if back {
+			before, after = s.More, other
+		}
+		signed, _ := strconv.Atoi(q.Get("rank"))
+		switch {
+		case !before:
+			rank = 1
+		case !after:
+			rank = n - len(s.Lines) + 1
+		case signed > 0 && h.signed(q.Get("sig"), "ratings", key, dir, q.Get(dir), q.Get("rank"), strconv.FormatUint(version, 10)):
+			rank = signed
+		default:
+			c, err := tx.RatedRank(key, s.Start)
+			if err != nil {
+				return l, err
+			}
+			rank = c + 1
+		}
 		break
 	}
-	if !byPoint || page < 2 || page > l.Pages-1 { // by number
+	if rank == 0 { // by number
 		switch {
 		case page == 1:
 			s, err = tx.RatedFrom(key, store.RatedStart, false, RatingsPageSize)
@@ -153,30 +180,31 @@ func (h *Handler) ratingPage(tx *store.Tx, key string, q url.Values) (ratingList
 		if err != nil {
 			return l, err
 		}
+		rank, before, after = (page-1)*RatingsPageSize+1, page > 1, page < l.Pages
 	}
-	l.Page = page
-	link := func(p int, dir string, at store.RatedAt) string {
-		ps := strconv.Itoa(p)
-		s := "/ratings?variant=" + url.QueryEscape(key) + "&page=" + ps
+	l.Page = min((rank-1)/RatingsPageSize+1, l.Pages)
+	link := func(p int, dir string, at store.RatedAt, rank int) string {
+		s := "/ratings?variant=" + url.QueryEscape(key) + "&page=" + strconv.Itoa(p)
 		if dir != "" {
 			point := strconv.FormatFloat(at.Rating, 'g', -1, 64) + "~" + strconv.Itoa(at.Ties)
-			s += "&" + dir + "=" + url.QueryEscape(point) + "&sig=" + h.linkSig("ratings", key, ps, dir, point)
+			r := strconv.Itoa(rank)
+			s += "&" + dir + "=" + url.QueryEscape(point) + "&rank=" + r + "&sig=" + h.linkSig("ratings", key, dir, point, r, strconv.FormatUint(version, 10))
 		}
 		return s
 	}
-	if page > 1 {
-		l.Prev = link(page-1, "before", s.Start)
+	if before {
+		l.Prev = link(max(l.Page-1, 1), "before", s.Start, max(rank-RatingsPageSize, 1))
 	}
-	if page < l.Pages {
-		l.Next = link(page+1, "after", s.End)
+	if after {
+		l.Next = link(min(l.Page+1, l.Pages), "after", s.End, rank+len(s.Lines))
 	}
-	if page > 2 { // (the first and last pages a link away, when not the page beside)
-		l.First = link(1, "", s.Start)
+	if l.Page > 2 { // (the first and last pages a link away, when not the page beside)
+		l.First = link(1, "", s.Start, 0)
 	}
-	if page < l.Pages-1 {
-		l.Last = link(l.Pages, "", s.End)
+	if l.Page < l.Pages-1 {
+		l.Last = link(l.Pages, "", s.End, 0)
 	}
-	l.Rows = ratingRows(tx, s.Lines, (page-1)*RatingsPageSize+1)
+	l.Rows = ratingRows(tx, s.Lines, rank)
 	return l, nil
 }
 

@@ -187,58 +187,63 @@ func TestRatingsPaging(t *testing.T) {
 		page  string
 		first int // the rank its first row has
 		n     int
-	}{{"1", 1, 100}, {"2", 101, 100}, {"3", 201, 100}, {"4", 301, 30}, {"7", 301, 30}, {"9223372036854775807", 301, 30}, {"99999999999999999999", 1, 100}, {"-3", 1, 100}} {
+	}{{"1", 1, 100}, {"2", 101, 100}, {"3", 201, 100}, {"4", 301, 30}, {"7", 301, 30}, {"9223372036854775807", 301, 30}, {"99999999999999999999", 301, 30}, {"-3", 1, 100}} {
 		code, _, body := get(t, h, "/ratings?variant=orthodox&page="+c.page)
 		r := rows(body)
 		if code != http.StatusOK || len(r) != c.n || !slices.Equal(r, want[c.first-1:c.first-1+c.n]) {
 			t.Errorf("page %s: %d, %v", c.page, code, r)
 		}
 	}
-	// A point is followed only in a link the archive signed, and only to a middle page; else,
-	// and at either end of the list, the page is read by its number, so that ranks are true.
-	at := func(r float64, ties int) int { // the rank of the first line after the point
+	// A link's point is followed whoever made the link; the ranks are true whatever the link
+	// says, but in a link the archive signed while the list stood as it stands.
+	at := func(r float64, ties int) int { // the place of the first line after the point
 		for i, w := range want {
 			var p int
 			fmt.Sscanf(w.player, "p%d", &p)
 			if rated(p) < r || (rated(p) == r && ties == 0) {
-				return i + 1
+				return i
 			}
 			if rated(p) == r {
 				ties--
 			}
 		}
-		return len(want) + 1
+		return len(want)
 	}
-	byNumber := func(page int) []row { return want[(page-1)*100 : min(page*100, len(want))] }
 	for _, c := range []struct {
 		page, dir, point string
-		first            int // the rank of the first row, when the page is read from the point
+		want             []row
 	}{
-		{"2", "after", "NaN~0", 0}, {"2", "after", "Inf~0", 0}, {"2", "after", "1500~-1", 0}, {"2", "after", "1500", 0},
-		{"3", "after", "-100000~0", 0}, {"1", "after", "-100000~0", 0}, {"4", "before", "100000~0", 0}, {"2", "before", "100000~0", 0},
-		{"2", "before", "2000.5~0", 0}, {"4", "after", "1900.5~3", 0}, {"1", "after", "1900.5~3", 0}, {"2", "before", "1900.5~2", at(1900.5, 2) - 100},
-		{"3", "after", "1900.5~3", at(1900.5, 3)}, {"3", "after", "1900.5~99", at(1900.5, 99)}, {"2", "after", "1800.5~2", at(1800.5, 2)},
-		{"2", "before", "1700.5~1", at(1700.5, 1) - 100},
+		{"2", "after", "NaN~0", want[100:200]}, {"2", "after", "Inf~0", want[100:200]}, {"2", "after", "1500~-1", want[100:200]},
+		{"2", "after", "1500", want[100:200]}, {"99999999999999999999", "after", "x", want[300:]},
+		{"3", "after", "-100000~0", want[300:]}, {"1", "after", "-100000~0", want[300:]}, {"4", "before", "100000~0", want[:100]},
+		{"2", "before", "2000.5~0", want[:100]}, {"1", "after", "1900.5~3", want[at(1900.5, 3) : at(1900.5, 3)+100]},
+		{"3", "after", "1900.5~99", want[at(1900.5, 99) : at(1900.5, 99)+100]}, {"2", "after", "1800.5~2", want[at(1800.5, 2) : at(1800.5, 2)+100]},
+		{"4", "before", "1900.5~2", want[at(1900.5, 2)-100 : at(1900.5, 2)]}, {"2", "before", "1700.5~1", want[at(1700.5, 1)-100 : at(1700.5, 1)]},
+		{"1", "after", "-3~0", want[300:]}, {"1", "before", "-1e308~0", want[len(want)-100:]},
 	} {
-		p, _ := strconv.Atoi(c.page)
-		query := "page=" + c.page + "&" + c.dir + "=" + url.QueryEscape(c.point)
-		sig := "&sig=" + h.linkSig("ratings", "orthodox", c.page, c.dir, c.point)
-		for _, q := range []string{query, query + "&sig=forged", query + sig, strings.Replace(query, "page="+c.page, "page=3", 1) + sig} {
+		q := "page=" + c.page + "&" + c.dir + "=" + url.QueryEscape(c.point)
+		for _, q := range []string{q, q + "&rank=7&sig=forged", q + "&rank=7&sig=" + h.linkSig("ratings", "orthodox", c.dir, c.point, "8", "1")} {
 			_, _, body := get(t, h, "/ratings?variant=orthodox&"+q)
-			r, wantRows := rows(body), byNumber(p)
-			if strings.HasPrefix(q, "page=3") && q != query+sig {
-				wantRows = byNumber(3) // (another page's signature)
-			}
-			if q == query+sig && c.first > 0 { // the page from the point, ranked as the link numbers it
-				wantRows = nil
-				for i, w := range want[c.first-1 : c.first-1+100] {
-					wantRows = append(wantRows, row{(p-1)*100 + i + 1, w.player})
-				}
-			}
-			if !slices.Equal(r, wantRows) {
-				t.Errorf("%s: %v..., want %v...", q, r[:min(len(r), 2)], wantRows[:min(len(wantRows), 2)])
+			if r := rows(body); !slices.Equal(r, c.want) {
+				t.Errorf("%s: %v..., want %v...", q, r[:min(len(r), 2)], c.want[:min(len(c.want), 2)])
 			}
 		}
+	}
+	// The rank a signed link gives is taken while the list stands as it did; then it is counted.
+	var version uint64
+	w.db.View(func(tx *store.Tx) (err error) { version, err = tx.RatedVersion("orthodox"); return err })
+	point := "1800.5~2"
+	signed := "/ratings?variant=orthodox&page=9&after=" + point + "&rank=777&sig=" + h.linkSig("ratings", "orthodox", "after", point, "777", strconv.FormatUint(version, 10))
+	if _, _, body := get(t, h, signed); rows(body)[0].rank != 777 {
+		t.Errorf("a signed link: ranked from %d", rows(body)[0].rank)
+	}
+	if err := w.db.Update(func(tx *store.Tx) error {
+		return tx.PutPlayerRecord(&store.PlayerRecord{Address: "p329@example.com", Ratings: []store.PlayerRating{{Variant: "orthodox", Rating: 999, RD: 60, Games: 9}}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, body := get(t, h, signed); rows(body)[0] != want[at(1800.5, 2)] {
+		t.Errorf("the signed link once the list changed: from %v, want %v", rows(body)[0], want[at(1800.5, 2)])
 	}
 }
 
@@ -270,10 +275,23 @@ func TestRatingsLinksAfterAChange(t *testing.T) {
 	for i := 200; i < 230; i++ { // the last page's players overtake everyone
 		put(i, 1600)
 	}
+	// The page before the point, as the visitor walks back, with the ranks the players hold now.
 	_, _, byLink := get(t, h, back)
-	_, _, byNumber := get(t, h, "/ratings?variant=kriegspiel&page=2")
-	rowRE := regexp.MustCompile(`<tr[^>]*><td>\d+</td><td><a href="/player/k\d+">`)
-	if got, want := rowRE.FindAllString(byLink, -1), rowRE.FindAllString(byNumber, -1); !slices.Equal(got, want) || len(got) != 100 || !strings.Contains(byLink, "page 2 of 3") {
-		t.Errorf("the link back after the change: %d rows\n%s\nwant the page by its number, %d rows", len(got), byLink, len(want))
+	truth := map[string]string{}
+	rowRE := regexp.MustCompile(`<tr[^>]*><td>(\d+)</td><td><a href="/player/(k\d+)">`)
+	for p := 1; p <= 3; p++ {
+		_, _, body := get(t, h, "/ratings?variant=kriegspiel&page="+strconv.Itoa(p))
+		for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
+			truth[m[2]] = m[1]
+		}
+	}
+	got := rowRE.FindAllStringSubmatch(byLink, -1)
+	if len(got) != 100 || got[0][2] != "k100" || got[99][2] != "k199" || !strings.Contains(byLink, "page 2 of 3") {
+		t.Errorf("the link back after the change: %d rows\n%s", len(got), byLink)
+	}
+	for _, m := range got {
+		if truth[m[2]] != m[1] {
+			t.Errorf("%s ranked %s, holds %s", m[2], m[1], truth[m[2]])
+		}
 	}
 }

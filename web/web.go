@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"github.com/refereed/refereed/templates"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -223,6 +224,19 @@ func Name(address string) string {
 // asked for one that could not (a database refuses a NUL or bytes that are not UTF-8).
 func playerName(name string) bool {
 	return name != "" && len(name) <= 200 && !strings.ContainsAny(name, "/@\x00") && utf8.ValidString(name)
+}
+
+// pageNumber reads a page's number from a link: 1 when it is none, the largest there is when
+// it is too large to read (past the end: the last page).
+func pageNumber(s string) int {
+	n, err := strconv.Atoi(s)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-"):
+		return math.MaxInt32
+	case err != nil || n < 1:
+		return 1
+	}
+	return min(n, math.MaxInt32)
 }
 
 func parseID(s string) (uint64, error) {

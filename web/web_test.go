@@ -714,43 +714,51 @@ func TestPagingByLinks(t *testing.T) {
 			t.Errorf("%s back: %v\nwant %v", filter, got, want)
 		}
 	}
-	// A game is followed only in a link the archive signed, and only to a middle page; else,
-	// and at either end of the list, the page is read by its number.
-	var over []uint64
-	for id := uint64(games); id >= 1; id-- {
-		if (id-1)%5 != 0 {
-			over = append(over, id)
+	// A link's game is followed, whoever made the link: the page of the games older (before=)
+	// or newer (after=) than it; past either end, that end's page; no game, the page by number.
+	list := func(variant string) (out []uint64) { // the finished games, newest first
+		for i := games - 1; i >= 0; i-- {
+			if i%5 != 0 && (variant == "" || variantOf(i) == variant) {
+				out = append(out, uint64(i+1))
+			}
 		}
+		return out
 	}
-	byNumber := func(filter string, page int) uint64 { // the first game of the page by its number
-		_, _, body := get(t, h, "/?"+filter+"page="+strconv.Itoa(page))
-		return ids(body)[0]
-	}
-	for _, c := range []struct {
-		page, dir, id string
-		first         uint64 // the first game shown, when the page is read from the point
-	}{
-		{"2", "before", "abc", 0}, {"2", "before", "0", 0}, {"2", "after", "-5", 0}, {"2", "before", "99999", 0},
-		{"2", "after", "99999", 0}, {"1", "before", "1", 0}, {"2", "after", "1", 0}, {"3", "after", "200", 0},
-		{"1", "before", "311", 0}, {"3", "before", "311", 0},
-		{"2", "before", "311", 310}, {"2", "after", "200", over[slices.Index(over, 202)-PageSize+1]},
+	for _, c := range []struct{ page, dir, id string }{
+		{"2", "before", "abc"}, {"2", "before", "0"}, {"2", "after", "-5"}, {"2", "before", "99999"}, {"2", "after", "99999"},
+		{"1", "before", "1"}, {"2", "after", "1"}, {"3", "after", "200"}, {"1", "before", "311"}, {"3", "before", "311"},
+		{"2", "before", "311"}, {"2", "after", "200"}, {"99999999999999999999", "before", "x"},
 	} {
-		p, _ := strconv.Atoi(c.page)
-		query := "page=" + c.page + "&" + c.dir + "=" + c.id
-		sig := "&sig=" + h.linkSig("games", "over", "", c.page, c.dir, c.id)
-		for _, q := range []string{query, query + "&sig=x", query + sig, "variant=orthodox&" + query + sig} { // (the last: another list's)
-			want := byNumber("status=over&"+q[:strings.Index(q, "page=")], p)
-			if q == query+sig && c.first != 0 {
-				want = c.first
+		for _, variant := range []string{"", "orthodox"} {
+			l := list(variant)
+			pages := (len(l) + PageSize - 1) / PageSize
+			p := min(pageNumber(c.page), pages)
+			want := l[(p-1)*PageSize : min(p*PageSize, len(l))] // by number
+			if id, err := strconv.ParseUint(c.id, 10, 64); err == nil && id > 0 {
+				var older, newer []uint64
+				for _, g := range l {
+					if g < id {
+						older = append(older, g)
+					} else if g > id {
+						newer = append(newer, g)
+					}
+				}
+				switch {
+				case c.dir == "before" && len(older) > 0:
+					want = older[:min(PageSize, len(older))]
+				case c.dir == "before":
+					want = l[(pages-1)*PageSize:]
+				case len(newer) > 0:
+					want = newer[max(len(newer)-PageSize, 0):]
+				default:
+					want = l[:min(PageSize, len(l))]
+				}
 			}
-			_, _, body := get(t, h, "/?status=over&"+q)
-			if got := ids(body); len(got) == 0 || got[0] != want {
-				t.Errorf("/?status=over&%s: from %v, want from %d", q, got[:min(len(got), 1)], want)
+			q := "/?status=over&variant=" + variant + "&page=" + c.page + "&" + c.dir + "=" + c.id
+			if _, _, body := get(t, h, q); !slices.Equal(ids(body), want) {
+				t.Errorf("%s: %v..., want %v...", q, ids(body)[:min(len(ids(body)), 3)], want[:min(len(want), 3)])
 			}
 		}
-	}
-	if _, _, body := get(t, h, "/?page=2&after=200&sig="+h.linkSig("games", "", "", "2", "after", "200")); len(ids(body)) != PageSize || ids(body)[0] != 300 || ids(body)[PageSize-1] != 201 {
-		t.Errorf("/?page=2&after=200 signed: %v", ids(body))
 	}
 }
 
@@ -763,12 +771,73 @@ func TestUnknownVariantFilter(t *testing.T) {
 	for q, want := range map[string]string{
 		"/?variant=nosuch":         "There is no game &#34;nosuch&#34;: choose one from the list.",
 		"/?variant=orth%00odox":    `There is no game &#34;orth\x00odox&#34;`,
-		"/?variant=%ff&lang=de":    `Das Spiel &#34;\xff&#34; gibt es nicht`,
+		"/?variant=%ff&lang=de":    "Das Spiel &#34;\uFFFD&#34; gibt es nicht",
 		"/?variant=Kriegspiel":     "1 game; page 1 of 1.",
 		"/?variant=kriegspiel&x=1": "1 game; page 1 of 1.",
 	} {
 		if code, _, body := get(t, h, q); code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("%s: %d, lacks %q\n%s", q, code, want, body)
 		}
+	}
+}
+
+// A visitor walking a filtered list goes on from where he is while games end under him: each
+// page holds games older than the last he saw, none twice.
+func TestWalkWhileGamesEnd(t *testing.T) {
+	w := newWorld(t)
+	const games = 450
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := range games {
+			g := &store.Game{Variant: "orthodox", Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h := New(w.db)
+	end := func(lo, hi uint64) { // games lo..hi end
+		if err := w.db.Update(func(tx *store.Tx) error {
+			for id := lo; id <= hi; id++ {
+				g, err := tx.Game(id)
+				if err != nil {
+					return err
+				}
+				g.Status = store.Over
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rowRE := regexp.MustCompile(`<tr><td><a href="/game/(\d+)">`)
+	next := regexp.MustCompile(`<a href="([^"]*)">older`)
+	seen := map[string]bool{}
+	last := uint64(games + 1)
+	u := "/?status=active"
+	for n := 0; u != ""; n++ {
+		_, _, body := get(t, h, u)
+		for _, m := range rowRE.FindAllStringSubmatch(body, -1) {
+			id, _ := strconv.ParseUint(m[1], 10, 64)
+			if seen[m[1]] || id >= last {
+				t.Errorf("page %d: game %s again or out of order (after %d)", n+1, m[1], last)
+			}
+			seen[m[1]], last = true, id
+		}
+		if n == 0 {
+			end(300, 400) // games of the page shown and of the next end
+		}
+		u = ""
+		if m := next.FindStringSubmatch(body); m != nil {
+			u = html.UnescapeString(m[1])
+		}
+	}
+	if len(seen) < 300 {
+		t.Errorf("the walk saw %d games", len(seen))
 	}
 }
