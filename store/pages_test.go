@@ -127,6 +127,33 @@ func testRatedFrom(t *testing.T, db *DB, _ string) {
 			t.Errorf("from place %d (%v): %v, want %v", place, at, got, want[place:min(place+3, len(want))])
 		}
 	}
+	// Every point there could be (each rating, ties from none to past its group), both ways,
+	// against the list: forward, the lines after the point; back, those before it.
+	rating := map[string]float64{}
+	for i, r := range ratings {
+		rating[fmt.Sprintf("p%02d@x", (i*7)%len(ratings))] = r
+	}
+	for _, r := range []float64{2400.125, 1700, 1620.25, 1500, 1400, 0, -3, 1550} {
+		above, group := 0, 0
+		for _, a := range want {
+			if rating[a] > r {
+				above++
+			} else if rating[a] == r {
+				group++
+			}
+		}
+		for ties := 0; ties <= group+9; ties++ {
+			p := above + min(ties, group)
+			for _, limit := range []int{1, 3, 7} {
+				if got, w := read(RatedAt{Rating: r, Ties: ties}, false, limit), want[p:min(p+limit, len(want))]; !slices.Equal(names(got), w) || got.More != (p+limit < len(want)) {
+					t.Errorf("forward from %v~%d, %d: %v (more %v), want %v", r, ties, limit, names(got), got.More, w)
+				}
+				if got, w := read(RatedAt{Rating: r, Ties: ties}, true, limit), want[max(p-limit, 0):p]; !slices.Equal(names(got), w) || got.More != (p-limit > 0) {
+					t.Errorf("back from %v~%d, %d: %v (more %v), want %v", r, ties, limit, names(got), got.More, w)
+				}
+			}
+		}
+	}
 	// Past the end, a point forged or left behind by a list that changed: what lies beyond it,
 	// no more.
 	for _, c := range []struct {
@@ -138,6 +165,10 @@ func testRatedFrom(t *testing.T, db *DB, _ string) {
 		{RatedStart, true, nil},
 		{RatedAt{Rating: 1500, Ties: 1000}, false, want[len(want)-3:]}, // ties 1000 of 7: past them all
 		{RatedAt{Rating: 1500, Ties: 1000}, true, want[len(want)-10 : len(want)-3]},
+		{RatedAt{Rating: 1500, Ties: 8}, true, want[len(want)-10 : len(want)-3]}, // (a few past the 7 ties)
+		{RatedAt{Rating: 1500, Ties: 10}, true, want[len(want)-10 : len(want)-3]},
+		{RatedAt{Rating: 1500, Ties: 14}, true, want[len(want)-10 : len(want)-3]},
+		{RatedAt{Rating: 1500, Ties: 15}, true, want[len(want)-10 : len(want)-3]},
 		{RatedAt{Rating: 1500, Ties: 2}, true, want[:7]},
 		{RatedAt{Rating: 1501}, false, want[5:12]},
 		{RatedAt{Rating: math.MaxFloat64}, false, want[:7]},

@@ -108,12 +108,16 @@ func (t *pgTx) ratedFrom(variant string, at RatedAt, back bool, limit int) (Rate
 	var ties []ratedLine
 	lo := 0 // the place among its ties of ties[0]
 	if finite && at.Ties > 0 {
+		// n: the lines of the rating before the point (fewer than it passes when the list has
+		// fewer now: all of them).
 		n := at.Ties
-		from, err := t.tieAt(variant, at.Rating, max(n-limit-1, 0))
-		if err == nil && from == nil { // fewer lines of the rating than the point passes: all before it
-			if err = t.tx.QueryRow(t.ctx, `SELECT count(*) FROM ratings WHERE variant = $1 AND rating = $2`, variant, at.Rating).Scan(&n); err == nil && n > 0 {
-				from, err = t.tieAt(variant, at.Rating, max(n-limit-1, 0))
-			}
+		last, err := t.tieAt(variant, at.Rating, n-1)
+		if err == nil && last == nil {
+			err = t.tx.QueryRow(t.ctx, `SELECT count(*) FROM ratings WHERE variant = $1 AND rating = $2`, variant, at.Rating).Scan(&n)
+		}
+		var from *string
+		if err == nil && n > 0 {
+			from, err = t.tieAt(variant, at.Rating, max(n-limit-1, 0))
 		}
 		if err == nil && from != nil {
 			lo = max(n-limit-1, 0)
