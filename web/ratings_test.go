@@ -114,15 +114,6 @@ func TestRatingsPaging(t *testing.T) {
 		}
 		return out
 	}
-	linkRE := func(word string) *regexp.Regexp {
-		return regexp.MustCompile(`<a href="([^"]*)">[^<]*` + regexp.QuoteMeta(word))
-	}
-	link := func(body, word string) string {
-		if m := linkRE(word).FindStringSubmatch(body); m != nil {
-			return html.UnescapeString(m[1])
-		}
-		return ""
-	}
 	// The whole list, best first: by rating, ties by address.
 	var want []row
 	{
@@ -147,17 +138,17 @@ func TestRatingsPaging(t *testing.T) {
 		if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("330 players; page %d of 4.", n)) {
 			t.Fatalf("page %d (%s): %d\n%s", n, u, code, body)
 		}
-		if strings.Contains(body, "@") || (n == 1) != (link(body, "better") == "") || (n <= 2) != (link(body, "first page") == "") {
+		if strings.Contains(body, "@") || (n == 1) != (linkIn(body, "better") == "") || (n <= 2) != (linkIn(body, "first page") == "") {
 			t.Errorf("page %d: an address, or the links back wrong:\n%s", n, body)
 		}
 		got = append(got, rows(body)...)
-		if u = link(body, "next"); u == "" {
-			if n != 4 || link(body, "last page") != "" {
+		if u = linkIn(body, "next"); u == "" {
+			if n != 4 || linkIn(body, "last page") != "" {
 				t.Errorf("the last page is page %d, or links to a last page", n)
 			}
 			break
 		}
-		if l := link(body, "last page"); (n < 3) != (l == "/ratings?variant=orthodox&page=4") || (n == 3) != (l == "") {
+		if l := linkIn(body, "last page"); (n < 3) != (l == "/ratings?variant=orthodox&page=4") || (n == 3) != (l == "") {
 			t.Errorf("page %d: last page %q", n, l)
 		}
 	}
@@ -172,7 +163,7 @@ func TestRatingsPaging(t *testing.T) {
 			t.Fatalf("back, page %d (%s):\n%s", n, u, body)
 		}
 		got = append(rows(body), got...)
-		if u = link(body, "better"); u == "" {
+		if u = linkIn(body, "better"); u == "" {
 			if n != 1 {
 				t.Errorf("back: no link before page %d", n)
 			}

@@ -50,6 +50,38 @@ func newWorld(t testing.TB) *world {
 	return &world{t: t, db: db, ref: &referee.Referee{DB: db, Address: "referee@example.org", Rand: rand.New(rand.NewSource(1))}}
 }
 
+// games puts n games straight in the store, without mails: game i of the variant and status
+// of says (the lists' paging, not the games, under test).
+func (w *world) games(n int, of func(i int) (string, store.Status)) {
+	w.t.Helper()
+	if err := w.db.Update(func(tx *store.Tx) error {
+		for i := range n {
+			v, st := of(i)
+			g := &store.Game{Variant: v, Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
+			if err := tx.CreateGame(g); err != nil {
+				return err
+			}
+			if st != store.Active {
+				g.Status = st
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// linkIn is the address of the link in body whose text ends with word ("" when there is none).
+func linkIn(body, word string) string {
+	if m := regexp.MustCompile(`<a href="([^"]*)">[^<]*` + regexp.QuoteMeta(word)).FindStringSubmatch(body); m != nil {
+		return html.UnescapeString(m[1])
+	}
+	return ""
+}
+
 func (w *world) newGame(key string) uint64 {
 	w.t.Helper()
 	id, err := w.ref.NewGame(key, ann, bob, variant.Options{})
@@ -291,17 +323,7 @@ func TestOddPaths(t *testing.T) {
 // TestPaging lists at most PageSize games a page.
 func TestPaging(t *testing.T) {
 	w := newWorld(t)
-	if err := w.db.Update(func(tx *store.Tx) error {
-		for i := range 250 {
-			g := &store.Game{Variant: "orthodox", Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
-			if err := tx.CreateGame(g); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	w.games(250, func(int) (string, store.Status) { return "orthodox", store.Active })
 	h := New(w.db)
 	for page, rows := range map[string]int{"1": 100, "2": 100, "3": 50, "9": 50} {
 		_, _, body := get(t, h, "/?page="+page)
@@ -632,23 +654,12 @@ func TestPagingByLinks(t *testing.T) {
 	w := newWorld(t)
 	const games = 330
 	variantOf := func(i int) string { return []string{"orthodox", "kriegspiel", "orthodox", "progressive"}[i%4] }
-	if err := w.db.Update(func(tx *store.Tx) error {
-		for i := range games {
-			g := &store.Game{Variant: variantOf(i), Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
-			if err := tx.CreateGame(g); err != nil {
-				return err
-			}
-			if i%5 != 0 {
-				g.Status = store.Over
-				if err := tx.PutGame(g); err != nil {
-					return err
-				}
-			}
+	w.games(games, func(i int) (string, store.Status) {
+		if i%5 != 0 {
+			return variantOf(i), store.Over
 		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+		return variantOf(i), store.Active
+	})
 	h := New(w.db)
 	rowRE := regexp.MustCompile(`<tr><td><a href="/game/(\d+)">`)
 	ids := func(body string) (out []uint64) {
@@ -657,12 +668,6 @@ func TestPagingByLinks(t *testing.T) {
 			out = append(out, id)
 		}
 		return out
-	}
-	link := func(body, word string) string {
-		if m := regexp.MustCompile(`<a href="([^"]*)">[^<]*` + regexp.QuoteMeta(word)).FindStringSubmatch(body); m != nil {
-			return html.UnescapeString(m[1])
-		}
-		return ""
 	}
 	for _, filter := range []string{"", "status=over", "variant=kriegspiel", "status=active&variant=orthodox", "status=active"} {
 		q, _ := url.ParseQuery(filter)
@@ -681,12 +686,12 @@ func TestPagingByLinks(t *testing.T) {
 			if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("%d games; page %d of %d.", len(want), n, pages)) {
 				t.Fatalf("%s: page %d (%s): %d\n%s", filter, n, u, code, body)
 			}
-			if (n == 1) != (link(body, "newer") == "") || (n <= 2) != (link(body, "first page") == "") || (n >= pages-1) != (link(body, "last page") == "") {
+			if (n == 1) != (linkIn(body, "newer") == "") || (n <= 2) != (linkIn(body, "first page") == "") || (n >= pages-1) != (linkIn(body, "last page") == "") {
 				t.Errorf("%s page %d: the links back wrong:\n%s", filter, n, body)
 			}
 			got = append(got, ids(body)...)
-			if u = link(body, "older"); u == "" {
-				if n != pages || link(body, "last page") != "" {
+			if u = linkIn(body, "older"); u == "" {
+				if n != pages || linkIn(body, "last page") != "" {
 					t.Errorf("%s: the last page is %d of %d, or links to a last page", filter, n, pages)
 				}
 				break
@@ -706,7 +711,7 @@ func TestPagingByLinks(t *testing.T) {
 				t.Fatalf("%s back: page %d (%s):\n%s", filter, n, u, body)
 			}
 			got = append(ids(body), got...)
-			if u = link(body, "newer"); u == "" {
+			if u = linkIn(body, "newer"); u == "" {
 				break
 			}
 		}
@@ -786,17 +791,7 @@ func TestUnknownVariantFilter(t *testing.T) {
 func TestWalkWhileGamesEnd(t *testing.T) {
 	w := newWorld(t)
 	const games = 450
-	if err := w.db.Update(func(tx *store.Tx) error {
-		for i := range games {
-			g := &store.Game{Variant: "orthodox", Players: [2]store.Player{{Address: ann, Token: fmt.Sprintf("a%d", i)}, {Address: bob, Token: fmt.Sprintf("b%d", i)}}}
-			if err := tx.CreateGame(g); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	w.games(games, func(int) (string, store.Status) { return "orthodox", store.Active })
 	h := New(w.db)
 	end := func(lo, hi uint64) { // games lo..hi end
 		if err := w.db.Update(func(tx *store.Tx) error {
