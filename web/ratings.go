@@ -11,6 +11,7 @@ import (
 	"github.com/refereed/refereed/archive"
 	"github.com/refereed/refereed/rating"
 	"github.com/refereed/refereed/store"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -23,6 +24,7 @@ type ratingsPage struct {
 	VariantName string // the variant's name for people, when the list is of one
 	Variants    []string
 	Lists       []ratingList
+	Problem     string // a game no list could be of, explained
 }
 
 // ratingList is one game's list, or a page of it.
@@ -57,8 +59,10 @@ func (h *Handler) ratings(w http.ResponseWriter, r *http.Request) error {
 	pg := ratingsPage{Title: say(r, "nav-ratings", nil), Variant: key, Variants: variant.Keys()}
 	if key != "" {
 		v, err := variant.Lookup(key)
-		if err != nil {
-			return errNotFound
+		if err != nil { // (as the list of games says it: not a bare 404)
+			pg.Problem = say(r, "no-variant", templates.Args{"Variant": strings.ToValidUTF8(key, "\uFFFD")})
+			pg.Variant = ""
+			return render(w, r, "ratings", pg)
 		}
 		key, pg.Variant, pg.VariantName = v.Key, v.Key, v.Name
 	}

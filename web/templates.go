@@ -108,7 +108,7 @@ var pages = template.Must(template.New("").Funcs(pageFuncs(lang.EN)).Parse(`
 {{end}}</table></div>
 {{if .More}}<p><a href="{{.More}}">{{wa "all-players" "N" .Total}} →</a></p>{{end}}
 {{if or .Prev .Next}}<p class="pages">{{if .First}}<a href="{{.First}}">« {{w "first-page"}}</a> {{end}}{{if .Prev}}<a href="{{.Prev}}">← {{w "better"}}</a>{{end}} {{if .Next}}<a href="{{.Next}}">{{w "next"}} →</a>{{end}}{{if .Last}} <a href="{{.Last}}">{{w "last-page"}} »</a>{{end}}</p>{{end}}
-{{else}}<p>{{wa "no-rated" "Variant" .VariantName}}</p>{{end}}
+{{else}}<p{{if .Problem}} class="problem">{{.Problem}}{{else}}>{{wa "no-rated" "Variant" .VariantName}}{{end}}</p>{{end}}
 {{template "foot"}}{{end}}
 {{define "notfound"}}{{template "head" .}}
 <p>{{.What}}</p>

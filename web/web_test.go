@@ -293,7 +293,7 @@ func TestOddPaths(t *testing.T) {
 		"/?tournament=abc": 200, "/?player=%3Cscript%3E": 200, "/style.css": 200, "/tournaments": 200,
 		// (bytes a database refuses in a text: no store is asked)
 		"/?variant=orth%00odox": 200, "/?variant=%ff%fe&before=5&page=2": 200, "/?player=%00": 200, "/?player=w3%00": 200,
-		"/?player=%ff&status=over": 200, "/player/%ff": 404, "/player/a%00b": 404, "/ratings?variant=%00": 404, "/?variant=Kriegspiel": 200,
+		"/?player=%ff&status=over": 200, "/player/%ff": 404, "/player/a%00b": 404, "/ratings?variant=%00": 200, "/?variant=Kriegspiel": 200,
 		"/game/": 404, "/game/0": 404, "/game/999": 404, "/game/-1": 404, "/game/abc": 404, "/game/1x": 404,
 		"/game/18446744073709551615": 404, "/game/184467440737095516150": 404, "/game/1/2": 404,
 		"/game/1?ply=-1": 404, "/game/1?ply=999": 404, "/game/1?ply=x": 404, "/game/1?ply=1": 200, "/game/1?ply=": 200,
@@ -779,6 +779,10 @@ func TestUnknownVariantFilter(t *testing.T) {
 		"/?variant=%ff&lang=de":    "Das Spiel &#34;\uFFFD&#34; gibt es nicht",
 		"/?variant=Kriegspiel":     "1 game; page 1 of 1.",
 		"/?variant=kriegspiel&x=1": "1 game; page 1 of 1.",
+		// The rating lists say it the same way.
+		"/ratings?variant=nosuch":      "There is no game &#34;nosuch&#34;: choose one from the list.",
+		"/ratings?variant=%ff&lang=de": "Das Spiel &#34;\uFFFD&#34; gibt es nicht",
+		"/ratings?variant=Kriegspiel":  "No rated game of Kriegspiel has ended yet.",
 	} {
 		if code, _, body := get(t, h, q); code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("%s: %d, lacks %q\n%s", q, code, want, body)
