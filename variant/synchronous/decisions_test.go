@@ -145,6 +145,11 @@ func TestKorolevDecisions(t *testing.T) {
 		const check = "4k3/8/8/8/8/8/1B6/r3K3"
 		varianttest.Send(t, newGame(t, true, check, nil), chess.White, "Bxa1")
 		varianttest.Refuse(t, newGame(t, true, check, map[string]string{OptionKingMustMove: "true"}), chess.White, "Bxa1", "only a king move")
+		// In check, (a) or (c) only: a king's self-capture onto a safe square is refused (out
+		// of check it stands), and when only such moves are left, it is mate.
+		varianttest.Refuse(t, newGame(t, true, "7k/8/8/8/8/8/PP6/K6r", nil), chess.White, "Kxb2", "")
+		over(t, newGame(t, true, "7k/8/8/8/8/8/PP6/K6r", nil), "0-1", "checkmate")
+		varianttest.Send(t, newGame(t, true, "7k/8/8/8/8/8/PP6/K7", nil), chess.White, "Kxb2")
 	})
 	t.Run("KO-D2 resolution: collisions, illusory captures, exchanges, anticipation (fixtures KO-1 to KO-9)", func(t *testing.T) {
 		TestFixturesKorolev(t)

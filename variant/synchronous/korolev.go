@@ -10,18 +10,19 @@ import (
 // koMoves appends c's moves in p (KO-D1): (a) the orthodox legal moves, with e.p. against
 // the opponent's double step of the last turn (KO-D4); (b) "captures" of his own men other
 // than the king with the capture geometry of the moving man, his king safe afterwards; (c)
-// the capture of the enemy king when it is attacked. With mustMove a player in check has
-// only king moves and (c).
+// the capture of the enemy king when it is attacked. A player in check has only (a) and
+// (c): no self-capture, not even his king's onto a safe square (only that one could have
+// met the check). With mustMove he has only king moves and (c).
 func koMoves(buf []chess.Move, p *chess.Position, ep [2]chess.Square, c chess.Color, mustMove bool) []chess.Move {
 	q := *p
 	q.Turn, q.EnPassant = c, ep[c.Other()]
 	start := len(buf)
 	buf = q.Generate(buf, chess.MoveRules{Color: c, SelfCapture: true})
-	k := q.King(c)
-	if mustMove && k != chess.NoSquare && q.KingAttacked(c) {
+	if k := q.King(c); k != chess.NoSquare && q.KingAttacked(c) {
 		out := buf[:start]
 		for _, m := range buf[start:] {
-			if m.From == k {
+			own := q.At(m.To) != chess.NoPiece && q.At(m.To).Color() == c
+			if !own && (!mustMove || m.From == k) {
 				out = append(out, m)
 			}
 		}
