@@ -26,8 +26,16 @@
 //   - A branch that none of the author's men could ever play (no man of that kind reaches the
 //     square on an empty board) is accepted with a warning; chosen, it is skipped. The sample
 //     game has such branches (fixtures.md §2.2).
-//   - Binding uses the geometry of an empty board, so "two of the author's men could reach
-//     the destination" (CO-D6) does not depend on blockers the B-move may move.
+//   - Binding (CO-D6) reads "resolved using the author's own men and piece geometry alone" so:
+//     a man of the named kind whose way to the destination is crossed by one of its author's
+//     own men (on the position after the A-move) is not a candidate, since his men do not
+//     move before the C-move; the opponent's men never block, since the B-move may move them.
+//     A man of the author's on the destination does not block (the B-move may take it there,
+//     and the branch retakes). When every candidate is blocked, geometry alone binds: one
+//     candidate is bound, two are ambiguous.
+//   - The sample game's two misprints are read as it means them: "Kg8?/*Rd1*/Nf3", a slash
+//     right after the question mark (CO-D7's first slash would leave the then-branch empty),
+//     and "Td1/Kxd1/e4", a slash printed for the question mark.
 //   - Repetition (CO-D9) counts the start position and the position after each executed ply,
 //     with the side to move, castling and e.p. rights, and the step that comes next. A skipped
 //     C-move is no ply: the state it leaves is not counted (nothing moved).
@@ -459,6 +467,18 @@ func (g *Game) bind(author chess.Color, text string) (branch, *chess.Warning, er
 			cands = append(cands, from)
 		}
 	}
+	// The author's own men stand in the way (they do not move before the C-move; the B-move
+	// can only take one away), the opponent's do not. Only when each candidate is blocked is
+	// the branch bound by geometry alone.
+	var free []chess.Square
+	for _, from := range cands {
+		if clear(g.pos.ByColor(author), g.pos.At(from), from, n.To) {
+			free = append(free, from)
+		}
+	}
+	if len(free) > 0 {
+		cands = free
+	}
 	switch len(cands) {
 	case 0:
 		return b, &chess.Warning{Text: fmt.Sprintf("no man of yours can ever play %s; if this branch is chosen, the C-move is skipped", text)}, nil
@@ -498,6 +518,21 @@ func reaches(pc chess.Piece, from, to chess.Square) bool {
 		start = 6
 	}
 	return (df == 0 && dr == 1) || (df == 0 && dr == 2 && from.Rank() == start) || ((df == 1 || df == -1) && dr == 1)
+}
+
+// clear reports whether none of own stands between from and to on pc's way there (a man
+// that reaches to, as reaches says); to itself may hold one of own, which the B-move may take.
+func clear(own chess.Bitboard, pc chess.Piece, from, to chess.Square) bool {
+	switch pc.Role() {
+	case chess.Pawn:
+		if d := to.Rank() - from.Rank(); d == 2 || d == -2 {
+			return !own.Has(chess.SquareAt(from.File(), (from.Rank()+to.Rank())/2))
+		}
+		return true
+	case chess.Knight, chess.King:
+		return true
+	}
+	return chess.Attacks(pc, from, own).Has(to)
 }
 
 // ResolveRecord is Resolve for a record (variant.RecordResolver): a C-move with a condition

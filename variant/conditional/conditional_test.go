@@ -200,11 +200,30 @@ func TestCOD5Conditions(t *testing.T) {
 // man must still stand on its square.
 func TestCOD6Binding(t *testing.T) {
 	g := newGame(t, "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", nil)
-	refuse(t, g, W, "A: Kf1 C: !Rd1", "Rd1 could be a1-d1 or h1-d1")
+	refuse(t, g, W, "A: Kf2 C: !Rd1", "Rd1 could be a1-d1 or h1-d1")
 	send(t, g, W, "A: Kf2 C: !Ra1-d1")
 	send(t, g, B, "B: Kd8")
 	if g.pos.At(chess.D1).Role() != chess.Rook || g.pos.At(chess.A1) != chess.NoPiece {
 		t.Error("the bound rook a1 did not play")
+	}
+	// The author's own men block (here his king, after the A-move, on the h1 rook's way); the
+	// opponent's do not; one on the destination does not (the branch retakes there).
+	for _, c := range []struct{ fen, text, want string }{
+		{"4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "A: Kf1 C: !Rd1", "a1"},
+		{"4k3/8/8/8/8/8/8/R3Kb1R w - - 0 1", "A: Kd2 C: !Rf1", ""},
+		{"4k3/8/8/8/8/8/8/R2NK2R w - - 0 1", "A: Kf2 C: !Rxd1", ""},
+		{"4k3/8/8/8/8/8/8/R1N1KN1R w - - 0 1", "A: Kd2 C: !Rd1", ""}, // both blocked: geometry alone
+		{"4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 1", "A: Kf2 C: !d4", "d3"},
+	} {
+		h := newGame(t, c.fen, nil)
+		if c.want == "" {
+			refuse(t, h, W, c.text, "could be")
+			continue
+		}
+		send(t, h, W, c.text)
+		if got := h.pending.then.from; got.String() != c.want {
+			t.Errorf("%s %s: bound to %v, want %s", c.fen, c.text, got, c.want)
+		}
 	}
 	// The bound man captured by the B-move: the C-move is skipped.
 	h := newGame(t, "3rk3/8/8/8/8/8/8/3NK3 w - - 0 1", nil)
