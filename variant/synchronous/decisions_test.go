@@ -74,6 +74,12 @@ func TestPSCDecisions(t *testing.T) {
 		h := newGame(t, false, fen, nil)
 		turn(t, h, "Kf2", "d5")
 		varianttest.Refuse(t, h, chess.White, "exd6", "the pawn on d5 is not frozen")
+		// The pawn that could take e.p. does not attack the passed square when its own man
+		// went there in the same turn (rule 4: never a man of its own colour): e3 counts the
+		// knight alone for Black, and White's rook and pawn control it.
+		k := newGame(t, false, "4q2k/8/8/8/3p2n1/2N5/4PP2/K3R3", nil)
+		turn(t, k, "e4", "Ne3")
+		varianttest.Send(t, k, chess.White, "Rxe3")
 	})
 	t.Run("PS-D6 results: frozen king, checkmate, both lost, stalemate; the initial position is judged", func(t *testing.T) {
 		over(t, newGame(t, false, "R3k3/8/8/8/8/8/8/4R1K1", nil), "1-0", "frozen king")

@@ -32,8 +32,8 @@ func reach(p *chess.Position, epOf [2]chess.Square, c chess.Color, s chess.Squar
 		return chess.Attacks(pc, s, occ)&^own | s.Bit()
 	}
 	att := s.Bit() | chess.PawnAttacks(c, s)&p.ByColor(c.Other())
-	if e := epOf[c.Other()]; e != chess.NoSquare && chess.PawnAttacks(c, s).Has(e) {
-		att |= e.Bit()
+	if e := epOf[c.Other()]; e != chess.NoSquare && chess.PawnAttacks(c, s).Has(e) && !own.Has(e) {
+		att |= e.Bit() // (not when a man of c's went there in the same turn)
 	}
 	step, home := chess.Square(8), 1
 	if c == chess.Black {
