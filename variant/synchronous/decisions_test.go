@@ -188,6 +188,11 @@ func TestKorolevDecisions(t *testing.T) {
 		g.pos.Halfmove = quietLimit - 1
 		turn(t, g, "Bxd5", "Nf4")
 		over(t, g, "1/2-1/2", "fifty-move rule")
+		// A self-capture removes a man: the count starts again.
+		h := newGame(t, true, "4k3/8/8/8/8/8/8/R2NK3", nil)
+		h.pos.Halfmove = quietLimit - 1
+		turn(t, h, "Rxd1", "Kf7")
+		over(t, h, "*", "")
 		over(t, newGame(t, true, "4k3/8/8/8/8/8/8/3NK3", nil), "1/2-1/2", "insufficient material")
 	})
 	t.Run("KO-D6 a move is checked at once, private and final", func(t *testing.T) {
