@@ -255,11 +255,22 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	}
 	var asides []aside // runs of lines not read as greetings or sign-offs
 	wasOver := g.Outcome().Over()
-	joined := false // the line before was the first half of a command of two lines
+	joined := false       // the line before was the first half of a command of two lines
+	movesStopped := 0     // the line after which the game reads no more of his moves (0: none)
+	var unplayed []string // the game's lines after it: quoted back, not tried
 	for i, line := range lines {
 		if joined {
 			joined = false
 			continue
+		}
+		if movesStopped > 0 && i < MaxCommands {
+			// The game stopped reading his moves (a Kriegspiel attempt was played, KR-D9):
+			// what is the game's is not tried; the referee's commands (RESIGN, DRAW OFFER,
+			// a query) are still read, as they would be before the move.
+			if c, _ := commandTable.Find(command.Player, readMoves(out.Pieces[side], command.Translate(out.Lang[side], line.Text))); c == nil {
+				unplayed = append(unplayed, line.Text)
+				continue
+			}
 		}
 		if i == MaxCommands {
 			stop(i, out.Say(side, "too-many-lines", templates.Args{"Max": MaxCommands}))
@@ -383,14 +394,14 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			}
 			break
 		}
-		if stopped && after < len(lines) {
-			// The game stops reading here (its notice said why): the rest comes back unread.
-			out.Tell(side, "stopped-rest-unread", templates.Args{"N": line.N})
-			for _, rest := range lines[after:] {
-				out.Quoted = append(out.Quoted, rest.Text)
-			}
-			break
+		if stopped && movesStopped == 0 && after < len(lines) {
+			// The game reads no more of his moves here (its notice said why).
+			movesStopped = line.N
 		}
+	}
+	if len(unplayed) > 0 && !g.Outcome().Over() { // (nothing can be sent again to a finished game)
+		out.Tell(side, "stopped-rest-unread", templates.Args{"N": movesStopped})
+		out.Quoted = append(unplayed, out.Quoted...)
 	}
 	for _, as := range asides {
 		out.Tell(side, "aside-unread", templates.Args{"N": as.first, "Last": as.last, "Line": clip(as.text)})

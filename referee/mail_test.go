@@ -315,12 +315,23 @@ func TestGameStopsReading(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame(stopperKey)
 	h.outbox()
-	h.deliver(h.reply(id, W, "e4\nRESIGN\nHELP"))
-	if h.outcome(id).Over() {
-		t.Fatal("a line after the stop was applied")
-	}
+	h.deliver(h.reply(id, W, "e4\nd4\nHELP\nNf3"))
 	body := bodyTo(t, h.outbox(), ann)
-	mustContain(t, "Ann's answer", body, "I read no further", "The lines after line 1 were not read", "> RESIGN", "> HELP")
+	// The game's lines after the stop are not tried; the referee's commands are read.
+	mustContain(t, "Ann's answer", body, "I read no further", "The moves after line 1 were not tried", "> d4\n> Nf3", "RESIGN")
+	if strings.Contains(body, "> HELP") {
+		t.Errorf("HELP after the stop was not read:\n%s", body)
+	}
+	if h.outcome(id).Over() {
+		t.Fatal("a move after the stop was applied")
+	}
+	// RESIGN after a stopping move is read (KR-D9 discards attempts, not commands).
+	h.deliver(h.reply(id, B, "e5"))
+	h.outbox()
+	h.deliver(h.reply(id, W, "Nf3\nRESIGN"))
+	if !h.outcome(id).Over() {
+		t.Fatal("RESIGN after a stopping move was not read")
+	}
 }
 
 // After a restore from a backup, mail numbers go on from the backup's: the Message-IDs of

@@ -74,10 +74,11 @@ type Notice struct {
 	// stated a C-move" before "your C-move is stated", "your turn" before the batch line
 	// that played it). A mail that would carry both leaves the earlier one out.
 	Supersedes string
-	// Stop tells the referee to read no further in the player's mail, although this command
-	// was accepted: a Kriegspiel attempt list stops at the first success (KR-D9), a
+	// Stop tells the referee to read no further moves in the player's mail, although this
+	// command was accepted: a Kriegspiel attempt list stops at the first success (KR-D9), a
 	// Progressive Kriegspiel one at the first "No", capture, check or pawn try (PK-D6). The
-	// notice's text, to the sender, says why; the referee returns the rest unread.
+	// notice's text, to the sender, says why; the referee returns the game's lines after it
+	// untried, and still reads its own commands there (RESIGN, DRAW OFFER, queries).
 	Stop bool
 }
 

@@ -20,7 +20,7 @@
 //     "Nonsense" when he has no pawn (KR-D3); once a turn, by the player to move. After
 //     "Try" his next announced attempt must be a pawn capture; another is refused privately
 //     (KR-D4). A line may hold a list of attempts, tried in order until one is played; the
-//     rest is not tried, and the rest of the mail is not read (KR-D9).
+//     rest is not tried, nor are his moves later in the mail (KR-D9).
 //   - Kriegspiel ends as orthodox chess by mate and stalemate, and the umpire declares the
 //     draws the players cannot claim blind: 50 moves each without a capture or a pawn move,
 //     the same position three times on his board, a dead position (no mate possible by
@@ -69,8 +69,9 @@
 //   - NOSTOP is a word of the line it stands on ("NOSTOP e4, d4, Nf3"); the referee cannot
 //     tell where one mail ends and a stored state would outlive it. A line of attempts written
 //     one per line stops as PK-D6 says, without NOSTOP.
-//   - A successful Kriegspiel attempt always stops the reading of the mail (the attempts after
-//     it are discarded, KR-D9): common commands go before the attempts.
+//   - A successful Kriegspiel attempt always stops the reading of his moves (the attempts
+//     after it are discarded, KR-D9, and quoted back). The referee's commands after it in the
+//     mail (RESIGN, DRAW OFFER, a query) are not attempts, and are still read.
 //   - The mover is told which attempt each answer is for ("You tried Ng1-f3. White: No."); his
 //     opponent reads the announcement alone, in the same words.
 //   - In Progressive Kriegspiel a FEN start gives the side to move series 1 (White) or 2
