@@ -168,14 +168,19 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 	}
 	log.Info("mail to the bare address answered", "commands", cmds, "refused", refused)
 	if acted == 0 {
-		if ok, err := r.allowRefusal(tx, from, limitNoGame); !ok || err != nil {
+		// Told at the last answer, as in a game: a person fumbling with the commands is never
+		// left without an answer he was not told of.
+		ok, last, err := r.allowTold(tx, from+"#"+limitNoGame, RefusalLimit)
+		if !ok || err != nil {
 			return err
 		}
+		if last {
+			paras = append(paras, say("refusal-limit-last-bare", templates.Args{"Limit": RefusalLimit}))
+		}
 	}
-	if firstRefused > 0 {
-		subject = say("subject/line-refused", templates.Args{"N": firstRefused, "Done": acted > 0})
-	} else if subject == "" {
-		subject = say("subject/bare-answer", templates.Args{"Refused": false, "N": 0})
+	if refused > 0 || subject == "" {
+		// (This address reads every line, refused or not: not a game's "lines above it done".)
+		subject = say("subject/bare-answer", templates.Args{"Refused": refused, "N": firstRefused, "Done": acted > 0})
 	}
 	return r.notice(tx, outbox.Notice{To: from, Subject: subject, Paras: paras, Quoted: quoted,
 		Footer: say("footer-no-game", nil), Answers: msg, Lang: t})

@@ -183,12 +183,17 @@ const OwnRefusalLimit = 30
 // allowOwnRefusal counts a refusal-only answer to a player's own mail in game; ok false
 // means: do not send it; last means: it is the last one before the limit, and says so.
 func (r *Referee) allowOwnRefusal(tx *store.Tx, address string, game uint64) (ok, last bool, err error) {
-	key := fmt.Sprintf("%s#%s#g%d", strings.ToLower(address), limitOwn, game)
-	if ok, err := tx.Allow(key, OwnRefusalLimit-1, RefusalWindow); err != nil || ok {
+	return r.allowTold(tx, fmt.Sprintf("%s#%s#g%d", strings.ToLower(address), limitOwn, game), OwnRefusalLimit)
+}
+
+// allowTold counts a refusal-only answer under key, limit of them per RefusalWindow; last
+// says that this answer is the last one, and must say so.
+func (r *Referee) allowTold(tx *store.Tx, key string, limit int) (ok, last bool, err error) {
+	if ok, err := tx.Allow(key, limit-1, RefusalWindow); err != nil || ok {
 		return ok, false, err
 	}
 	if ok, err = tx.Allow(key+"#last", 1, RefusalWindow); err == nil && !ok {
-		r.logger().Warn("refusal not answered: the limit of the player's own game, of which he was told", "to", address, "game", game)
+		r.logger().Warn("refusal not answered: over the limit, of which the sender was told", "key", key)
 	}
 	return ok, ok, err
 }

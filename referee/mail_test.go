@@ -148,12 +148,25 @@ func TestMailWithoutGame(t *testing.T) {
 	if m := h.outbox(); len(m) != 0 {
 		t.Errorf("a stranger was answered: %d mails", len(m))
 	}
+	// This address reads every line: its subject counts the refused ones and the rest done.
+	h.deliver(mailText(bob, "referee@example.org", "x", "ACCEPT 99\nGAMES\nDECLINE 98", ""))
+	if body := bodyTo(t, h.outbox(), bob); !strings.Contains(body, "Subject: [refereed] 2 lines refused; your other commands done") {
+		t.Errorf("two lines refused and one done:\n%s", body)
+	}
 	// Rate-limited like refusals.
 	for i := 0; i < RefusalLimit+3; i++ {
 		h.deliver(mailText(bob, "referee@example.org", "x", "e5", ""))
 	}
-	if n := len(h.outbox()); n != RefusalLimit {
-		t.Errorf("%d answers to mail without a game, want %d", n, RefusalLimit)
+	out := h.outbox()
+	if n := len(out); n != RefusalLimit {
+		t.Fatalf("%d answers to mail without a game, want %d", n, RefusalLimit)
+	}
+	// The last one says so: he is not left without an answer he was not told of.
+	if body := bodyTo(t, out[len(out)-1:], bob); !strings.Contains(body, "In the last hour I could only refuse 10 of your mails to this address") {
+		t.Errorf("the last answer does not say it is the last:\n%s", body)
+	}
+	if body := bodyTo(t, out[:1], bob); strings.Contains(body, "not answered") {
+		t.Errorf("the first answer speaks of the limit:\n%s", body)
 	}
 }
 
