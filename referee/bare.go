@@ -71,6 +71,7 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 	// auto-responder stops. Questions have their own hourly limit, as in a game.
 	subject, firstRefused, refused, cmds, acted := "", 0, 0, 0, 0
 	said := map[string]bool{} // a question asked twice in one mail is answered once
+	var forGames []string     // lines a game would read (BOARD 2, e4): not done here, and said so
 	lines := parser.CommandLines(msg.Body)
 	for i, line := range lines {
 		if i == MaxCommands {
@@ -86,6 +87,9 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 		}
 		c, call := commandTable.Find(command.Anyone, text)
 		if c == nil {
+			if forAGame(text) && len(forGames) < 5 {
+				forGames = append(forGames, clip(text))
+			}
 			continue // words around the commands: a greeting, a signature
 		}
 		cmds++
@@ -141,6 +145,10 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 			subject = res.Subject
 		}
 	}
+	if len(forGames) > 0 && cmds > 0 {
+		// (A mail with no command here is told that it names no game, and what this address takes.)
+		paras = append(paras, say("bare-for-a-game", templates.Args{"Lines": strings.Join(forGames, ", ")}))
+	}
 	if cmds == 0 {
 		switch {
 		case invitation != 0:
@@ -184,6 +192,23 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 	}
 	return r.notice(tx, outbox.Notice{To: from, Subject: subject, Paras: paras, Quoted: quoted,
 		Footer: say("footer-no-game", nil), Answers: msg, Lang: t})
+}
+
+// forAGame reports whether line is one a game reads, sent here without one: a player's
+// command word (BOARD 2), or a lone move (e4).
+func forAGame(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	if c, _ := commandTable.Find(command.Player, f[0]); c != nil {
+		return true // (by its word: BOARD 2 is BOARD written with a game's number)
+	}
+	if len(f) != 1 || len(f[0]) < 2 {
+		return false
+	}
+	_, err := chess.ParseNotation(f[0])
+	return err == nil
 }
 
 // threadedInvitation is the invitation to from that msg answers by its thread (a reply to

@@ -149,9 +149,12 @@ func TestMailWithoutGame(t *testing.T) {
 		t.Errorf("a stranger was answered: %d mails", len(m))
 	}
 	// This address reads every line: its subject counts the refused ones and the rest done.
-	h.deliver(mailText(bob, "referee@example.org", "x", "ACCEPT 99\nGAMES\nDECLINE 98", ""))
-	if body := bodyTo(t, h.outbox(), bob); !strings.Contains(body, "Subject: [refereed] 2 lines refused; your other commands done") {
-		t.Errorf("two lines refused and one done:\n%s", body)
+	h.deliver(mailText(bob, "referee@example.org", "x", "Hi,\nACCEPT 99\nGAMES\nBOARD 1\nDECLINE 98\ne5\nBob", ""))
+	body = bodyTo(t, h.outbox(), bob)
+	mustContain(t, "two lines refused, one done, two for a game", body, "Subject: [refereed] 2 lines refused; your other commands done",
+		"Not done here: BOARD 1, e5. A game's moves and commands go to that")
+	if strings.Contains(body, "Hi,") || strings.Contains(body, "Bob.") {
+		t.Errorf("a greeting or a name taken for a game's line:\n%s", body)
 	}
 	// Rate-limited like refusals.
 	for i := 0; i < RefusalLimit+3; i++ {
