@@ -233,6 +233,9 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	out.SetPrefs(r.prefsOf(tx, sg))
 	logBefore := len(g.Log())
 	lines := parser.Read(msg.Body, outbox.SentSet(sg.Players[side].Sent))
+	if sp, ok := g.(variant.Splitter); ok {
+		lines = split(sp, lines)
+	}
 	if len(lines) == 0 {
 		out.NoCommand = true
 		if msg.BodyError != "" {
@@ -499,6 +502,26 @@ func firstLine(s string) string {
 }
 
 func clip(s string) string { return command.Clip(s) }
+
+// split gives each command of a line that holds several (variant.Splitter) as a line of its
+// own, under the line's number; no more than MaxCommands lines in all.
+func split(sp variant.Splitter, lines []parser.Line) []parser.Line {
+	var out []parser.Line
+	for i, l := range lines {
+		if len(out) > MaxCommands {
+			return append(out, lines[i:]...) // (not read: the reading stops at MaxCommands)
+		}
+		parts := sp.Split(l.Text)
+		if len(parts) <= 1 {
+			out = append(out, l)
+			continue
+		}
+		for _, p := range parts {
+			out = append(out, parser.Line{N: l.N, Text: p})
+		}
+	}
+	return out
+}
 
 // answerReplaced answers a player who was replaced and still writes to his game: who took
 // over and when, and that nothing in it was done. Only his own address is answered (his

@@ -317,6 +317,14 @@ type Joiner interface {
 	Join(by Side, line, next string) (joined string, ok bool)
 }
 
+// Splitter is implemented by a game in which one line may hold several commands, each played
+// on its own (a Transactional batch "T5: Ne5 / T5: Nc6 (C)", rules.md TX-D12). Split gives
+// the commands of line in order; a line that holds one gives itself. Optional: without it
+// every line is one command.
+type Splitter interface {
+	Split(line string) []string
+}
+
 // CommandRow is one of a game's own commands, as the referee's command table takes it in (a row
 // of it; the referee's own commands are rows beside it): its first word, whether it only
 // asks, and its lines in HELP. The game reads and applies it (Resolve, Submit); nothing

@@ -59,3 +59,18 @@ func TestBatchSaidOnce(t *testing.T) {
 	}
 	refereetest.Says(t, "Bob's answer", strings.Join(strings.Fields(a), " "), "Kept for later turns, in this order: d5, Nf6, e6.")
 }
+
+// TX-D12: a batch written on one line, "T1: Nc3 / T1: Nb5 / ...", is read as its lines; a
+// T-number that is not the transaction a kept line will be played in gets a note (TX-D15).
+func TestBatchOnOneLine(t *testing.T) {
+	h := refereetest.New(t)
+	id := h.NewGame("transactional", variant.Options{})
+	h.Outbox()
+	h.Deliver(h.Reply(id, W, "T1: Nc3 / T1: Nb5 / T9: Na3 (C)"))
+	a := strings.Join(strings.Fields(refereetest.BodyTo(t, h.Outbox(), ann)), " ")
+	refereetest.Says(t, "Ann's answer", a, "Accepted T1: Nc3", "Kept for later turns, in this order: Nb5, Na3 (C).",
+		"you wrote T9, but this line will be played in transaction T1")
+	if strings.Contains(a, "you wrote T1") {
+		t.Errorf("a right T-number got a note:\n%s", a)
+	}
+}

@@ -261,8 +261,9 @@ func (g *Game) beginTurn() {
 			if !g.lockBlocked(c, moves) {
 				return variant.Ending{}, false
 			}
+			// Worded as any stalemate: the opponent is told the result, never why (TX-D11).
 			return variant.Ending{Result: variant.Draw, Termination: "stalemate",
-				Reason: c.String() + " has no legal move: every one ends on a locked square"}, true
+				Reason: c.String() + " has no legal move"}, true
 		}})
 }
 
@@ -278,6 +279,22 @@ type parsed struct {
 	tx   int    // the T-number written, 0 if none
 	move string // the move text
 	disp string
+}
+
+// Split reads a batch written on one line, "T5: Ne5 / T5: Nc6 (C) / ..." (TX-D12), as its
+// lines; a line without a slash, or with an empty entry, is one line (Resolve says what is
+// wrong with it).
+func (g *Game) Split(line string) []string {
+	if !strings.Contains(line, "/") {
+		return []string{line}
+	}
+	parts := strings.Split(line, "/")
+	for i, p := range parts {
+		if parts[i] = strings.TrimSpace(p); parts[i] == "" {
+			return []string{line}
+		}
+	}
+	return parts
 }
 
 // parseLine reads "T5: Nc6 (C)", "Nc6(C)", "Nc6 COMMIT", "MOVE Nc6 rollback", "Nc6".
@@ -898,6 +915,10 @@ func (g *Game) resolveQueued(by chess.Color, text string) (variant.Command, []ch
 	}
 	if err := sim.checkDisposition(by, sim.mandatory(&pos, by, m), p.disp); err != nil {
 		return variant.Command{}, warns, err
+	}
+	// Its T-number is checked as the transaction it will belong to (TX-D15).
+	if p.tx != 0 && p.tx != sim.pl[by].tx {
+		warns = append(warns, chess.Warning{Text: fmt.Sprintf("you wrote T%d, but this line will be played in transaction T%d; the referee numbers the transactions", p.tx, sim.pl[by].tx)})
 	}
 	if len(g.queue[by]) >= 2*MaxPending {
 		return variant.Command{}, warns, variant.Refuse("transactional/queue-full", args{"Max": 2 * MaxPending})
