@@ -118,7 +118,7 @@ func TestNotationForms(t *testing.T) {
 		{"exd5", "e4d5", 0}, {"e:d5", "e4d5", 0}, {"e4xd5", "e4d5", 0}, {"exd5!?", "e4d5", 0},
 		{"0-0", "e1g1", 0}, {"O-O-O", "e1c1", 0}, {"e1g1", "e1g1", 0},
 		{"b8=Q", "b7b8q", 0}, {"b8(N)", "b7b8n", 0}, {"b8Q", "b7b8q", 0}, {"b7b8r", "b7b8r", 0}, {"bxa8=Q", "b7a8q", 0},
-		{"Td1", "a1d1", WarnRookT}, {"Rhg1", "h1g1", 0}, {"R1d1", "a1d1", 0}, {"Nf3e5+", "f3e5", 0},
+		{"Td1", "a1d1", WarnRookT}, {"b8=T", "b7b8r", WarnRookT}, {"b8T", "b7b8r", WarnRookT}, {"b8(T)", "b7b8r", 0}, {"Rhg1", "h1g1", 0}, {"R1d1", "a1d1", 0}, {"Nf3e5+", "f3e5", 0},
 	}
 	for _, c := range cases {
 		m, warns, err := p.ParseMove(c.text)

@@ -97,11 +97,15 @@ func ParseNotation(text string) (Notation, error) {
 			if n.Promotion == NoRole {
 				return n, errorf("not-promotion", "%q: %q is not a piece to promote to (Q, R, B or N)", orig, s[k-1])
 			}
+			n.RookT = s[k-1] == 'T'
 			s = s[:k-2]
 		} else if s[k-2] >= '1' && s[k-2] <= '8' && promotionRole(s[k-1]) != NoRole {
 			n.Promotion = promotionRole(s[k-1])
+			n.RookT = s[k-1] == 'T'
 			s = s[:k-1]
 		}
+		// (T) stays unwarned: it is how Transactional writes a rook promotion, (R) being a
+		// rollback there (rules.md 0.3a).
 	}
 	// Piece letter.
 	if len(s) > 0 {
