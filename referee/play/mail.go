@@ -21,8 +21,13 @@ import (
 // English (TurnLabelIn: in another language).
 func TurnLabel(g variant.Game, s chess.Color) string { return TurnLabelIn(g, s, lang.EN) }
 
-// turnName reads the turn names the games give in words: "move 12", "series 3", "turn 2".
-var turnName = regexp.MustCompile(`^(move|series|turn) (\d+)$`)
+// turnName reads the turn names the games give in words: "move 12", "series 3", "turn 2";
+// seriesMove and cycle the longer ones, "series 3, move 2 of 3" and "cycle 4, A-move".
+var (
+	turnName   = regexp.MustCompile(`^(move|series|turn) (\d+)$`)
+	seriesMove = regexp.MustCompile(`^series (\d+), move (\d+) of (\d+)$`)
+	cycle      = regexp.MustCompile(`^cycle (\d+), ([ABC])-move$`)
+)
 
 // TurnLabelIn is TurnLabel in language t: a turn named in words is said in t ("Zug 12").
 func TurnLabelIn(g variant.Game, s chess.Color, t lang.Tag) string {
@@ -34,8 +39,14 @@ func TurnLabelIn(g variant.Game, s chess.Color, t lang.Tag) string {
 	if name == "" {
 		return ""
 	}
-	if m := turnName.FindStringSubmatch(name); m != nil && t != lang.EN && t != "" {
-		name = templates.SayIn(t, "", "turn-name/"+m[1], templates.Args{"N": m[2]})
+	if t != lang.EN && t != "" {
+		if m := turnName.FindStringSubmatch(name); m != nil {
+			name = templates.SayIn(t, "", "turn-name/"+m[1], templates.Args{"N": m[2]})
+		} else if m := seriesMove.FindStringSubmatch(name); m != nil {
+			name = templates.SayIn(t, "", "turn-name/series-move", templates.Args{"N": m[1], "K": m[2], "Of": m[3]})
+		} else if m := cycle.FindStringSubmatch(name); m != nil {
+			name = templates.SayIn(t, "", "turn-name/cycle", templates.Args{"N": m[1], "Step": m[2]})
+		}
 	}
 	return " (" + name + ")"
 }
