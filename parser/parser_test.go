@@ -320,3 +320,18 @@ func FuzzLineHash(f *testing.F) {
 		}
 	})
 }
+
+// A line is said back to its sender: a control character or a byte that is not UTF-8 in it
+// is shown as U+FFFD, never sent back as it came (a NUL, an escape).
+func TestReadPrintable(t *testing.T) {
+	lines := CommandLines("e4\n\xff\xfe\x00garbage\x1b[2J\nNf3\tcheck")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines: %+v", len(lines), lines)
+	}
+	if got, want := lines[1].Text, "\ufffd\ufffd\ufffdgarbage\ufffd[2J"; got != want {
+		t.Errorf("line 2 is %q, want %q", got, want)
+	}
+	if lines[0].Text != "e4" || lines[2].Text != "Nf3\tcheck" {
+		t.Errorf("clean lines changed: %+v", lines)
+	}
+}

@@ -163,12 +163,28 @@ func CommandLines(body string) []Line { return Read(body, nil) }
 // original ("-----Original Message-----", Outlook's "From: / Sent:"), signatures (from "-- "
 // to the next quoted line), blank lines and phone trailers. Greetings and sign-offs are kept,
 // marked Aside.
+// printable is s with each control character but the tab, and each byte that is not UTF-8,
+// shown as U+FFFD: a line is said back to its sender (refused, quoted), and a NUL or an
+// escape in a mail is refused by some servers and acted on by some terminals.
+func printable(s string) string {
+	bad := func(r rune) bool { return r == utf8.RuneError || r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 }
+	if strings.IndexFunc(s, bad) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if bad(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
 func Read(body string, sent *Sent) []Line {
 	raw := strings.Split(body, "\n")
 	text := make([]string, len(raw))
 	kind := make([]int, len(raw))
 	for i, l := range raw {
-		l = strings.TrimRight(l, " \t\r")
+		l = printable(strings.TrimRight(l, " \t\r"))
 		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "\ufeff"))
 		text[i] = t
 		switch {
