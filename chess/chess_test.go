@@ -286,6 +286,7 @@ func TestNumericNotation(t *testing.T) {
 		{"2728", "say which piece"},
 		{"hello there", `"hello there" is not a command`},
 		{"thanks", "is not a command"},
+		{"SHOW 2", `"SHOW 2" is not a command`}, {"Sd4", "'S' is not a piece letter"},
 	} {
 		p, _ := ParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
 		if c.text == "5294" || c.text == "525" || c.text == "52545" {

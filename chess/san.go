@@ -116,6 +116,9 @@ func ParseNotation(text string) (Notation, error) {
 		case c >= 'A' && c <= 'Z':
 			n.Role = roleFromLetter(c)
 			if n.Role == NoRole {
+				if f := strings.Fields(text); isWord(f[0]) {
+					return n, &WordsError{Text: clip(strings.TrimSpace(text))} // "SHOW 2": a word, not a piece
+				}
 				return n, errorf("not-piece-letter", "%q: %q is not a piece letter (K, Q, R, B, N)", orig, c)
 			}
 			s = s[1:]
@@ -257,6 +260,19 @@ func isWords(s string) bool {
 	return false
 }
 
+// isWord reports whether s is three letters or more and letters only ("SHOW"): no move.
+func isWord(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 func promotionRole(c byte) Role {
 	if c >= 'a' && c <= 'z' {
 		c -= 'a' - 'A'
@@ -364,7 +380,7 @@ func Resolve(p *Position, n Notation, candidates []Move) (Move, []Warning, error
 			return NullMove, warns, errorf("promote-numeric", "say which piece the pawn becomes, like %s1 for a queen (2 rook, 3 bishop, 4 knight)",
 				fmt.Sprintf("%d%d%d%d", n.FromFile+1, n.FromRank+1, n.To.File()+1, n.To.Rank()+1))
 		}
-		return NullMove, warns, errorf("promote", "%s: say which piece the pawn becomes, like %s=Q", n.To.String(), n.To.String())
+		return NullMove, warns, errorf("promote", "say which piece the pawn becomes, like %[2]s=Q", n.To.String(), n.To.String())
 	}
 	if count == 0 && n.Role == Pawn && n.FromFile >= 0 && n.FromRank < 0 {
 		// DECISION 0.3c: f:d4 with no pawn capture fitting means the only piece standing on

@@ -158,7 +158,7 @@ func TestDecisions(t *testing.T) {
 		{id: "TW-D6", what: "the mover chooses the piece of the opponent's pawn, in the owner's colour", fen: "4k3/8/8/8/8/8/4p3/K7 w - - 0 1",
 			sends: []string{"Kb2 / e2-e1=N"}, board: "4k3/8/8/8/8/8/1K6/4n3", told: "- part 2: Black's pawn e2-e1; it became a knight, White's choice."},
 		{id: "TW-D6", what: "a promotion names its piece", fen: "4k3/8/8/8/8/8/4p3/K7 w - - 0 1",
-			refuse: "Kb2 / e2-e1", want: "part 2 (e2-e1): e1: say which piece the pawn becomes"},
+			refuse: "Kb2 / e2-e1", want: "part 2 (e2-e1): say which piece the pawn becomes, like e1=Q"},
 		{id: "TW-D6", what: "never a king", fen: "4k3/8/8/8/8/8/4p3/K7 w - - 0 1",
 			refuse: "Kb2 / e1=K", want: "not a piece to promote to"},
 		{id: "TW-D6", what: "both parts promote, each pawn on its owner's far rank", fen: "4k3/1P6/8/8/8/8/p7/4K3 w - - 0 1",
