@@ -34,9 +34,9 @@ func TestParseTerms(t *testing.T) {
 		{words: "orthodox deadline=0d", err: `deadline "0d"`},
 		{words: "orthodox colour=green", err: `colour "green": write white, black or random`},
 		{words: "orthodox please", err: `"please" is not an option of a challenge`},
-		{words: "orthodox white black", err: `"white" and "black" say the same thing twice`},
-		{words: "orthodox deadline=3d time=30d+3d", err: `"deadline=3d" and "time=30d+3d" say the same thing twice`},
-		{words: "synchronous fog=true --option fog=false", err: `say the same thing twice`},
+		{words: "orthodox white black", err: `"white" and "black" both set the same thing`},
+		{words: "orthodox deadline=3d time=30d+3d", err: `"deadline=3d" and "time=30d+3d" both set the same thing`},
+		{words: "synchronous fog=true --option fog=false", err: `both set the same thing`},
 		{words: "orthodox rated rated", colour: "", flags: map[string]string{"rated": "true"}},
 	} {
 		terms, err := ParseTerms(strings.Fields(c.words), Policy{})
