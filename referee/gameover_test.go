@@ -133,7 +133,7 @@ func TestGameOverRevealsEverything(t *testing.T) {
 				}
 				for _, who := range []string{ann, bob} {
 					body := bodyTo(t, m, who)
-					mustContain(t, who+"'s game-over mail", body, "game over: "+h.outcome(id).Result, "The whole game:", "Every command I accepted", "The final position:")
+					mustContain(t, who+"'s game-over mail", body, "game over: "+h.outcome(id).Result, "The whole game:", "my log: every command I accepted", "The final position:")
 					for _, e := range events {
 						mustContain(t, who+"'s game-over mail", body, fmt.Sprintf("%s: %s", chess.Color(e.Side), e.Text))
 					}

@@ -266,7 +266,7 @@ func (w *seasonWorld) check(m *seasonMail) {
 	if senders.OrganizerAddr.MatchString(m.msg.ReplyTo) {
 		w.orgMail = m
 	}
-	if m.says("The whole game:") || m.says("Every command I accepted") || seasonDiagram.MatchString(m.msg.Body) {
+	if m.says("The whole game:") || m.says("my log: every command I accepted") || seasonDiagram.MatchString(m.msg.Body) {
 		// Only the answer to SHOW, of a game that is over.
 		var id uint64
 		i := strings.Index(m.msg.Body, "Game #")

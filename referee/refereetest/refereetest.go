@@ -401,7 +401,7 @@ func Contract(t *testing.T, key string, opts variant.Options) {
 	end := mails(2, "the resignation")
 	for _, m := range end {
 		b := body(m)
-		if !strings.Contains(b, "resigned") || !strings.Contains(b, "Every command I accepted") || !strings.Contains(b, "The final position") {
+		if !strings.Contains(b, "resigned") || !strings.Contains(b, "my log: every command I accepted") || !strings.Contains(b, "The final position") {
 			t.Errorf("the end of the game, to %s:\n%s", m.To[0], b)
 		}
 	}
