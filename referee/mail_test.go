@@ -67,7 +67,7 @@ func TestSubjectsNameTheTurn(t *testing.T) {
 	mustContain(t, "Black's news", bodyTo(t, m, bob), "Subject: [refereed #1] Numbered: draw declined", "White declined your draw offer.")
 	mustContain(t, "White's answer", bodyTo(t, m, ann), "Subject: [refereed #1] Numbered: your move (move 2)", "You declined the draw offer.")
 	h.deliver(h.reply(id, W, "HELP\nBOARD"))
-	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered: your move (move 2); answers")
+	mustContain(t, "White's answer", bodyTo(t, h.outbox(), ann), "Subject: [refereed #1] Numbered: your move (move 2); as asked")
 	h.deliver(h.reply(id, B, "HELP"))
 	mustContain(t, "Black's answer", bodyTo(t, h.outbox(), bob), "Subject: [refereed #1] Numbered: what you asked for")
 }
