@@ -302,15 +302,16 @@ func TestIndexCompacted(t *testing.T) {
 	dir := t.TempDir()
 	s := start(t, dir)
 	c := login(t, s, "ann@localhost")
-	for i := 0; i < 300; i++ { // mailboxes with long names make pages; deleted, they are free
-		name := fmt.Sprintf("%s%d", strings.Repeat("m", 200), i)
-		if err := c.Create(name, nil).Wait(); err != nil {
-			t.Fatal(err)
+	for round := 0; round < 2; round++ { // mailboxes with long names make pages; deleted, they are free
+		for i := 0; i < 150; i++ { // (an address holds at most 200)
+			if err := c.Create(fmt.Sprintf("%s%d", strings.Repeat("m", 190), i), nil).Wait(); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	for i := 0; i < 300; i++ {
-		if err := c.Delete(fmt.Sprintf("%s%d", strings.Repeat("m", 200), i)).Wait(); err != nil {
-			t.Fatal(err)
+		for i := 0; i < 150; i++ {
+			if err := c.Delete(fmt.Sprintf("%s%d", strings.Repeat("m", 190), i)).Wait(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	s.Close()
@@ -349,5 +350,32 @@ func TestRefereeMailPassesQuota(t *testing.T) {
 	}
 	if err := s.Transport().Send(context.Background(), "referee@localhost", []string{"bob@localhost"}, []byte("From: referee@localhost\r\nSubject: your move\r\n\r\nx\r\n")); err != nil {
 		t.Errorf("the referee's mail to a full mailbox: %v", err)
+	}
+}
+
+// A mailbox name is text with no empty, "." or ".." part, and an address holds at most 200
+// mailboxes: a name is never a path, and CREATE cannot fill the index.
+func TestMailboxNames(t *testing.T) {
+	s := start(t, t.TempDir())
+	defer s.Close()
+	c := login(t, s, "ann@localhost")
+	for _, bad := range []string{"../../etc", "../dana@localhost/x", "a//b", "/abs", "x/./y", "tab\there", strings.Repeat("n", 201)} {
+		if err := c.Create(bad, nil).Wait(); err == nil {
+			t.Errorf("CREATE %q accepted", bad)
+		}
+	}
+	if err := c.Create("Archive/2026", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rename("Archive/2026", "../up", nil).Wait(); err == nil {
+		t.Error("RENAME to ../up accepted")
+	}
+	for i := 2; i < 200; i++ { // INBOX, Archive/2026 and these: 200
+		if err := c.Create(fmt.Sprintf("box%d", i), nil).Wait(); err != nil {
+			t.Fatalf("mailbox %d: %v", i+1, err)
+		}
+	}
+	if err := c.Create("one-too-many", nil).Wait(); err == nil || !strings.Contains(err.Error(), "at most 200") {
+		t.Errorf("the 201st mailbox: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -21,8 +22,28 @@ var (
 	errExists    = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAlreadyExists, Text: "Mailbox already exists"}
 	errInbox     = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeCannot, Text: "INBOX cannot be deleted or renamed"}
 	errOverQuota = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeOverQuota, Text: "Mailbox full: delete some mail first"}
+	errBoxName   = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeCannot, Text: "A mailbox name is 1 to 200 characters of text, its parts separated by /, none empty, . or .."}
+	errBoxCount  = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: "No more mailboxes: an address has at most 200"}
 	errDiskIMAP  = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeServerBug, Text: "The change could not be kept just now: please try again later"}
 )
+
+// maxBoxes is the most mailboxes one address has: a mail client makes a handful.
+const maxBoxes = 200
+
+// goodBoxName reports whether name may name a mailbox: text of at most 200 bytes, no control
+// character, parts between the delimiters none empty, "." or ".." (no name looks like a path
+// out of its place, to a client or to a person reading the server's log).
+func goodBoxName(name string) bool {
+	if len(name) > 200 || !utf8.ValidString(name) || strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return false
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
+}
 
 // mailboxName is the canonical name: INBOX in any case is INBOX; no trailing delimiter.
 func mailboxName(name string) string {
@@ -88,6 +109,12 @@ func (s *Server) createMailbox(u *user, name string) error {
 	if name == "" || u.boxes[name] != nil {
 		return errExists
 	}
+	if !goodBoxName(name) {
+		return errBoxName
+	}
+	if len(u.boxes) >= maxBoxes {
+		return errBoxCount
+	}
 	var b *mailbox
 	if err := s.disk.update(func(tx *bolt.Tx) (err error) { b, err = createBox(tx, u, name, s.now()); return err }); err != nil {
 		return s.imapError(err)
@@ -137,6 +164,8 @@ func (s *Server) renameMailbox(u *user, name, newName string) error {
 		return errInbox
 	case newName == "" || u.boxes[newName] != nil:
 		return errExists
+	case !goodBoxName(newName):
+		return errBoxName
 	}
 	old := b.name
 	b.name = newName
