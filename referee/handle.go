@@ -263,12 +263,12 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 	}
 	var asides []aside // runs of lines not read as greetings or sign-offs
 	wasOver := g.Outcome().Over()
-	joined := false       // the line before was the first half of a command of two lines
+	joined := 0           // the lines after this one that its command took
 	movesStopped := 0     // the line after which the game reads no more of his moves (0: none)
 	var unplayed []string // the game's lines after it: quoted back, not tried
 	for i, line := range lines {
-		if joined {
-			joined = false
+		if joined > 0 {
+			joined--
 			continue
 		}
 		if movesStopped > 0 && i < MaxCommands {
@@ -284,19 +284,23 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			stop(i, out.Say(side, "too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
-		// A command a game reads over two lines is one command: checked and applied whole.
-		if j, ok := g.(variant.Joiner); ok && i+1 < len(lines) {
-			if text, ok := j.Join(side, line.Text, lines[i+1].Text); ok {
-				line.Text, joined = text, true
+		// His language's command words and his piece letters are read as the English ones.
+		read := func(text string) string { return readMoves(out.Pieces[side], command.Translate(out.Lang[side], text)) }
+		written := line.Text // what he wrote, which his answer quotes
+		line.Text = read(line.Text)
+		// A command a game reads over several lines is one command: checked and applied whole
+		// (an A-move and its C-move, a series written one move a line).
+		if j, ok := g.(variant.Joiner); ok {
+			for k := i + 1; k < len(lines) && k < MaxCommands; k++ {
+				text, ok := j.Join(side, line.Text, read(lines[k].Text))
+				if !ok {
+					break
+				}
+				line.Text, written = text, written+" "+lines[k].Text
+				joined++
 			}
 		}
-		after := i + 1 // the first line after this command
-		if joined {
-			after++
-		}
-		// His language's command words and his piece letters are read as the English ones.
-		written := line.Text // what he wrote, which his answer quotes
-		line.Text = readMoves(out.Pieces[side], command.Translate(out.Lang[side], line.Text))
+		after := i + 1 + joined // the first line after this command
 		if commandTable.IsQuery(v, line.Text) {
 			ok, err := tx.Allow(strings.ToLower(sg.Players[side].Address)+"#queries", r.queryLimit(), QueryWindow)
 			if err != nil {

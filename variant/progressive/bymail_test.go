@@ -31,3 +31,18 @@ func TestProgressiveByMail(t *testing.T) {
 	refereetest.Says(t, "Bob after series 3", refereetest.BodyTo(t, h.Outbox(), bob), "White played series 3: Nf3, Nxh4, Bc4", "Next: series 4, 4 moves, for Black.",
 		"Subject: [refereed #1] Italian Progressive: your move (series 4)")
 }
+
+// A series written one move a line is one series, as Progressive Kriegspiel takes it; a line
+// past the series is not part of it.
+func TestSeriesOneMoveALine(t *testing.T) {
+	ann, bob := refereetest.White, refereetest.Black
+	h := refereetest.New(t)
+	id := h.NewGame("progressive", variant.Options{})
+	h.Outbox()
+	h.Deliver(h.Reply(id, W, "e4"))
+	h.Outbox()
+	h.Deliver(h.Reply(id, B, "e5\nNc6\nNf6"))
+	m := h.Outbox()
+	refereetest.Says(t, "Bob's answer", refereetest.BodyTo(t, m, bob), "Black played series 2: e5, Nc6", "Line 3 (Nf6) was refused")
+	refereetest.Says(t, "Ann's news", refereetest.BodyTo(t, m, ann), "Black played series 2: e5, Nc6")
+}

@@ -30,6 +30,7 @@
 package progressive
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -227,6 +228,23 @@ func (g *Game) Resolve(by variant.Side, text string) (variant.Command, []chess.W
 		uci[i] = m.UCI()
 	}
 	return variant.Command{By: by, Text: "series " + strings.Join(uci, " ")}, warns, nil
+}
+
+// Join reads a series written one move a line (as Progressive Kriegspiel takes it): while
+// the moves so far are fewer than the series needs, and the next line holds moves too, the
+// two are one series (variant.Joiner; the referee asks again with the line after).
+func (g *Game) Join(by variant.Side, line, next string) (string, bool) {
+	var rej *variant.Rejection
+	if _, _, err := g.Resolve(by, line); !errors.As(err, &rej) || rej.Words != "progressive/series-short" {
+		return "", false
+	}
+	if _, common, _ := g.ResolvePreamble(by, next); common {
+		return "", false
+	}
+	if _, _, err := g.splitSeries(next); err != nil {
+		return "", false
+	}
+	return line + ", " + next, true
 }
 
 // splitSeries takes the moves out of a series line.
