@@ -303,8 +303,9 @@ const (
 	WarnCaptureMark                          // x written, but nothing is captured
 	WarnFileCapture                          // f:d4 read as "the piece on the f-file" (0.3c)
 	WarnMissingSymbol                        // capture written without x
-	// WarnMateMark: a mate written with + (a check, which it is): a record's careful writer
-	// writes #, but a player's game is over, and the note would help nobody (issue 33).
+	// WarnMateMark: a mate written with + (a check, which it is) or with no mark: a record's
+	// careful writer writes #, but a player's game is over, and the note would help nobody
+	// (issue 33).
 	WarnMateMark
 )
 
@@ -473,10 +474,8 @@ func CheckMarkWarning(n Notation, check, mate bool) *Warning {
 	}
 	var text string
 	switch {
-	case want == 2 && n.Check == 1:
-		return &Warning{WarnMateMark, "the move mates: write #"}
 	case want == 2:
-		text = "the move mates: write #"
+		return &Warning{WarnMateMark, "the move mates: write #"}
 	case want == 1 && n.Check == 0:
 		text = "the move gives check: write +"
 	case want == 1:

@@ -340,6 +340,17 @@ func TestMateWithPlusNotNoted(t *testing.T) {
 	if strings.Contains(body, "write #") {
 		t.Errorf("the mate written with + is noted:\n%s", body)
 	}
+	// Nor is one written with no mark (found by review).
+	id = h.newGame("orthodox")
+	h.outbox()
+	for i, m := range []string{"f3", "e5", "g4", "Qh4"} {
+		h.deliver(h.reply(id, chess.Color(i%2), m))
+		body = bodyTo(t, h.outbox(), [2]string{ann, bob}[i%2])
+	}
+	mustContain(t, "the mate with no mark", body, "Black checkmated White")
+	if strings.Contains(body, "write #") {
+		t.Errorf("the mate written with no mark is noted:\n%s", body)
+	}
 }
 
 // Found by review (issue 34): "Hi," right above the move and "Thanks!" right under it, or a

@@ -115,7 +115,7 @@ func TestReadMove(t *testing.T) {
 		{chess.StartFEN, "Nf3+", "g1f3", chess.WarnCheckMark, ""},
 		{chess.StartFEN, "Nf5", "", 0, "no knight can move to f5"},
 		{chess.StartFEN, "Zf3", "", 0, "not a piece letter"},
-		{"6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8", "a1a8", chess.WarnCheckMark, ""},
+		{"6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8", "a1a8", chess.WarnMateMark, ""},
 		{"6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8#", "a1a8", 0, ""},
 	}
 	for _, c := range cases {
