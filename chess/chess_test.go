@@ -184,6 +184,31 @@ func TestRepetitionHash(t *testing.T) {
 	}
 }
 
+// FIDE 9.2.3: an en passant right makes a position other only when the capture is legal.
+func TestRepetitionHashEnPassant(t *testing.T) {
+	for _, c := range []struct {
+		fen   string
+		other bool
+	}{
+		{"4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1", true},       // fxe3 is legal
+		{"7k/8/8/8/4Pp2/8/8/4K3 b - - 0 1", false},        // (no right)
+		{"8/8/8/8/k3Pp1R/8/8/4K3 b - e3 0 1", false},      // fxe3 would open the rank to the king
+		{"8/8/8/8/4P3/8/8/4K2k b - e3 0 1", false},        // no pawn beside
+		{"1n6/7k/8/8/4Pp2/8/8/1B2K1N1 b - e3 0 1", false}, // fxe3 takes e4 off the b1-h7 diagonal
+		{"1n6/7k/8/8/4Pp2/8/8/1B2K1N1 b - - 0 1", false},  // (no right)
+	} {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := p
+		q.EnPassant = NoSquare
+		if got := p.Hash() != q.Hash(); got != c.other {
+			t.Errorf("%s: hash other than without the e.p. square: %v, want %v", c.fen, got, c.other)
+		}
+	}
+}
+
 // TestCorentingsNotationSuite runs the ready notation suite of github.com/corentings/chess
 // (fixtures/valid_notation_tests.json): each algText and longAlgText must resolve to the move
 // from pos1 to pos2, and SAN printed back must equal the suite's algText.

@@ -241,16 +241,28 @@ func (p *Position) Validate() error {
 }
 
 // Hash is the Zobrist key of the position for repetition: placement, side to move, castling
-// rights, and the en passant file only when a pawn stands ready to capture there.
+// rights, and the en passant file only when the capture there is legal (FIDE 9.2.3: a pawn
+// beside, pinned or leaving its king in check, gives no right that makes the position other).
 func (p *Position) Hash() uint64 {
 	h := p.Board.hash ^ zobristCastling[p.Castling]
 	if p.Turn == Black {
 		h ^= zobristTurn
 	}
-	if p.EnPassant != NoSquare && pawnAttacks[p.Turn.Other()][p.EnPassant]&p.ByPiece(p.Turn, Pawn) != 0 {
+	if p.EnPassant != NoSquare && pawnAttacks[p.Turn.Other()][p.EnPassant]&p.ByPiece(p.Turn, Pawn) != 0 && p.canTakeEP() {
 		h ^= zobristEnPassant[p.EnPassant.File()]
 	}
 	return h
+}
+
+// canTakeEP reports whether a legal move of the side to move takes en passant.
+func (p *Position) canTakeEP() bool {
+	var buf [256]Move
+	for _, m := range p.LegalMoves(buf[:0]) {
+		if m.Kind == EnPassant {
+			return true
+		}
+	}
+	return false
 }
 
 // Zobrist keys come from a fixed splitmix64 stream so that hashes are stable across runs.
