@@ -431,7 +431,11 @@ func (g *Game) earlyCheck(words []string) (int, []chess.Move) {
 		if err != nil {
 			return 0, nil
 		}
-		m, _, err := chess.Resolve(&p, not, p.LegalMoves(nil))
+		eps := chess.Bitboard(0)
+		if k == 0 {
+			eps = g.epSquares // e.p. with the first move only (PR-D4), as movesFor
+		}
+		m, _, err := chess.Resolve(&p, not, p.LegalMovesEP(nil, eps))
 		if err != nil {
 			return 0, nil
 		}
@@ -457,7 +461,8 @@ func (g *Game) View(v variant.Viewer) variant.View {
 				if g.pos.Turn == chess.White {
 					pawn = sq - 8
 				}
-				if g.canTakeEP(pawn) {
+				// Rule 6: not once the square it passed is taken, or the pawn moved on.
+				if g.pos.At(sq) == chess.NoPiece && g.pos.At(pawn) == chess.MakePiece(g.pos.Turn.Other(), chess.Pawn) && g.canTakeEP(pawn) {
 					pawns = append(pawns, pawn.String())
 				}
 			}

@@ -239,6 +239,13 @@ func TestITD1EarlyCheck(t *testing.T) {
 	if out := sf.Outcome(); out.Result != "0-1" || out.Termination != "forfeit" {
 		t.Errorf("strict-forfeit: %+v", out)
 	}
+	// The same when the series opens with an e.p. capture (PR-D4): the early check is
+	// accepted, to forfeit, not refused.
+	ep := newGame(t, true, "4k3/3p4/8/4P3/8/8/8/R3K3 b - - 0 1", map[string]string{"strict-forfeit": "true"})
+	play(t, ep, B, "d5, Kf7")
+	if cmd, _, err := ep.Resolve(W, "exd6, Ra7+, Kd2"); err != nil || cmd.Text != "series e5d6 a1a7" {
+		t.Errorf("strict-forfeit after an e.p. first move: %q, %v", cmd.Text, err)
+	}
 }
 
 // IT-D2: Italian mate: in check at the start of a series longer than one, with every escape
@@ -295,6 +302,13 @@ func TestNotices(t *testing.T) {
 	play(t, g, W, "e4")
 	if v := g.View(variant.AsBlack).Diagram(); !strings.Contains(v, "Capturable en passant with the first move: the pawn on e4.") {
 		t.Errorf("after 1 e4 beside d4:\n%s", v)
+	}
+	// Rule 6: not once the square it passed is taken (here by White's own bishop, later in
+	// the series that made the double step).
+	g = newGame(t, false, "7k/8/8/8/4p3/8/3P4/5B1K w - - 0 1", map[string]string{"series": "3"})
+	play(t, g, W, "d4, Bd3, Kg2")
+	if v := g.View(variant.AsBlack).Diagram(); strings.Contains(v, "en passant") {
+		t.Errorf("d3 taken, and d4 named capturable e.p.:\n%s", v)
 	}
 }
 
