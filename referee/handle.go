@@ -520,6 +520,9 @@ func split(sp variant.Splitter, lines []parser.Line) []parser.Line {
 			out = append(out, l)
 			continue
 		}
+		if len(parts) > MaxCommands+1 {
+			parts = parts[:MaxCommands+1] // (past MaxCommands nothing is read)
+		}
 		for _, p := range parts {
 			out = append(out, parser.Line{N: l.N, Text: p})
 		}
