@@ -195,16 +195,20 @@ func (r *Referee) answerBare(tx *store.Tx, log *slog.Logger, key store.InboxKey,
 }
 
 // forAGame reports whether line is one a game reads, sent here without one: a player's
-// command word (BOARD 2), or a lone move (e4).
+// command word alone or with a game's number (BOARD, BOARD 2, HISTORY #2), or a lone move
+// (e4). A sentence that begins with such a word ("Leave this to me.") is none.
 func forAGame(line string) bool {
 	f := strings.Fields(line)
-	if len(f) == 0 {
+	if len(f) == 0 || len(f) > 2 {
 		return false
 	}
-	if c, _ := commandTable.Find(command.Player, f[0]); c != nil {
-		return true // (by its word: BOARD 2 is BOARD written with a game's number)
-	}
-	if len(f) != 1 || len(f[0]) < 2 {
+	switch c, _ := commandTable.Find(command.Player, f[0]); {
+	case c != nil && len(f) == 2:
+		_, err := command.ParseGameID(f[1]) // BOARD 2
+		return err == nil
+	case c != nil:
+		return f[0] == strings.ToUpper(f[0]) // BOARD, as commands are written ("Draw" may begin a sentence)
+	case len(f) == 2 || len(f[0]) < 2:
 		return false
 	}
 	_, err := chess.ParseNotation(f[0])

@@ -262,6 +262,14 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		text           string
 	}
 	var asides []aside // runs of lines not read as greetings or sign-offs
+	notRead := func(i, n int, written string) {
+		if k := len(asides); k > 0 && asides[k-1].i == i-1 {
+			asides[k-1].i, asides[k-1].last = i, n
+			asides[k-1].text += " " + written
+		} else {
+			asides = append(asides, aside{i: i, first: n, text: written})
+		}
+	}
 	wasOver := g.Outcome().Over()
 	joined := 0           // the lines after this one that its command took
 	movesStopped := 0     // the line after which the game reads no more of his moves (0: none)
@@ -276,7 +284,11 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// what is the game's is not tried; the referee's commands (RESIGN, DRAW OFFER,
 			// a query) are still read, as they would be before the move.
 			if c, _ := commandTable.Find(command.Player, readMoves(out.Pieces[side], command.Translate(out.Lang[side], line.Text))); c == nil {
-				unplayed = append(unplayed, line.Text)
+				if line.Aside {
+					notRead(i, line.N, line.Text) // a sign-off: not a move
+				} else {
+					unplayed = append(unplayed, line.Text)
+				}
 				continue
 			}
 		}
@@ -291,7 +303,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 		// A command a game reads over several lines is one command: checked and applied whole
 		// (an A-move and its C-move, a series written one move a line).
 		if j, ok := g.(variant.Joiner); ok {
-			for k := i + 1; k < len(lines) && k < MaxCommands; k++ {
+			for k := i + 1; k < len(lines) && k < MaxCommands && !lines[k].Aside; k++ {
 				text, ok := j.Join(side, line.Text, read(lines[k].Text))
 				if !ok {
 					break
@@ -348,12 +360,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			if line.Aside {
 				// A greeting or a sign-off, as the parser took it: said to be not read, not
 				// refused, and what comes after it is still read.
-				if n := len(asides); n > 0 && asides[n-1].i == i-1 {
-					asides[n-1].i, asides[n-1].last = i, line.N
-					asides[n-1].text += " " + written
-				} else {
-					asides = append(asides, aside{i: i, first: line.N, text: written})
-				}
+				notRead(i, line.N, written)
 				continue
 			}
 			out.Tell(side, "line-refused", templates.Args{"N": line.N, "Line": clip(written), "Why": variant.WhyIn(err, out.Lang[side]), "First": i == 0, "Hint": !g.Outcome().Over()})

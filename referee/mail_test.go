@@ -149,11 +149,11 @@ func TestMailWithoutGame(t *testing.T) {
 		t.Errorf("a stranger was answered: %d mails", len(m))
 	}
 	// This address reads every line: its subject counts the refused ones and the rest done.
-	h.deliver(mailText(bob, "referee@example.org", "x", "Hi,\nACCEPT 99\nGAMES\nBOARD 1\nDECLINE 98\ne5\nBob", ""))
+	h.deliver(mailText(bob, "referee@example.org", "x", "Hi,\nACCEPT 99\nGAMES\nBOARD 1\nDECLINE 98\ne5\nLeave this to me.\nDraw\nBob", ""))
 	body = bodyTo(t, h.outbox(), bob)
 	mustContain(t, "two lines refused, one done, two for a game", body, "Subject: [refereed] 2 lines refused; your other commands done",
 		"Not done here: BOARD 1, e5. A game's moves and commands go to that")
-	if strings.Contains(body, "Hi,") || strings.Contains(body, "Bob.") {
+	if strings.Contains(body, "Hi,") || strings.Contains(body, "Bob.") || strings.Contains(body, "Leave") || strings.Contains(body, "Draw") {
 		t.Errorf("a greeting or a name taken for a game's line:\n%s", body)
 	}
 	// Rate-limited like refusals.
@@ -165,7 +165,7 @@ func TestMailWithoutGame(t *testing.T) {
 		t.Fatalf("%d answers to mail without a game, want %d", n, RefusalLimit)
 	}
 	// The last one says so: he is not left without an answer he was not told of.
-	if body := bodyTo(t, out[len(out)-1:], bob); !strings.Contains(body, "In the last hour I could only refuse 10 of your mails to this address") {
+	if body := bodyTo(t, out[len(out)-1:], bob); !strings.Contains(body, "In the last hour 10 of your mails to this address, this one included,") {
 		t.Errorf("the last answer does not say it is the last:\n%s", body)
 	}
 	if body := bodyTo(t, out[:1], bob); strings.Contains(body, "not answered") {
@@ -340,6 +340,15 @@ func TestGameStopsReading(t *testing.T) {
 	}
 	if h.outcome(id).Over() {
 		t.Fatal("a move after the stop was applied")
+	}
+	// A sign-off after the stop is a sign-off, not a move left untried.
+	id2 := h.newGame(stopperKey)
+	h.outbox()
+	h.deliver(h.reply(id2, W, "Hi Bob,\ne4\nd4\n\nThanks!\nAnn"))
+	body = bodyTo(t, h.outbox(), ann)
+	mustContain(t, "Ann's answer with a sign-off", body, "> d4", "not read")
+	if strings.Contains(body, "> Thanks!") || strings.Contains(body, "> Ann") {
+		t.Errorf("a sign-off quoted as a move not tried:\n%s", body)
 	}
 	// RESIGN after a stopping move is read (KR-D9 discards attempts, not commands).
 	h.deliver(h.reply(id, B, "e5"))

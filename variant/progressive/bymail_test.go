@@ -45,4 +45,9 @@ func TestSeriesOneMoveALine(t *testing.T) {
 	m := h.Outbox()
 	refereetest.Says(t, "Bob's answer", refereetest.BodyTo(t, m, bob), "Black played series 2: e5, Nc6", "Line 3 (Nf6) was refused")
 	refereetest.Says(t, "Ann's news", refereetest.BodyTo(t, m, ann), "Black played series 2: e5, Nc6")
+	// A sign-off is not taken into a short series.
+	h.Deliver(h.Reply(id, W, "Nf3, Bc4, d3"))
+	h.Outbox()
+	h.Deliver(h.Reply(id, B, "Hi Ann,\nd6\n\nThanks"))
+	refereetest.Says(t, "Bob's short series", refereetest.BodyTo(t, h.Outbox(), bob), "Line 2 (d6) was refused: series 4 has 4 moves; you sent 1")
 }
