@@ -298,7 +298,7 @@ func TestKRD8Draws(t *testing.T) {
 		// The position after f2-f4 counts as its repeats do: exf3 e.p. is illegal (e4 is pinned
 		// against Kh7 by Bb1), so the right gives nothing (FIDE 9.2.3, rules.md 0.2).
 		{name: "threefold repetition after a double step no pawn may take", fen: "1n6/7k/8/8/4p3/8/5P2/1B2K1N1 w - - 0 1",
-			lines: []string{"f2f4", "Nc6", "Nh3", "Nb8", "Ng1", "Nc6", "Nh3", "Nb8", "Ng1"},
+			lines:  []string{"f2f4", "Nc6", "Nh3", "Nb8", "Ng1", "Nc6", "Nh3", "Nb8", "Ng1"},
 			mine:   "You played Nh3-g1. White has played.\nThe same position on the umpire's board three times.",
 			theirs: "White has played.\nThe same position on the umpire's board three times.", check: drawn("threefold repetition")},
 		{name: "dead position", fen: "4k3/8/8/8/8/8/3p4/4K2B w - - 0 1", lines: []string{"Kxd2"},
