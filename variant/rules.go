@@ -213,6 +213,16 @@ const Draw = "1/2-1/2"
 // Outcome's reason. The result itself is said by the mail's subject, and what was hidden is
 // revealed by the referee with the whole game (rules.md 0.4b).
 func (c *Common) OverNotice() Notice {
+	// The judge's own words (a mate, a stalemate) are said in each player's language; a
+	// game's own words, as the game gives them.
+	for _, side := range []Side{chess.White, chess.Black} {
+		switch c.outcome.Reason {
+		case fmt.Sprintf("%s checkmated %s", side, side.Other()):
+			return gameOver("common/checkmated", map[string]any{"Winner": side, "Loser": side.Other()})
+		case fmt.Sprintf("%s has no legal move", side):
+			return gameOver("common/no-legal-move", map[string]any{"Side": side})
+		}
+	}
 	return gameOver("common/game-over", map[string]any{"Reason": capitalized(c.outcome.Reason)})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/refereed/refereed/chess"
 	"github.com/refereed/refereed/lang"
+	"github.com/refereed/refereed/templates"
 	"github.com/refereed/refereed/variant"
 )
 
@@ -35,6 +36,30 @@ func TestTurnLabelIn(t *testing.T) {
 	} {
 		if got := TurnLabelIn(named{name: c.name}, chess.White, c.l); got != c.want {
 			t.Errorf("%q in %s: %q, want %q", c.name, c.l, got, c.want)
+		}
+	}
+}
+
+// The judge's own words at a game's end, a mate and a stalemate, are said in the player's
+// language; in English as before.
+func TestOverWordsInLanguages(t *testing.T) {
+	for _, c := range []struct {
+		reason string
+		l      lang.Tag
+		want   string
+	}{
+		{"Black checkmated White", lang.EN, "Black checkmated White."},
+		{"Black checkmated White", "de", "Schwarz hat Weiß mattgesetzt."},
+		{"White checkmated Black", "ru", "Белые поставили мат чёрным."},
+		{"White has no legal move", "fr", "Les Blancs n'ont aucun coup légal."},
+		{"White has no legal move", "pl", "Białe nie mają żadnego legalnego ruchu."},
+		{"both kings frozen", "de", "Both kings frozen."}, // a game's own words, as it gives them
+	} {
+		g := variant.NewCommon()
+		g.End("1-0", "x", c.reason)
+		n := g.OverNotice()
+		if got := templates.SayIn(c.l, "", n.Words, n.Args); got != c.want {
+			t.Errorf("%q in %s: %q, want %q", c.reason, c.l, got, c.want)
 		}
 	}
 }
