@@ -270,6 +270,8 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			asides = append(asides, aside{i: i, first: n, text: written})
 		}
 	}
+	// His language's command words and his piece letters are read as the English ones.
+	read := func(text string) string { return readMoves(out.Pieces[side], command.Translate(out.Lang[side], text)) }
 	wasOver := g.Outcome().Over()
 	joined := 0           // the lines after this one that its command took
 	movesStopped := 0     // the line after which the game reads no more of his moves (0: none)
@@ -283,7 +285,7 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			// The game stopped reading his moves (a Kriegspiel attempt was played, KR-D9):
 			// what is the game's is not tried; the referee's commands (RESIGN, DRAW OFFER,
 			// a query) are still read, as they would be before the move.
-			if c, _ := commandTable.Find(command.Player, readMoves(out.Pieces[side], command.Translate(out.Lang[side], line.Text))); c == nil {
+			if c, _ := commandTable.Find(command.Player, read(line.Text)); c == nil {
 				if line.Aside {
 					notRead(i, line.N, line.Text) // a sign-off: not a move
 				} else {
@@ -296,8 +298,6 @@ func (r *Referee) apply(key store.InboxKey, msg *parser.Message, a *play.Game, s
 			stop(i, out.Say(side, "too-many-lines", templates.Args{"Max": MaxCommands}))
 			break
 		}
-		// His language's command words and his piece letters are read as the English ones.
-		read := func(text string) string { return readMoves(out.Pieces[side], command.Translate(out.Lang[side], text)) }
 		written := line.Text // what he wrote, which his answer quotes
 		line.Text = read(line.Text)
 		// A command a game reads over several lines is one command: checked and applied whole

@@ -472,7 +472,7 @@ func (g *Game) bind(author chess.Color, text string) (branch, *chess.Warning, er
 	// the branch bound by geometry alone.
 	var free []chess.Square
 	for _, from := range cands {
-		if clear(g.pos.ByColor(author), g.pos.At(from), from, n.To) {
+		if unblocked(g.pos.ByColor(author), g.pos.At(from), from, n.To) {
 			free = append(free, from)
 		}
 	}
@@ -520,9 +520,9 @@ func reaches(pc chess.Piece, from, to chess.Square) bool {
 	return (df == 0 && dr == 1) || (df == 0 && dr == 2 && from.Rank() == start) || ((df == 1 || df == -1) && dr == 1)
 }
 
-// clear reports whether none of own stands between from and to on pc's way there (a man
+// unblocked reports whether none of own stands between from and to on pc's way there (a man
 // that reaches to, as reaches says); to itself may hold one of own, which the B-move may take.
-func clear(own chess.Bitboard, pc chess.Piece, from, to chess.Square) bool {
+func unblocked(own chess.Bitboard, pc chess.Piece, from, to chess.Square) bool {
 	switch pc.Role() {
 	case chess.Pawn:
 		if d := to.Rank() - from.Rank(); d == 2 || d == -2 {
